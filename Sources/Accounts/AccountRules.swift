@@ -1,0 +1,108 @@
+/// The rules for the fields of an account, shared by the API, the web app and the CLI.
+public enum AccountRules {
+    public static let emailMaxLength = 254
+    public static let passwordMinLength = 8
+    public static let passwordMaxLength = 128
+    public static let nameMaxLength = 100
+    public static let groupMaxLength = 32
+    public static let subgroups: ClosedRange<Int> = 0...9
+
+    /// Checks an email address and returns it trimmed. The address keeps the case the user typed;
+    /// ``emailKey(_:)`` is what makes two spellings the same account.
+    public static func email(_ raw: String, field: String = "email") throws(FieldProblem) -> String {
+        let email = raw.trimmed
+        guard !email.isEmpty else { throw FieldProblem(field: field, detail: "Enter an email address.") }
+        guard email.unicodeScalars.count <= emailMaxLength else {
+            throw FieldProblem(field: field, detail: "An email address has at most \(emailMaxLength) characters.")
+        }
+        guard isPlausibleEmail(email) else {
+            throw FieldProblem(
+                field: field, detail: "\"\(email)\" is not an email address; it should look like name@example.org.")
+        }
+        return email
+    }
+
+    /// The form of an email address used to find its account: two addresses that differ only in
+    /// letter case belong to the same account.
+    public static func emailKey(_ email: String) -> String { email.trimmed.lowercased() }
+
+    /// Checks a new password. Lengths count Unicode code points, as JSON Schema does.
+    public static func newPassword(_ password: String, field: String = "password") throws(FieldProblem) {
+        guard password.unicodeScalars.count >= passwordMinLength else {
+            throw FieldProblem(field: field, detail: "A password needs at least \(passwordMinLength) characters.")
+        }
+        guard password.unicodeScalars.count <= passwordMaxLength else {
+            throw FieldProblem(field: field, detail: "A password has at most \(passwordMaxLength) characters.")
+        }
+    }
+
+    /// Checks a first or last name and returns it trimmed.
+    public static func name(_ raw: String, field: String) throws(FieldProblem) -> String {
+        let name = raw.trimmed
+        let label = field == "lastName" ? "last name" : "first name"
+        guard !name.isEmpty else { throw FieldProblem(field: field, detail: "Enter your \(label).") }
+        guard raw.unicodeScalars.count <= nameMaxLength else {
+            throw FieldProblem(field: field, detail: "A \(label) has at most \(nameMaxLength) characters.")
+        }
+        guard !raw.containsControlCharacters else {
+            throw FieldProblem(field: field, detail: "A \(label) cannot contain control characters.")
+        }
+        return name
+    }
+
+    /// Checks a study group name such as "151004"; an empty one means "no group".
+    public static func group(_ raw: String, field: String = "group") throws(FieldProblem) -> String? {
+        guard raw.unicodeScalars.count <= groupMaxLength else {
+            throw FieldProblem(field: field, detail: "A group name has at most \(groupMaxLength) characters.")
+        }
+        guard !raw.containsControlCharacters else {
+            throw FieldProblem(field: field, detail: "A group name cannot contain control characters.")
+        }
+        let group = raw.trimmed
+        return group.isEmpty ? nil : group
+    }
+
+    /// Checks a subgroup number; 0 means the whole group.
+    public static func subgroup(_ value: Int, field: String = "subgroup") throws(FieldProblem) -> Int {
+        guard subgroups.contains(value) else {
+            throw FieldProblem(
+                field: field,
+                detail: "The subgroup is a number from \(subgroups.lowerBound) (whole group) to \(subgroups.upperBound).")
+        }
+        return value
+    }
+
+    /// A practical check of an address's shape (RFC 5321 dot-atoms): what a mail server would accept.
+    static func isPlausibleEmail(_ email: String) -> Bool {
+        let parts = email.split(separator: "@", omittingEmptySubsequences: false)
+        guard parts.count == 2 else { return false }
+        let local = parts[0]
+        let domain = parts[1]
+        guard (1...64).contains(local.utf8.count), (1...253).contains(domain.utf8.count) else { return false }
+        let atext = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789!#$%&'*+-/=?^_`{|}~")
+        let localAtoms = local.split(separator: ".", omittingEmptySubsequences: false)
+        guard localAtoms.allSatisfy({ !$0.isEmpty && $0.allSatisfy { atext.contains($0) } }) else { return false }
+        let labels = domain.split(separator: ".", omittingEmptySubsequences: false)
+        guard labels.count >= 2 else { return false }
+        let labelCharacters = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-")
+        return labels.allSatisfy { label in
+            (1...63).contains(label.count) && label.allSatisfy { labelCharacters.contains($0) }
+                && label.first != "-" && label.last != "-"
+        }
+    }
+}
+
+extension String {
+    /// Whether the text holds a C0 or C1 control character or DEL (U+0000–U+001F, U+007F–U+009F).
+    public var containsControlCharacters: Bool {
+        unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }
+    }
+
+    /// The text without leading and trailing white space.
+    public var trimmed: String {
+        var scalars = Substring(self)
+        while let first = scalars.first, first.isWhitespace { scalars.removeFirst() }
+        while let last = scalars.last, last.isWhitespace { scalars.removeLast() }
+        return String(scalars)
+    }
+}

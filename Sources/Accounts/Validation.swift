@@ -1,0 +1,44 @@
+/// One field of an input that broke a rule, with words a person can act on.
+public struct FieldProblem: Error, Sendable, Equatable {
+    public var field: String
+    public var detail: String
+
+    public init(field: String, detail: String) {
+        self.field = field
+        self.detail = detail
+    }
+}
+
+/// Every field of one input that broke a rule.
+public struct ValidationFailure: Error, Sendable, Equatable {
+    public var problems: [FieldProblem]
+
+    public init(_ problems: [FieldProblem]) { self.problems = problems }
+
+    /// A readable summary of all problems.
+    public var summary: String { problems.map(\.detail).joined(separator: " ") }
+}
+
+/// Collects field problems while an input is checked, then throws them all at once.
+public struct Validator: Sendable {
+    public private(set) var problems: [FieldProblem] = []
+
+    public init() {}
+
+    /// Runs `check`, remembering its problem instead of stopping at the first one.
+    public mutating func check<T>(_ check: () throws(FieldProblem) -> T) -> T? {
+        do {
+            return try check()
+        } catch {
+            problems.append(error)
+            return nil
+        }
+    }
+
+    public mutating func add(_ problem: FieldProblem) { problems.append(problem) }
+
+    /// Throws a ``ValidationFailure`` when any check failed.
+    public func finish() throws(ValidationFailure) {
+        if !problems.isEmpty { throw ValidationFailure(problems) }
+    }
+}

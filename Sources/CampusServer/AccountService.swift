@@ -1,0 +1,333 @@
+import Accounts
+import Foundation
+import Logging
+import Storage
+
+/// A signed-in user and the session the request came with.
+struct Authenticated: Sendable {
+    var user: UserRecord
+    var session: SessionRecord
+}
+
+/// Registration, login, sessions, password reset, profile and account deletion: the rules the
+/// API, the web app and the CLI share.
+struct AccountService: Sendable {
+    let database: Database
+    let hasher: PasswordHasher
+    let throttle: LoginThrottle
+    let outbox: Outbox
+    let baseURL: String
+    let now: @Sendable () -> Date
+    let logger: Logger
+
+    /// Sessions end after this long without use; each use (checked at most hourly) extends them.
+    static let sessionLifetime: TimeInterval = 30 * 24 * 3600
+    static let sessionTouchInterval: TimeInterval = 3600
+    static let resetLifetime: TimeInterval = 3600
+
+    // MARK: Registration and login
+
+    func register(email rawEmail: String, password: String, firstName: String, lastName: String, organizer: Bool)
+        async throws -> UserRecord
+    {
+        var validator = Validator()
+        let email = validator.check { () throws(FieldProblem) in try AccountRules.email(rawEmail) }
+        validator.check { () throws(FieldProblem) in try AccountRules.newPassword(password) }
+        let first = validator.check { () throws(FieldProblem) in try AccountRules.name(firstName, field: "firstName") }
+        let last = validator.check { () throws(FieldProblem) in try AccountRules.name(lastName, field: "lastName") }
+        try validator.finish()
+        let hash = try await hasher.hash(password)
+        let now = now()
+        let user = try await database.write { db in
+            try await AccountStore(db).createUser(
+                NewUser(
+                    email: email!, passwordHash: hash, firstName: first!, lastName: last!,
+                    role: organizer ? .organizer : .user),
+                now: now)
+        }
+        logger.info("account registered", metadata: ["user": "\(user.id)", "role": "\(user.role.rawValue)"])
+        return user
+    }
+
+    /// Checks the password and opens a session; the token is returned once and stored hashed.
+    func login(
+        email: String, password: String, kind: SessionRecord.Kind, address: String, userAgent: String?
+    ) async throws -> (token: String, session: SessionRecord, user: UserRecord) {
+        let accountKey = AccountRules.emailKey(email)
+        let now = now()
+        let throttle = throttle
+        let failures = try await database.read { db in
+            try await AccountStore(db).loginFailures(
+                accountKey: accountKey, address: address, since: throttle.windowStart(now: now))
+        }
+        for times in [failures.account, failures.address] {
+            if case .blocked(let seconds) = throttle.decide(failures: times, now: now) {
+                logger.notice("login throttled", metadata: ["address": "\(address)"])
+                throw Problem.tooManyAttempts(retryAfterSeconds: seconds)
+            }
+        }
+        let found = try await database.read { db in try await AccountStore(db).credentials(email: email) }
+        var verified = false
+        if let found {
+            verified = try await hasher.verify(password, hash: found.passwordHash)
+        } else {
+            try await hasher.verifyDecoy(password)
+        }
+        guard let found, verified else {
+            try await database.write { db in
+                try await AccountStore(db).recordLoginFailure(accountKey: accountKey, address: address, at: now)
+            }
+            logger.notice("login failed", metadata: ["address": "\(address)"])
+            throw Problem.unauthorized("The email address or the password is wrong.")
+        }
+        let token = Token.make()
+        let session = try await database.write { db in
+            let store = AccountStore(db)
+            try await store.clearLoginFailures(accountKey: accountKey)
+            return try await store.createSession(
+                userID: found.user.id, tokenHash: Token.hash(token), kind: kind, now: now,
+                expiresAt: now.addingTimeInterval(Self.sessionLifetime), userAgent: userAgent, address: address)
+        }
+        logger.info("logged in", metadata: ["user": "\(found.user.id)", "kind": "\(kind.rawValue)"])
+        return (token, session, found.user)
+    }
+
+    /// The user of an unexpired session token, extending the session when it is in use.
+    func authenticate(token: String) async throws -> Authenticated? {
+        guard !token.isEmpty, token.utf8.count <= 200 else { return nil }
+        let now = now()
+        let hash = Token.hash(token)
+        guard let found = try await database.read({ db in try await AccountStore(db).session(tokenHash: hash, now: now) })
+        else { return nil }
+        if now.timeIntervalSince(found.session.lastSeenAt) > Self.sessionTouchInterval {
+            let expires = now.addingTimeInterval(Self.sessionLifetime)
+            try await database.write { db in
+                try await AccountStore(db).touchSession(id: found.session.id, now: now, expiresAt: expires)
+            }
+        }
+        return Authenticated(user: found.user, session: found.session)
+    }
+
+    func logout(token: String) async throws {
+        let hash = Token.hash(token)
+        try await database.write { db in try await AccountStore(db).deleteSession(tokenHash: hash) }
+    }
+
+    // MARK: Password reset
+
+    /// Sends a reset link if an account has this email. Says nothing about whether one does.
+    func requestPasswordReset(email: String) async throws {
+        guard let link = try await makeResetLink(email: email) else {
+            logger.info("password reset asked for an unknown email")
+            return
+        }
+        try await database.write { [outbox] db in
+            try await outbox.enqueue(
+                in: db, to: link.user.email, subject: "Reset your Campus password",
+                body: """
+                    Hello \(link.user.firstName),
+
+                    someone (hopefully you) asked to reset the password of your Campus account.
+                    Open this link within one hour to choose a new password:
+
+                    \(link.url)
+
+                    If you did not ask for this, ignore this message; your password stays as it is.
+                    """)
+        }
+        outbox.deliverSoon()
+    }
+
+    /// Makes a single-use reset link valid for one hour; nil when no account has this email.
+    func makeResetLink(email: String) async throws -> (url: String, user: UserRecord)? {
+        let now = now()
+        guard let user = try await database.read({ db in try await AccountStore(db).credentials(email: email)?.user })
+        else { return nil }
+        let token = Token.make()
+        try await database.write { db in
+            try await AccountStore(db).createPasswordReset(
+                tokenHash: Token.hash(token), userID: user.id, now: now,
+                expiresAt: now.addingTimeInterval(Self.resetLifetime))
+        }
+        return ("\(baseURL)/password/reset?token=\(token)", user)
+    }
+
+    /// Sets a new password with a reset token, which then no longer works; every session ends.
+    func resetPassword(token: String, newPassword: String) async throws {
+        try AccountRules.newPassword(newPassword)
+        let hash = try await hasher.hash(newPassword)
+        let now = now()
+        let tokenHash = Token.hash(token)
+        let userID = try await database.write { db -> Int64? in
+            let store = AccountStore(db)
+            guard let userID = try await store.consumePasswordReset(tokenHash: tokenHash, now: now) else { return nil }
+            try await store.setPasswordHash(userID: userID, hash: hash, now: now)
+            try await store.deleteSessions(userID: userID)
+            return userID
+        }
+        guard let userID else {
+            throw Problem(
+                .badRequest, type: "/problems/invalid-reset-token", title: "The reset link does not work",
+                detail: "This reset link is unknown, used or older than one hour. Ask for a new one.")
+        }
+        logger.info("password reset", metadata: ["user": "\(userID)"])
+    }
+
+    // MARK: Profile
+
+    struct ProfileChange: Sendable {
+        var firstName: String?
+        var lastName: String?
+        var group: String?
+        var subgroup: Int?
+    }
+
+    func updateProfile(of user: UserRecord, _ change: ProfileChange) async throws -> UserRecord {
+        var validator = Validator()
+        let first = change.firstName.flatMap { name in
+            validator.check { () throws(FieldProblem) in try AccountRules.name(name, field: "firstName") }
+        }
+        let last = change.lastName.flatMap { name in
+            validator.check { () throws(FieldProblem) in try AccountRules.name(name, field: "lastName") }
+        }
+        var group = user.group
+        if let newGroup = change.group {
+            group = validator.check { () throws(FieldProblem) in try AccountRules.group(newGroup) } ?? nil
+        }
+        let subgroup = change.subgroup.flatMap { value in
+            validator.check { () throws(FieldProblem) in try AccountRules.subgroup(value) }
+        }
+        try validator.finish()
+        let now = now()
+        return try await database.write { [group] db in
+            let store = AccountStore(db)
+            try await store.updateProfile(
+                userID: user.id, firstName: first ?? user.firstName, lastName: last ?? user.lastName, group: group,
+                subgroup: subgroup ?? user.subgroup, now: now)
+            guard let updated = try await store.user(id: user.id) else { throw Problem.unauthorized() }
+            return updated
+        }
+    }
+
+    /// Changes the password after checking the current one; ends every other session.
+    func changePassword(of account: Authenticated, current: String, new: String) async throws {
+        try AccountRules.newPassword(new, field: "newPassword")
+        try await checkPassword(current, of: account.user, field: "currentPassword")
+        let hash = try await hasher.hash(new)
+        let now = now()
+        try await database.write { db in
+            let store = AccountStore(db)
+            try await store.setPasswordHash(userID: account.user.id, hash: hash, now: now)
+            try await store.deleteSessions(userID: account.user.id, keeping: account.session.id)
+        }
+        logger.info("password changed", metadata: ["user": "\(account.user.id)"])
+    }
+
+    private func checkPassword(_ password: String, of user: UserRecord, field: String) async throws {
+        guard let stored = try await database.read({ db in try await AccountStore(db).passwordHash(userID: user.id) }),
+            try await hasher.verify(password, hash: stored)
+        else {
+            throw Problem(
+                .forbidden, type: "/problems/wrong-password", title: "Wrong password",
+                detail: "The password is not right. Enter your current password to confirm.",
+                errors: [FieldProblem(field: field, detail: "The password is not right.")])
+        }
+    }
+
+    /// Deletes the account after checking its password (see docs/ACCOUNTS.md for what goes).
+    func deleteAccount(of user: UserRecord, password: String) async throws {
+        try await checkPassword(password, of: user, field: "password")
+        try await database.write { db in
+            let store = AccountStore(db)
+            if user.role == .admin, try await store.count(role: .admin) <= 1 {
+                throw Problem.conflict(
+                    "You are the only admin. Make another account an admin before deleting yours.")
+            }
+            try await store.deleteUser(id: user.id)
+        }
+        logger.info("account deleted", metadata: ["user": "\(user.id)"])
+    }
+
+    // MARK: Avatars
+
+    static let avatarTypes = ["image/png", "image/jpeg", "image/webp"]
+
+    /// Stores an avatar after checking that the bytes are the image type they claim to be.
+    func setAvatar(of user: UserRecord, contentType: String, data: [UInt8]) async throws -> UserRecord {
+        guard data.count <= BodyLimits.avatar else { throw Problem.tooLarge(limit: BodyLimits.avatar) }
+        guard let detected = ImageKind(sniffing: data) else {
+            throw Problem.invalid(FieldProblem(field: "avatar", detail: "The avatar must be a PNG, JPEG or WebP image."))
+        }
+        guard detected.mediaType == contentType || contentType == "application/octet-stream" else {
+            throw Problem.invalid(
+                FieldProblem(
+                    field: "avatar", detail: "The file is a \(detected.mediaType) image but was sent as \(contentType)."))
+        }
+        let now = now()
+        return try await database.write { db in
+            let store = AccountStore(db)
+            try await store.setAvatar(userID: user.id, contentType: detected.mediaType, data: data, now: now)
+            guard let updated = try await store.user(id: user.id) else { throw Problem.unauthorized() }
+            return updated
+        }
+    }
+
+    func deleteAvatar(of user: UserRecord) async throws {
+        try await database.write { db in try await AccountStore(db).deleteAvatar(userID: user.id) }
+    }
+
+    // MARK: Roles
+
+    /// Changes a role (admins only); the last admin keeps the role.
+    func setRole(of userID: Int64, to role: Role, by actor: UserRecord) async throws -> UserRecord {
+        guard actor.role == .admin else { throw Problem.forbidden("Only admins change roles.") }
+        let now = now()
+        let user = try await database.write { db in
+            let store = AccountStore(db)
+            guard let target = try await store.user(id: userID) else {
+                throw Problem.notFound("There is no account \(userID).")
+            }
+            if target.role == .admin, role != .admin, try await store.count(role: .admin) <= 1 {
+                throw Problem.conflict("This is the only admin. Make another account an admin first.")
+            }
+            try await store.setRole(userID: userID, role: role, now: now)
+            return try await store.user(id: userID) ?? target
+        }
+        logger.notice(
+            "role changed", metadata: ["user": "\(userID)", "role": "\(role.rawValue)", "by": "\(actor.id)"])
+        return user
+    }
+
+    // MARK: Housekeeping
+
+    func removeExpired() async throws {
+        let now = now()
+        let before = throttle.windowStart(now: now)
+        try await database.write { db in try await AccountStore(db).removeExpired(now: now, failuresBefore: before) }
+    }
+}
+
+/// Image formats accepted for avatars, recognized by their first bytes.
+enum ImageKind {
+    case png, jpeg, webp
+
+    init?(sniffing data: [UInt8]) {
+        if data.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) {
+            self = .png
+        } else if data.starts(with: [0xFF, 0xD8, 0xFF]) {
+            self = .jpeg
+        } else if data.count >= 12, data.starts(with: Array("RIFF".utf8)), Array(data[8..<12]) == Array("WEBP".utf8) {
+            self = .webp
+        } else {
+            return nil
+        }
+    }
+
+    var mediaType: String {
+        switch self {
+        case .png: "image/png"
+        case .jpeg: "image/jpeg"
+        case .webp: "image/webp"
+        }
+    }
+}

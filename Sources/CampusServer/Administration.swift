@@ -1,0 +1,70 @@
+import Accounts
+import Foundation
+import Logging
+import Storage
+
+/// What the `campus` command line does to accounts, with the same rules as the API.
+public struct Administration: Sendable {
+    let accounts: AccountService
+    let database: Database
+
+    public init(database: Database, configuration: ServerConfiguration, logger: Logger) {
+        self.database = database
+        let now: @Sendable () -> Date = { Date() }
+        let outbox = Outbox(database: database, sender: LogMailSender(logger: logger), logger: logger, now: now)
+        self.accounts = AccountService(
+            database: database, hasher: PasswordHasher(cost: configuration.bcryptCost),
+            throttle: configuration.loginThrottle, outbox: outbox, baseURL: configuration.resolvedBaseURL, now: now,
+            logger: logger)
+    }
+
+    /// Creates an account with a role; the password is checked like any other.
+    public func createUser(
+        email: String, password: String, firstName: String, lastName: String, role: Role
+    ) async throws -> UserRecord {
+        let user = try await accounts.register(
+            email: email, password: password, firstName: firstName, lastName: lastName, organizer: role == .organizer)
+        guard role == .admin else { return user }
+        try await database.write { db in try await AccountStore(db).setRole(userID: user.id, role: .admin, now: Date()) }
+        return try await database.read { db in try await AccountStore(db).user(id: user.id) } ?? user
+    }
+
+    /// A fresh single-use reset link valid for one hour; nil when no account has this email.
+    public func resetLink(email: String) async throws -> String? {
+        try await accounts.makeResetLink(email: email)?.url
+    }
+
+    /// Changes the role of the account with this email.
+    public func setRole(email: String, role: Role) async throws -> UserRecord? {
+        guard let user = try await database.read({ db in try await AccountStore(db).credentials(email: email)?.user })
+        else { return nil }
+        if user.role == .admin, role != .admin {
+            let admins = try await database.read { db in try await AccountStore(db).count(role: .admin) }
+            if admins <= 1 { throw AdministrationError.lastAdmin }
+        }
+        try await database.write { db in try await AccountStore(db).setRole(userID: user.id, role: role, now: Date()) }
+        return try await database.read { db in try await AccountStore(db).user(id: user.id) }
+    }
+
+    public func users(search: String?, limit: Int) async throws -> (users: [UserRecord], total: Int) {
+        try await database.read { db in try await AccountStore(db).users(search: search, role: nil, limit: limit, offset: 0) }
+    }
+}
+
+public enum AdministrationError: Error, CustomStringConvertible {
+    case lastAdmin
+
+    public var description: String {
+        switch self {
+        case .lastAdmin: "This is the only admin; make another account an admin first."
+        }
+    }
+}
+
+/// A short text for a person, for errors the command line prints.
+public func describeForPeople(_ error: any Error) -> String {
+    if let problem = Problem(describing: error) {
+        return problem.errors.isEmpty ? problem.detail : problem.errors.map(\.detail).joined(separator: " ")
+    }
+    return String(describing: error)
+}

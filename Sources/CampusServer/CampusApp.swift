@@ -1,0 +1,137 @@
+import Foundation
+import Hummingbird
+import Logging
+import Metrics
+import Mustache
+import NIOConcurrencyHelpers
+import NIOCore
+import NIOPosix
+import OpenAPIRuntime
+import Prometheus
+import ServiceLifecycle
+import Storage
+
+/// Builds the Campus server: database, migrations, the API generated from openapi.yaml, the web
+/// app, background jobs.
+public enum CampusApp {
+    /// Opens the database, applies migrations, loads the demo if asked, and returns an
+    /// application ready to `runService()`. The database closes when the application stops.
+    public static func make(
+        configuration: ServerConfiguration,
+        logger: Logger,
+        mailSender: (any MailSender)? = nil,
+        now: @escaping @Sendable () -> Date = { Date() },
+        onRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+    ) async throws -> some ApplicationProtocol {
+        let database = try await Database.open(configuration.database, logger: logger)
+        do {
+            try await database.migrate(logger: logger)
+            if configuration.demo {
+                try await Demo.load(into: database, bcryptCost: configuration.bcryptCost, logger: logger)
+            }
+            let secret = try await database.serverSecret()
+            let services = Services(
+                configuration: configuration, database: database, secret: secret, metrics: MetricsRegistry.registry,
+                mailSender: mailSender, logger: logger, now: now)
+            let router = try await makeRouter(services: services)
+            let baseURL = configuration.resolvedBaseURL
+            return Application(
+                router: router,
+                configuration: .init(
+                    address: .hostname(configuration.host, port: configuration.port), serverName: "Campus"),
+                services: [
+                    DatabaseService(database: database),
+                    HousekeepingService(
+                        outbox: services.outbox, accounts: services.accounts,
+                        interval: configuration.housekeepingInterval, logger: logger),
+                ],
+                onServerRunning: { channel in
+                    let port = channel.localAddress?.port ?? configuration.port
+                    logger.notice(
+                        "Campus is running", metadata: ["url": "\(baseURL)/", "database": "\(database.location)"])
+                    await onRunning(port)
+                },
+                logger: logger)
+        } catch {
+            await database.close()
+            throw error
+        }
+    }
+
+    static func makeRouter(services: Services) async throws -> Router<CampusRequestContext> {
+        let resources = try Resources.locate()
+        let templates = try await MustacheLibrary(directory: resources.templates)
+        let documentation = try APIDocumentation.bundled()
+        let pages = WebPages(services: services, templates: templates)
+        let routes = RouteTable()
+
+        let router = Router(context: CampusRequestContext.self, options: [.autoGenerateHeadEndpoints])
+        router.add(middleware: RequestLogMiddleware())
+        router.add(middleware: MetricsMiddleware())
+        router.add(middleware: SecurityHeadersMiddleware())
+        router.add(
+            middleware: ProblemMiddleware(
+                routes: routes, htmlErrorPage: { problem, request, _ in pages.errorPage(problem, request: request) }))
+        router.add(
+            middleware: FileMiddleware(
+                resources.staticFiles, urlBasePath: "/static",
+                cacheControl: .init([(MediaType(type: .any), [.public, .maxAge(3600)])]), logger: services.logger))
+        router.add(middleware: BodyLimitMiddleware(limit: bodyLimit(method:path:)))
+        router.add(middleware: RequestScopeMiddleware(trustForwardedFor: services.configuration.trustForwardedFor))
+
+        try APIHandler(services: services).registerHandlers(
+            on: RecordingTransport(router: router, routes: routes),
+            configuration: Configuration(jsonEncodingOptions: [.sortedKeys]))
+        AccountPages(pages: pages).register(on: router, routes: routes)
+        SitePages(pages: pages, documentation: documentation).register(on: router, routes: routes)
+        return router
+    }
+
+    @Sendable static func bodyLimit(method: HTTPRequest.Method, path: String) -> Int {
+        switch path {
+        case "/api/v1/me/avatar": BodyLimits.avatar
+        case "/profile/avatar": BodyLimits.avatarForm
+        default: BodyLimits.json
+        }
+    }
+}
+
+/// Where the web app's templates and static files are, inside the module's resource bundle.
+struct Resources {
+    var templates: String
+    var staticFiles: String
+
+    struct Missing: Error, CustomStringConvertible {
+        var path: String
+        var description: String { "The web app's files are missing at \(path); reinstall Campus with its resource bundles." }
+    }
+
+    static func locate() throws -> Resources {
+        let root = Bundle.module.bundleURL.appendingPathComponent("Resources")
+        let resources = Resources(
+            templates: root.appendingPathComponent("templates").path,
+            staticFiles: root.appendingPathComponent("static").path)
+        guard FileManager.default.fileExists(atPath: resources.templates) else { throw Missing(path: resources.templates) }
+        return resources
+    }
+}
+
+/// Closes the database when the server stops (after the HTTP server, which stops first).
+struct DatabaseService: Service {
+    let database: Database
+
+    func run() async throws {
+        try? await gracefulShutdown()
+        await database.close()
+    }
+}
+
+/// The process-wide metrics registry behind `/metrics`. swift-metrics allows one backend per
+/// process, so the first server of a process installs it and later ones share it.
+enum MetricsRegistry {
+    static let registry: PrometheusCollectorRegistry = {
+        let registry = PrometheusCollectorRegistry()
+        MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
+        return registry
+    }()
+}

@@ -1,0 +1,105 @@
+import Accounts
+import Foundation
+import HTTPTypes
+import Hummingbird
+
+/// An error that a client caused and can correct, answered as an RFC 9457 problem document.
+struct Problem: Error, Sendable, Equatable {
+    var status: HTTPResponse.Status
+    /// A URI reference naming the kind of problem; `about:blank` when the status says it all.
+    var type: String
+    var title: String
+    var detail: String
+    var errors: [FieldProblem]
+    var headers: HTTPFields
+
+    init(
+        _ status: HTTPResponse.Status, type: String = "about:blank", title: String? = nil, detail: String,
+        errors: [FieldProblem] = [], headers: HTTPFields = [:]
+    ) {
+        self.status = status
+        self.type = type
+        self.title = title ?? status.reasonPhrase
+        self.detail = detail
+        self.errors = errors
+        self.headers = headers
+    }
+
+    static func badRequest(_ detail: String) -> Problem { Problem(.badRequest, detail: detail) }
+
+    static func unauthorized(_ detail: String = "Log in first: send `Authorization: Bearer <token>`.") -> Problem {
+        Problem(
+            .unauthorized, detail: detail, headers: [.wwwAuthenticate: "Bearer realm=\"campus\""])
+    }
+
+    static func forbidden(_ detail: String) -> Problem { Problem(.forbidden, detail: detail) }
+
+    static func notFound(_ detail: String) -> Problem { Problem(.notFound, detail: detail) }
+
+    static func conflict(_ detail: String) -> Problem { Problem(.conflict, detail: detail) }
+
+    static func invalid(_ failure: ValidationFailure) -> Problem {
+        Problem(
+            .unprocessableContent, type: "/problems/invalid-fields", title: "Some fields are not valid",
+            detail: failure.summary, errors: failure.problems)
+    }
+
+    static func invalid(_ problem: FieldProblem) -> Problem { invalid(ValidationFailure([problem])) }
+
+    static func tooManyAttempts(retryAfterSeconds: Int) -> Problem {
+        let minutes = (retryAfterSeconds + 59) / 60
+        return Problem(
+            .tooManyRequests, type: "/problems/too-many-attempts", title: "Too many failed attempts",
+            detail:
+                "Too many failed logins. Try again in \(minutes) minute\(minutes == 1 ? "" : "s"), or reset your password.",
+            headers: [.retryAfter: String(retryAfterSeconds)])
+    }
+
+    static func tooLarge(limit: Int) -> Problem {
+        Problem(.contentTooLarge, detail: "The request body is larger than the limit of \(ByteCount(limit)).")
+    }
+
+    static func unsupportedMediaType(_ detail: String) -> Problem { Problem(.unsupportedMediaType, detail: detail) }
+
+    /// The JSON body of the problem document.
+    func body(instance: String?) -> Data {
+        struct Document: Encodable {
+            var type: String
+            var title: String
+            var status: Int
+            var detail: String
+            var instance: String?
+            var errors: [Field]?
+        }
+        struct Field: Encodable {
+            var field: String
+            var detail: String
+        }
+        let document = Document(
+            type: type, title: title, status: status.code, detail: detail, instance: instance,
+            errors: errors.isEmpty ? nil : errors.map { Field(field: $0.field, detail: $0.detail) })
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return (try? encoder.encode(document)) ?? Data("{}".utf8)
+    }
+
+    func response(instance: String?) -> Response {
+        var headers = headers
+        headers[.contentType] = "application/problem+json"
+        headers[.cacheControl] = "no-store"
+        return Response(
+            status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(data: body(instance: instance))))
+    }
+}
+
+/// A size in bytes, written for people ("1 MiB").
+struct ByteCount: CustomStringConvertible {
+    var bytes: Int
+    init(_ bytes: Int) { self.bytes = bytes }
+
+    var description: String {
+        if bytes >= 1 << 20, bytes % (1 << 20) == 0 { return "\(bytes >> 20) MiB" }
+        if bytes >= 1 << 10, bytes % (1 << 10) == 0 { return "\(bytes >> 10) KiB" }
+        return "\(bytes) bytes"
+    }
+}

@@ -1,0 +1,58 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+
+/// The context of each request: Hummingbird's core storage plus the peer's address.
+struct CampusRequestContext: RequestContext, RemoteAddressRequestContext {
+    var coreContext: CoreRequestContextStorage
+    let remoteAddress: SocketAddress?
+    /// The largest body this request may have; set by ``BodyLimitMiddleware``.
+    var bodyLimit: Int = BodyLimits.json
+
+    init(source: ApplicationRequestContextSource) {
+        coreContext = .init(source: source)
+        remoteAddress = source.channel.remoteAddress
+    }
+
+    var maxUploadSize: Int { bodyLimit }
+}
+
+/// What handlers that sit behind the generated OpenAPI code need to know about the request they
+/// serve. The generated handlers see only the operation's input, so ``RequestScopeMiddleware``
+/// makes this available as a task-local value for the duration of the request.
+struct RequestScope: Sendable {
+    var method: HTTPRequest.Method
+    var path: String
+    /// The client's address: the peer, or the first `X-Forwarded-For` entry behind a trusted proxy.
+    var address: String
+    var userAgent: String?
+    var bearerToken: String?
+    var sessionCookie: String?
+    var csrfCookie: String?
+    var csrfHeader: String?
+    var ifNoneMatch: String?
+
+    @TaskLocal static var current: RequestScope?
+
+    /// Whether the method changes data, so that cookie-authenticated requests need a CSRF token.
+    var isUnsafeMethod: Bool {
+        ![.get, .head, .options].contains(method)
+    }
+}
+
+/// Cookie names used by the web app.
+enum CookieName {
+    static let session = "campus_session"
+    static let csrf = "campus_csrf"
+}
+
+/// Request body limits by kind of request.
+enum BodyLimits {
+    /// JSON and form bodies.
+    static let json = 1 << 20
+    /// Avatar images.
+    static let avatar = 2 << 20
+    /// A multipart form carrying an avatar, with room for the form's other fields.
+    static let avatarForm = (2 << 20) + (64 << 10)
+}

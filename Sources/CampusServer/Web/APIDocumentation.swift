@@ -1,0 +1,187 @@
+import Foundation
+import CampusAPI
+import Yams
+
+/// The OpenAPI document, as served (`/openapi.yaml`, `/openapi.json`) and as a readable page (`/api`).
+struct APIDocumentation: Sendable {
+    let yaml: String
+    let json: Data
+    /// Values for the `api` template: operations grouped by tag, and schemas.
+    let page: PageValues
+
+    struct PageValues: Sendable {
+        var title: String
+        var version: String
+        var description: String
+        var tags: [Tag]
+        var schemas: [Schema]
+    }
+
+    struct Tag: Sendable {
+        var name: String
+        var description: String
+        var operations: [Operation]
+    }
+
+    struct Operation: Sendable {
+        var id: String
+        var method: String
+        var path: String
+        var summary: String
+        var description: String
+        var needsLogin: Bool
+        var parameters: [Field]
+        var requestBody: String?
+        var responses: [Response]
+    }
+
+    struct Response: Sendable {
+        var status: String
+        var description: String
+        var body: String?
+    }
+
+    struct Field: Sendable {
+        var name: String
+        var location: String
+        var type: String
+        var required: Bool
+        var description: String
+    }
+
+    struct Schema: Sendable {
+        var name: String
+        var description: String
+        var type: String
+        var properties: [Field]
+    }
+
+    /// The document shipped with the CampusAPI module.
+    static func bundled() throws -> APIDocumentation {
+        try APIDocumentation(yaml: CampusAPIDocument.yaml())
+    }
+
+    init(yaml: String) throws {
+        self.yaml = yaml
+        let any = try Yams.load(yaml: yaml) ?? [:]
+        self.json = try JSONSerialization.data(withJSONObject: any, options: [.sortedKeys, .withoutEscapingSlashes])
+        guard let root = try Yams.compose(yaml: yaml) else { throw DocumentationError.empty }
+        self.page = Self.pageValues(root)
+    }
+
+    enum DocumentationError: Error { case empty }
+
+    // MARK: Reading the document
+
+    private static func pageValues(_ root: Node) -> PageValues {
+        let info = root["info"]
+        let components = root["components"]
+        var tagOrder: [String] = []
+        var tagDescriptions: [String: String] = [:]
+        for tag in root["tags"]?.sequence ?? [] {
+            let name = tag["name"]?.string ?? ""
+            tagOrder.append(name)
+            tagDescriptions[name] = tag["description"]?.string ?? ""
+        }
+        var byTag: [String: [Operation]] = [:]
+        let methods = ["get", "put", "post", "patch", "delete", "head"]
+        for (pathNode, item) in root["paths"]?.mapping ?? [:] {
+            let path = pathNode.string ?? ""
+            for (methodNode, operation) in item.mapping ?? [:] {
+                guard let method = methodNode.string, methods.contains(method) else { continue }
+                let parameters = (operation["parameters"]?.sequence ?? []).map { parameter in
+                    let resolved = resolve(parameter, in: components)
+                    return Field(
+                        name: resolved["name"]?.string ?? "", location: resolved["in"]?.string ?? "",
+                        type: typeSummary(resolved["schema"]),
+                        required: resolved["required"]?.bool ?? false,
+                        description: resolved["description"]?.string ?? "")
+                }
+                var requestBody: String?
+                if let content = operation["requestBody"]?["content"]?.mapping {
+                    requestBody = content.map { type, media in
+                        "\(type.string ?? "") \(typeSummary(media["schema"]))"
+                    }.joined(separator: " | ")
+                }
+                let responses = (operation["responses"]?.mapping ?? [:]).map { status, response in
+                    let resolved = resolve(response, in: components)
+                    let body = resolved["content"]?.mapping?.map { type, media in
+                        "\(type.string ?? "") \(typeSummary(media["schema"]))"
+                    }.joined(separator: " | ")
+                    return Response(
+                        status: status.string ?? "", description: resolved["description"]?.string ?? "", body: body)
+                }
+                let tag = operation["tags"]?.sequence?.first?.string ?? "Other"
+                let security = operation["security"]?.sequence ?? []
+                byTag[tag, default: []].append(
+                    Operation(
+                        id: operation["operationId"]?.string ?? "",
+                        method: method.uppercased(), path: path,
+                        summary: operation["summary"]?.string ?? "",
+                        description: operation["description"]?.string ?? "",
+                        needsLogin: !security.isEmpty && security.contains { !($0.mapping?.isEmpty ?? true) },
+                        parameters: parameters, requestBody: requestBody, responses: responses))
+            }
+        }
+        for tag in byTag.keys where !tagOrder.contains(tag) { tagOrder.append(tag) }
+        let tags = tagOrder.compactMap { name -> Tag? in
+            guard let operations = byTag[name] else { return nil }
+            return Tag(name: name, description: tagDescriptions[name] ?? "", operations: operations)
+        }
+        let schemas = (components?["schemas"]?.mapping ?? [:]).map { name, schema in
+            let required = Set((schema["required"]?.sequence ?? []).compactMap(\.string))
+            let properties = (schema["properties"]?.mapping ?? [:]).map { property, value in
+                Field(
+                    name: property.string ?? "", location: "", type: typeSummary(value),
+                    required: required.contains(property.string ?? ""),
+                    description: value["description"]?.string ?? "")
+            }
+            return Schema(
+                name: name.string ?? "", description: schema["description"]?.string ?? "",
+                type: properties.isEmpty ? typeSummary(schema) : "object", properties: properties)
+        }
+        return PageValues(
+            title: info?["title"]?.string ?? "API", version: info?["version"]?.string ?? "",
+            description: info?["description"]?.string ?? "", tags: tags, schemas: schemas)
+    }
+
+    /// Follows a local `$ref` (one level).
+    private static func resolve(_ node: Node, in components: Node?) -> Node {
+        guard let reference = node["$ref"]?.string, reference.hasPrefix("#/components/") else { return node }
+        let parts = reference.dropFirst("#/components/".count).split(separator: "/").map(String.init)
+        var current = components
+        for part in parts { current = current?[part] }
+        return current ?? node
+    }
+
+    /// A short description of a schema: `User`, `string (email, ≤ 254)`, `list of User`, `one of a | b`.
+    private static func typeSummary(_ schema: Node?) -> String {
+        guard let schema else { return "" }
+        if let reference = schema["$ref"]?.string {
+            return String(reference.split(separator: "/").last ?? "")
+        }
+        if let values = schema["enum"]?.sequence {
+            return "one of " + values.compactMap(\.string).joined(separator: " | ")
+        }
+        let type = schema["type"]?.string ?? "any"
+        if type == "array" { return "list of " + typeSummary(schema["items"]) }
+        var notes: [String] = []
+        if let format = schema["format"]?.string { notes.append(format) }
+        let lower = schema["minimum"]?.string ?? schema["minLength"]?.string
+        let upper = schema["maximum"]?.string ?? schema["maxLength"]?.string
+        switch (lower, upper) {
+        case (let lower?, let upper?): notes.append("\(lower)–\(upper)")
+        case (let lower?, nil): notes.append("≥ \(lower)")
+        case (nil, let upper?): notes.append("≤ \(upper)")
+        default: break
+        }
+        if let value = schema["default"]?.string { notes.append("default \(value)") }
+        return notes.isEmpty ? type : "\(type) (\(notes.joined(separator: ", ")))"
+    }
+}
+
+extension Node {
+    fileprivate subscript(_ key: String) -> Node? {
+        mapping?[key]
+    }
+}

@@ -1,0 +1,101 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+
+/// The API documentation, the OpenAPI document, and the sections whose own pages come later.
+struct SitePages: Sendable {
+    let pages: WebPages
+    let documentation: APIDocumentation
+
+    func register(on router: Router<CampusRequestContext>, routes: RouteTable) {
+        func get(_ path: String, _ handler: @escaping @Sendable (Request, CampusRequestContext) async throws -> Response) {
+            router.get(RouterPath(path), use: handler)
+            routes.add(path, method: .get)
+        }
+        get("/api", apiPage)
+        get("/openapi.yaml") { _, _ in
+            Self.document(documentation.yaml, type: "application/yaml; charset=utf-8")
+        }
+        get("/openapi.json") { _, _ in
+            Self.document(String(decoding: documentation.json, as: UTF8.self), type: "application/json")
+        }
+        for section in Section.allCases {
+            get("/\(section.rawValue)") { request, _ in
+                let visitor = try await pages.visitor(request)
+                return try await pages.render(
+                    "section", ["title": section.title, "text": section.text], for: visitor, section: section.rawValue)
+            }
+        }
+    }
+
+    private static func document(_ text: String, type: String) -> Response {
+        Response(
+            status: .ok, headers: [.contentType: type, .cacheControl: "no-cache"],
+            body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
+    }
+
+    @Sendable func apiPage(_ request: Request, _ context: CampusRequestContext) async throws -> Response {
+        let visitor = try await pages.visitor(request)
+        let doc = documentation.page
+        let values: [String: Any] = [
+            "title": doc.title, "version": doc.version, "description": doc.description,
+            "tags": doc.tags.map { tag in
+                [
+                    "name": tag.name, "description": tag.description,
+                    "operations": tag.operations.map { operation in
+                        [
+                            "id": operation.id, "method": operation.method, "methodClass": operation.method.lowercased(),
+                            "path": operation.path, "summary": operation.summary,
+                            "description": operation.description, "needsLogin": operation.needsLogin,
+                            "parameters": operation.parameters.map(Self.field),
+                            "hasParameters": !operation.parameters.isEmpty,
+                            "requestBody": operation.requestBody ?? "",
+                            "responses": operation.responses.map {
+                                ["status": $0.status, "description": $0.description, "body": $0.body ?? ""]
+                            },
+                        ] as [String: Any]
+                    },
+                ] as [String: Any]
+            },
+            "schemas": doc.schemas.map { schema in
+                [
+                    "name": schema.name, "description": schema.description, "type": schema.type,
+                    "properties": schema.properties.map(Self.field), "hasProperties": !schema.properties.isEmpty,
+                ] as [String: Any]
+            },
+        ]
+        return try await pages.render("api", values, for: visitor, section: "api")
+    }
+
+    private static func field(_ field: APIDocumentation.Field) -> [String: Any] {
+        [
+            "name": field.name, "location": field.location, "type": field.type, "required": field.required,
+            "description": field.description,
+        ]
+    }
+
+    /// The three parts of Campus. Each has a page here until its own pages exist.
+    enum Section: String, CaseIterable {
+        case timetable, listen, compete
+
+        var title: String {
+            switch self {
+            case .timetable: "Timetable"
+            case .listen: "Listen"
+            case .compete: "Compete"
+            }
+        }
+
+        var text: String {
+            switch self {
+            case .timetable:
+                "Class schedules of groups, teachers and rooms will appear here once the timetable is imported."
+            case .listen:
+                "Music, podcasts, audiobooks, lecture recordings and campus radio will appear here once the media library is set up."
+            case .compete:
+                "Competitions run by organizers will appear here: join them, enter results and follow the rankings."
+            }
+        }
+    }
+}

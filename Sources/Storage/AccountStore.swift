@@ -1,0 +1,441 @@
+import Accounts
+import Foundation
+import SQLKit
+
+/// A person's account as stored, without the password hash.
+public struct UserRecord: Sendable, Equatable {
+    public var id: Int64
+    public var email: String
+    public var firstName: String
+    public var lastName: String
+    public var role: Role
+    public var group: String?
+    public var subgroup: Int
+    public var createdAt: Date
+    public var updatedAt: Date
+    /// When the avatar last changed, if the user has one.
+    public var avatarUpdatedAt: Date?
+
+    public var fullName: String { "\(firstName) \(lastName)" }
+}
+
+public struct NewUser: Sendable {
+    public var email: String
+    public var passwordHash: String
+    public var firstName: String
+    public var lastName: String
+    public var role: Role
+
+    public init(email: String, passwordHash: String, firstName: String, lastName: String, role: Role) {
+        self.email = email
+        self.passwordHash = passwordHash
+        self.firstName = firstName
+        self.lastName = lastName
+        self.role = role
+    }
+}
+
+public struct SessionRecord: Sendable, Equatable {
+    public enum Kind: String, Sendable { case api, web }
+    public var id: Int64
+    public var userID: Int64
+    public var kind: Kind
+    public var createdAt: Date
+    public var lastSeenAt: Date
+    public var expiresAt: Date
+}
+
+public struct OutboxMessage: Sendable, Equatable {
+    public var id: Int64
+    public var recipient: String
+    public var subject: String
+    public var body: String
+    public var createdAt: Date
+    public var attempts: Int
+}
+
+public struct Avatar: Sendable, Equatable {
+    public var contentType: String
+    public var data: [UInt8]
+    public var updatedAt: Date
+}
+
+public enum StoreError: Error, Equatable {
+    /// Another account already uses this email address.
+    case emailTaken
+}
+
+/// Accounts, sessions, password resets, failed logins, the mail outbox and settings.
+/// Every method runs on the `SQLDatabase` it is given, so callers choose the transaction.
+public struct AccountStore: Sendable {
+    let db: any SQLDatabase
+
+    public init(_ db: any SQLDatabase) { self.db = db }
+
+    // MARK: Users
+
+    private static let userColumns = """
+        u.id, u.email, u.first_name, u.last_name, u.role, u.study_group, u.subgroup, u.created_at, u.updated_at,
+        a.updated_at AS avatar_updated_at
+        """
+
+    private func user(from row: any SQLRow) throws -> UserRecord {
+        let roleName = try row.decode(column: "role", as: String.self)
+        return UserRecord(
+            id: try row.decode(column: "id", as: Int64.self),
+            email: try row.decode(column: "email", as: String.self),
+            firstName: try row.decode(column: "first_name", as: String.self),
+            lastName: try row.decode(column: "last_name", as: String.self),
+            role: Role(rawValue: roleName) ?? .user,
+            group: try row.decode(column: "study_group", as: String?.self),
+            subgroup: try row.decode(column: "subgroup", as: Int.self),
+            createdAt: Date(epoch: try row.decode(column: "created_at", as: Int64.self)),
+            updatedAt: Date(epoch: try row.decode(column: "updated_at", as: Int64.self)),
+            avatarUpdatedAt: try row.decode(column: "avatar_updated_at", as: Int64?.self).map(Date.init(epoch:)))
+    }
+
+    public func createUser(_ new: NewUser, now: Date) async throws -> UserRecord {
+        let id: Int64
+        do {
+            guard
+                let inserted = try await db.insert(into: "users")
+                    .columns(
+                        "email", "email_key", "password_hash", "first_name", "last_name", "role", "subgroup",
+                        "created_at", "updated_at"
+                    )
+                    .values(
+                        SQLBind(new.email), SQLBind(AccountRules.emailKey(new.email)), SQLBind(new.passwordHash),
+                        SQLBind(new.firstName), SQLBind(new.lastName), SQLBind(new.role.rawValue), SQLBind(0),
+                        SQLBind(now.epoch), SQLBind(now.epoch)
+                    )
+                    .returning("id")
+                    .first(decodingColumn: "id", as: Int64.self)
+            else { throw StoreError.emailTaken }
+            id = inserted
+        } catch where isUniqueViolation(error) {
+            throw StoreError.emailTaken
+        }
+        guard let user = try await user(id: id) else { throw StoreError.emailTaken }
+        return user
+    }
+
+    public func user(id: Int64) async throws -> UserRecord? {
+        try await db.raw(
+            """
+            SELECT \(unsafeRaw: Self.userColumns) FROM users u LEFT JOIN avatars a ON a.user_id = u.id
+            WHERE u.id = \(bind: id)
+            """
+        ).first().map(user(from:))
+    }
+
+    /// The account with this email (in any letter case) and its password hash.
+    public func credentials(email: String) async throws -> (user: UserRecord, passwordHash: String)? {
+        guard
+            let row = try await db.raw(
+                """
+                SELECT \(unsafeRaw: Self.userColumns), u.password_hash FROM users u
+                LEFT JOIN avatars a ON a.user_id = u.id WHERE u.email_key = \(bind: AccountRules.emailKey(email))
+                """
+            ).first()
+        else { return nil }
+        return (try user(from: row), try row.decode(column: "password_hash", as: String.self))
+    }
+
+    public func passwordHash(userID: Int64) async throws -> String? {
+        try await db.select().column("password_hash").from("users").where("id", .equal, userID)
+            .first(decodingColumn: "password_hash", as: String.self)
+    }
+
+    public func updateProfile(
+        userID: Int64, firstName: String, lastName: String, group: String?, subgroup: Int, now: Date
+    ) async throws {
+        try await db.update("users")
+            .set("first_name", to: firstName).set("last_name", to: lastName)
+            .set("study_group", to: group).set("subgroup", to: subgroup)
+            .set("updated_at", to: now.epoch)
+            .where("id", .equal, userID)
+            .run()
+    }
+
+    public func setPasswordHash(userID: Int64, hash: String, now: Date) async throws {
+        try await db.update("users").set("password_hash", to: hash).set("updated_at", to: now.epoch)
+            .where("id", .equal, userID).run()
+    }
+
+    public func setRole(userID: Int64, role: Role, now: Date) async throws {
+        try await db.update("users").set("role", to: role.rawValue).set("updated_at", to: now.epoch)
+            .where("id", .equal, userID).run()
+    }
+
+    public func count(role: Role) async throws -> Int {
+        try await db.raw("SELECT COUNT(*) AS n FROM users WHERE role = \(bind: role.rawValue)")
+            .first(decodingColumn: "n", as: Int.self) ?? 0
+    }
+
+    public func countUsers() async throws -> Int {
+        try await db.raw("SELECT COUNT(*) AS n FROM users").first(decodingColumn: "n", as: Int.self) ?? 0
+    }
+
+    /// Deletes the account; everything that belongs only to it goes with it (foreign keys cascade).
+    public func deleteUser(id: Int64) async throws {
+        try await db.delete(from: "users").where("id", .equal, id).run()
+    }
+
+    /// Accounts whose name or email contains `search` (any letter case), newest first.
+    public func users(search: String?, role: Role?, limit: Int, offset: Int) async throws -> (
+        users: [UserRecord], total: Int
+    ) {
+        var conditions: [SQLQueryString] = []
+        if let search, !search.isEmpty {
+            let pattern = "%" + search.lowercased().replacingOccurrences(of: "\\", with: "\\\\")
+                .replacingOccurrences(of: "%", with: "\\%").replacingOccurrences(of: "_", with: "\\_") + "%"
+            conditions.append(
+                """
+                (u.email_key LIKE \(bind: pattern) ESCAPE '\\' OR LOWER(u.first_name) LIKE \(bind: pattern) ESCAPE '\\'
+                 OR LOWER(u.last_name) LIKE \(bind: pattern) ESCAPE '\\')
+                """)
+        }
+        if let role { conditions.append("u.role = \(bind: role.rawValue)") }
+        var whereClause: SQLQueryString = ""
+        if !conditions.isEmpty {
+            whereClause = "WHERE " + conditions.joined(separator: " AND ")
+        }
+        let total =
+            try await db.raw("SELECT COUNT(*) AS n FROM users u \(whereClause)")
+            .first(decodingColumn: "n", as: Int.self) ?? 0
+        let rows = try await db.raw(
+            """
+            SELECT \(unsafeRaw: Self.userColumns) FROM users u LEFT JOIN avatars a ON a.user_id = u.id
+            \(whereClause) ORDER BY u.id DESC LIMIT \(bind: limit) OFFSET \(bind: offset)
+            """
+        ).all()
+        return (try rows.map(user(from:)), total)
+    }
+
+    // MARK: Avatars
+
+    public func setAvatar(userID: Int64, contentType: String, data: [UInt8], now: Date) async throws {
+        try await db.delete(from: "avatars").where("user_id", .equal, userID).run()
+        try await db.insert(into: "avatars").columns("user_id", "content_type", "data", "updated_at")
+            .values(SQLBind(userID), SQLBind(contentType), SQLBind(Data(data)), SQLBind(now.epoch)).run()
+    }
+
+    public func avatar(userID: Int64) async throws -> Avatar? {
+        guard
+            let row = try await db.select().columns("content_type", "data", "updated_at").from("avatars")
+                .where("user_id", .equal, userID).first()
+        else { return nil }
+        return Avatar(
+            contentType: try row.decode(column: "content_type", as: String.self),
+            data: [UInt8](try row.decode(column: "data", as: Data.self)),
+            updatedAt: Date(epoch: try row.decode(column: "updated_at", as: Int64.self)))
+    }
+
+    public func deleteAvatar(userID: Int64) async throws {
+        try await db.delete(from: "avatars").where("user_id", .equal, userID).run()
+    }
+
+    // MARK: Sessions
+
+    public func createSession(
+        userID: Int64, tokenHash: String, kind: SessionRecord.Kind, now: Date, expiresAt: Date,
+        userAgent: String?, address: String?
+    ) async throws -> SessionRecord {
+        let id = try await db.insert(into: "sessions")
+            .columns(
+                "user_id", "token_hash", "kind", "created_at", "last_seen_at", "expires_at", "user_agent", "address"
+            )
+            .values(
+                SQLBind(userID), SQLBind(tokenHash), SQLBind(kind.rawValue), SQLBind(now.epoch), SQLBind(now.epoch),
+                SQLBind(expiresAt.epoch), SQLBind(userAgent.map { String($0.prefix(300)) }), SQLBind(address)
+            )
+            .returning("id").first(decodingColumn: "id", as: Int64.self)
+        return SessionRecord(
+            id: id ?? 0, userID: userID, kind: kind, createdAt: now.rounded, lastSeenAt: now.rounded,
+            expiresAt: expiresAt.rounded)
+    }
+
+    /// The unexpired session with this token hash, and its user.
+    public func session(tokenHash: String, now: Date) async throws -> (session: SessionRecord, user: UserRecord)? {
+        guard
+            let row = try await db.raw(
+                """
+                SELECT s.id AS session_id, s.kind, s.created_at AS session_created_at, s.last_seen_at, s.expires_at,
+                \(unsafeRaw: Self.userColumns)
+                FROM sessions s JOIN users u ON u.id = s.user_id LEFT JOIN avatars a ON a.user_id = u.id
+                WHERE s.token_hash = \(bind: tokenHash) AND s.expires_at > \(bind: now.epoch)
+                """
+            ).first()
+        else { return nil }
+        let user = try user(from: row)
+        let session = SessionRecord(
+            id: try row.decode(column: "session_id", as: Int64.self),
+            userID: user.id,
+            kind: SessionRecord.Kind(rawValue: try row.decode(column: "kind", as: String.self)) ?? .api,
+            createdAt: Date(epoch: try row.decode(column: "session_created_at", as: Int64.self)),
+            lastSeenAt: Date(epoch: try row.decode(column: "last_seen_at", as: Int64.self)),
+            expiresAt: Date(epoch: try row.decode(column: "expires_at", as: Int64.self)))
+        return (session, user)
+    }
+
+    public func touchSession(id: Int64, now: Date, expiresAt: Date) async throws {
+        try await db.update("sessions").set("last_seen_at", to: now.epoch).set("expires_at", to: expiresAt.epoch)
+            .where("id", .equal, id).run()
+    }
+
+    public func deleteSession(tokenHash: String) async throws {
+        try await db.delete(from: "sessions").where("token_hash", .equal, tokenHash).run()
+    }
+
+    /// Ends every session of a user but `keeping` (the one making the request, if any).
+    public func deleteSessions(userID: Int64, keeping: Int64? = nil) async throws {
+        var query = db.delete(from: "sessions").where("user_id", .equal, userID)
+        if let keeping { query = query.where("id", .notEqual, keeping) }
+        try await query.run()
+    }
+
+    public func sessionCount(userID: Int64) async throws -> Int {
+        try await db.raw("SELECT COUNT(*) AS n FROM sessions WHERE user_id = \(bind: userID)")
+            .first(decodingColumn: "n", as: Int.self) ?? 0
+    }
+
+    // MARK: Password resets
+
+    public func createPasswordReset(tokenHash: String, userID: Int64, now: Date, expiresAt: Date) async throws {
+        try await db.insert(into: "password_resets").columns("token_hash", "user_id", "created_at", "expires_at")
+            .values(SQLBind(tokenHash), SQLBind(userID), SQLBind(now.epoch), SQLBind(expiresAt.epoch)).run()
+    }
+
+    /// Marks an unused, unexpired reset token used and returns its user; nil when it cannot be used.
+    public func consumePasswordReset(tokenHash: String, now: Date) async throws -> Int64? {
+        guard
+            let userID = try await db.raw(
+                """
+                SELECT user_id FROM password_resets
+                WHERE token_hash = \(bind: tokenHash) AND used_at IS NULL AND expires_at > \(bind: now.epoch)
+                """
+            ).first(decodingColumn: "user_id", as: Int64.self)
+        else { return nil }
+        // Every other reset link of the user dies with this one.
+        try await db.update("password_resets").set("used_at", to: now.epoch)
+            .where("user_id", .equal, userID).where(SQLIdentifier("used_at"), .is, SQLLiteral.null).run()
+        return userID
+    }
+
+    // MARK: Failed logins
+
+    public func recordLoginFailure(accountKey: String, address: String, at: Date) async throws {
+        try await db.insert(into: "login_failures").columns("account_key", "address", "failed_at")
+            .values(SQLBind(accountKey), SQLBind(address), SQLBind(at.epoch)).run()
+    }
+
+    /// Times of failed logins for this account, and for this address, since `since`.
+    public func loginFailures(accountKey: String, address: String, since: Date) async throws -> (
+        account: [Date], address: [Date]
+    ) {
+        let account = try await db.raw(
+            """
+            SELECT failed_at FROM login_failures
+            WHERE account_key = \(bind: accountKey) AND failed_at > \(bind: since.epoch)
+            """
+        ).all(decodingColumn: "failed_at", as: Int64.self)
+        let byAddress = try await db.raw(
+            """
+            SELECT failed_at FROM login_failures
+            WHERE address = \(bind: address) AND failed_at > \(bind: since.epoch)
+            """
+        ).all(decodingColumn: "failed_at", as: Int64.self)
+        return (account.map(Date.init(epoch:)), byAddress.map(Date.init(epoch:)))
+    }
+
+    public func clearLoginFailures(accountKey: String) async throws {
+        try await db.delete(from: "login_failures").where("account_key", .equal, accountKey).run()
+    }
+
+    // MARK: Housekeeping
+
+    /// Removes expired sessions, used or expired reset tokens and failures older than `failuresBefore`.
+    public func removeExpired(now: Date, failuresBefore: Date) async throws {
+        try await db.delete(from: "sessions").where("expires_at", .lessThanOrEqual, now.epoch).run()
+        try await db.raw(
+            "DELETE FROM password_resets WHERE expires_at <= \(bind: now.epoch) OR used_at IS NOT NULL"
+        ).run()
+        try await db.delete(from: "login_failures").where("failed_at", .lessThanOrEqual, failuresBefore.epoch).run()
+    }
+
+    // MARK: Outbox
+
+    @discardableResult
+    public func enqueueMail(recipient: String, subject: String, body: String, now: Date) async throws -> Int64 {
+        try await db.insert(into: "outbox").columns("recipient", "subject", "body", "created_at")
+            .values(SQLBind(recipient), SQLBind(subject), SQLBind(body), SQLBind(now.epoch))
+            .returning("id").first(decodingColumn: "id", as: Int64.self) ?? 0
+    }
+
+    /// Messages not yet delivered, oldest first.
+    public func pendingMail(limit: Int) async throws -> [OutboxMessage] {
+        try await db.raw(
+            """
+            SELECT id, recipient, subject, body, created_at, attempts FROM outbox
+            WHERE sent_at IS NULL AND attempts < 10 ORDER BY id LIMIT \(bind: limit)
+            """
+        ).all().map { row in
+            OutboxMessage(
+                id: try row.decode(column: "id", as: Int64.self),
+                recipient: try row.decode(column: "recipient", as: String.self),
+                subject: try row.decode(column: "subject", as: String.self),
+                body: try row.decode(column: "body", as: String.self),
+                createdAt: Date(epoch: try row.decode(column: "created_at", as: Int64.self)),
+                attempts: try row.decode(column: "attempts", as: Int.self))
+        }
+    }
+
+    /// Claims a pending message for delivery by this instance; false when another instance holds
+    /// a claim younger than `staleBefore` or the message is delivered already.
+    public func claimMail(id: Int64, now: Date, staleBefore: Date) async throws -> Bool {
+        let claimed = try await db.raw(
+            """
+            UPDATE outbox SET claimed_at = \(bind: now.epoch)
+            WHERE id = \(bind: id) AND sent_at IS NULL
+              AND (claimed_at IS NULL OR claimed_at < \(bind: staleBefore.epoch))
+            RETURNING id
+            """
+        ).first(decodingColumn: "id", as: Int64.self)
+        return claimed != nil
+    }
+
+    /// Marks a message delivered and forgets its body: it may hold a secret link that must not
+    /// outlive the delivery.
+    public func markMailSent(id: Int64, now: Date) async throws {
+        try await db.update("outbox").set("sent_at", to: now.epoch).set("body", to: "(delivered)")
+            .where("id", .equal, id).run()
+    }
+
+    public func markMailFailed(id: Int64, error: String) async throws {
+        try await db.raw(
+            """
+            UPDATE outbox SET attempts = attempts + 1, claimed_at = NULL, last_error = \(bind: String(error.prefix(500)))
+            WHERE id = \(bind: id)
+            """
+        ).run()
+    }
+
+    // MARK: Settings
+
+    public func setting(_ key: String) async throws -> String? {
+        try await db.select().column("value").from("settings").where("key", .equal, key)
+            .first(decodingColumn: "value", as: String.self)
+    }
+
+    public func setSetting(_ key: String, to value: String) async throws {
+        try await db.delete(from: "settings").where("key", .equal, key).run()
+        try await db.insert(into: "settings").columns("key", "value").values(SQLBind(key), SQLBind(value)).run()
+    }
+}
+
+extension Date {
+    /// Whole seconds since 1970, as stored.
+    public var epoch: Int64 { Int64(timeIntervalSince1970.rounded(.down)) }
+    public init(epoch: Int64) { self.init(timeIntervalSince1970: TimeInterval(epoch)) }
+    var rounded: Date { Date(epoch: epoch) }
+}

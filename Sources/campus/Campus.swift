@@ -1,0 +1,198 @@
+import Accounts
+import ArgumentParser
+import CampusServer
+import Foundation
+import Logging
+import Storage
+
+@main
+struct Campus: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "campus",
+        abstract: "Timetable, listening and competitions for a university, in one self-hosted server.",
+        discussion: """
+            Every option can also be set with an environment variable: CAMPUS_PORT, CAMPUS_HOST, \
+            CAMPUS_DATA_DIR, CAMPUS_DATABASE, CAMPUS_BASE_URL, CAMPUS_TIME_ZONE, CAMPUS_LOG_LEVEL, \
+            CAMPUS_LOG_FORMAT. A flag wins over its variable.
+            """,
+        subcommands: [Serve.self, Migrate.self, UserCommand.self, DemoCommand.self],
+        defaultSubcommand: Serve.self)
+}
+
+/// Where the data is: the options every command that touches the database shares.
+struct StorageOptions: ParsableArguments {
+    @Option(name: .customLong("data-dir"), help: "The data directory (default ./campus-data; env CAMPUS_DATA_DIR).")
+    var dataDirectory: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "postgres://user:password@host/db for PostgreSQL; absent means the SQLite file in the data directory (env CAMPUS_DATABASE).",
+            valueName: "url"))
+    var database: String?
+
+    @Option(help: "Log level: trace, debug, info, notice, warning, error (env CAMPUS_LOG_LEVEL).")
+    var logLevel: String?
+
+    @Option(help: "Log format: text or json (env CAMPUS_LOG_FORMAT).")
+    var logFormat: String?
+
+    var resolvedDataDirectory: String {
+        dataDirectory ?? Environment.value("CAMPUS_DATA_DIR") ?? "./campus-data"
+    }
+
+    func location() throws -> DatabaseLocation {
+        do {
+            return try DatabaseLocation.from(
+                option: database ?? Environment.value("CAMPUS_DATABASE"), dataDirectory: resolvedDataDirectory)
+        } catch {
+            throw ValidationError(String(describing: error))
+        }
+    }
+
+    /// Sets up logging once per process and returns the logger to use.
+    func logger() -> Logger {
+        let level = (logLevel ?? Environment.value("CAMPUS_LOG_LEVEL")).flatMap(Logger.Level.init(rawValue:)) ?? .info
+        let json = (logFormat ?? Environment.value("CAMPUS_LOG_FORMAT")) == "json"
+        LoggingSetup.once(json: json, level: level)
+        return Logger(label: "campus")
+    }
+
+    func open(logger: Logger) async throws -> Database {
+        try await Database.open(try location(), logger: logger)
+    }
+}
+
+enum Environment {
+    static func value(_ name: String) -> String? {
+        guard let value = ProcessInfo.processInfo.environment[name], !value.isEmpty else { return nil }
+        return value
+    }
+}
+
+enum LoggingSetup {
+    nonisolated(unsafe) private static var done = false
+    static func once(json: Bool, level: Logger.Level) {
+        guard !done else { return }
+        done = true
+        LoggingSystem.bootstrap { label in
+            var handler: any LogHandler = json ? JSONLogHandler(label: label) : StreamLogHandler.standardError(label: label)
+            handler.logLevel = level
+            return handler
+        }
+    }
+}
+
+/// Runs `body` with the database open and closes it afterwards, whatever happens.
+func withDatabase<T>(_ storage: StorageOptions, migrate: Bool = true, _ body: (Database, Logger) async throws -> T)
+    async throws -> T
+{
+    let logger = storage.logger()
+    let database = try await storage.open(logger: logger)
+    do {
+        if migrate { try await database.migrate(logger: logger) }
+        let value = try await body(database, logger)
+        await database.close()
+        return value
+    } catch {
+        await database.close()
+        throw error
+    }
+}
+
+struct Serve: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Run the Campus server.")
+
+    @OptionGroup var storage: StorageOptions
+
+    @Option(help: "The address to listen on (default 127.0.0.1; env CAMPUS_HOST).")
+    var host: String?
+
+    @Option(help: "The port to listen on (default 8080; env CAMPUS_PORT).")
+    var port: Int?
+
+    @Option(name: .customLong("base-url"), help: "The URL users reach Campus by, for links in mail (env CAMPUS_BASE_URL).")
+    var baseURL: String?
+
+    @Option(name: .customLong("time-zone"), help: "The institution's IANA time zone (default Europe/Minsk; env CAMPUS_TIME_ZONE).")
+    var timeZone: String?
+
+    @Flag(help: "Load the demo institution and accounts (see the README).")
+    var demo = false
+
+    @Option(name: .customLong("bcrypt-cost"), help: "bcrypt's cost factor, 4–31 (default 12).")
+    var bcryptCost: UInt8?
+
+    @Flag(name: .customLong("trust-proxy"), help: "Take client addresses from X-Forwarded-For (only behind your own reverse proxy).")
+    var trustProxy = false
+
+    func validate() throws {
+        if let port, !(0...65535).contains(port) { throw ValidationError("--port must be 0–65535.") }
+        if let cost = bcryptCost, !(4...31).contains(cost) { throw ValidationError("--bcrypt-cost must be 4–31.") }
+        if let zone = timeZone ?? Environment.value("CAMPUS_TIME_ZONE"), TimeZone(identifier: zone) == nil {
+            throw ValidationError("\"\(zone)\" is not an IANA time zone such as Europe/Minsk.")
+        }
+    }
+
+    func run() async throws {
+        let logger = storage.logger()
+        var configuration = ServerConfiguration(database: try storage.location())
+        configuration.host = host ?? Environment.value("CAMPUS_HOST") ?? "127.0.0.1"
+        let port = port ?? Environment.value("CAMPUS_PORT").map({ Int($0) ?? -1 }) ?? 8080
+        guard (0...65535).contains(port) else { throw ValidationError("CAMPUS_PORT must be a port number.") }
+        configuration.port = port
+        configuration.dataDirectory = storage.resolvedDataDirectory
+        configuration.baseURL = baseURL ?? Environment.value("CAMPUS_BASE_URL")
+        if let zone = timeZone ?? Environment.value("CAMPUS_TIME_ZONE") {
+            configuration.timeZone = TimeZone(identifier: zone)!
+        }
+        configuration.demo = demo
+        if let bcryptCost { configuration.bcryptCost = bcryptCost }
+        configuration.trustForwardedFor = trustProxy
+        let settings = configuration
+        let app = try await CampusApp.make(configuration: configuration, logger: logger, onRunning: { port in
+            let configuration = settings
+            var url = configuration.resolvedBaseURL
+            if configuration.baseURL == nil, port != configuration.port {
+                url = "http://\(configuration.host):\(port)"
+            }
+            var text = "Campus is running. Open \(url)/ in your browser.\n"
+            if configuration.demo {
+                text += "Demo accounts: " + Demo.accounts.map { "\($0.email) / \($0.password)" }.joined(separator: ", ") + "\n"
+            }
+            FileHandle.standardOutput.write(Data(text.utf8))
+        })
+        try await app.runService()
+    }
+}
+
+struct Migrate: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Apply database migrations and list them.")
+
+    @OptionGroup var storage: StorageOptions
+
+    func run() async throws {
+        try await withDatabase(storage, migrate: false) { database, logger in
+            let applied = try await database.migrate(logger: logger)
+            for migration in try await database.appliedMigrations() {
+                let new = applied.contains(migration) ? " (applied now)" : ""
+                print("\(migration.version) \(migration.name)\(new)")
+            }
+        }
+    }
+}
+
+struct DemoCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "demo", abstract: "Load the demo institution and accounts into the database.")
+
+    @OptionGroup var storage: StorageOptions
+
+    func run() async throws {
+        try await withDatabase(storage) { database, logger in
+            try await Demo.load(into: database, bcryptCost: 12, logger: logger)
+            for account in Demo.accounts {
+                print("\(account.email)\t\(account.password)\t\(account.role.rawValue)")
+            }
+        }
+    }
+}
