@@ -115,12 +115,25 @@ struct AccountService: Sendable {
 
     // MARK: Password reset
 
+    /// At most this many reset mails go to one account per hour, so the form cannot flood a mailbox.
+    static let resetMailsPerHour = 3
+
     /// Sends a reset link if an account has this email. Says nothing about whether one does.
     func requestPasswordReset(email: String) async throws {
-        guard let link = try await makeResetLink(email: email) else {
+        let now = now()
+        guard let user = try await database.read({ db in try await AccountStore(db).credentials(email: email)?.user })
+        else {
             logger.info("password reset asked for an unknown email")
             return
         }
+        let recent = try await database.read { db in
+            try await AccountStore(db).recentPasswordResets(userID: user.id, since: now.addingTimeInterval(-3600))
+        }
+        guard recent < Self.resetMailsPerHour else {
+            logger.notice("password reset mail withheld: too many this hour", metadata: ["user": "\(user.id)"])
+            return
+        }
+        guard let link = try await makeResetLink(email: email) else { return }
         try await database.write { [outbox] db in
             try await outbox.enqueue(
                 in: db, to: link.user.email, subject: "Reset your Campus password",
@@ -167,7 +180,7 @@ struct AccountService: Sendable {
         }
         guard let userID else {
             throw Problem(
-                .badRequest, type: "/problems/invalid-reset-token", title: "The reset link does not work",
+                .forbidden, type: "/problems/invalid-reset-token", title: "The reset link does not work",
                 detail: "This reset link is unknown, used or older than one hour. Ask for a new one.")
         }
         logger.info("password reset", metadata: ["user": "\(userID)"])

@@ -78,6 +78,7 @@ public enum CampusApp {
                 cacheControl: .init([(MediaType(type: .any), [.public, .maxAge(3600)])]), logger: services.logger))
         router.add(middleware: BodyLimitMiddleware(limit: bodyLimit(method:path:)))
         router.add(middleware: RequestScopeMiddleware(trustForwardedFor: services.configuration.trustForwardedFor))
+        router.add(middleware: RequestValidationMiddleware(validator: try RequestValidator(yaml: documentation.yaml)))
 
         try APIHandler(services: services).registerHandlers(
             on: RecordingTransport(router: router, routes: routes),

@@ -152,13 +152,12 @@ struct RequestScopeMiddleware: RouterMiddleware {
                 address = String(first.prefix(64))
             }
         }
+        // Only a bearer token is ours; other schemes (a proxy's Basic auth, say) are not for us.
         var bearer: String?
         if let authorization = request.headers[.authorization] {
             let parts = authorization.split(separator: " ", maxSplits: 1)
             if parts.count == 2, parts[0].lowercased() == "bearer" {
                 bearer = String(parts[1]).trimmingCharacters(in: .whitespaces)
-            } else {
-                throw Problem.unauthorized("The Authorization header must be `Bearer <token>`.")
             }
         }
         let scope = RequestScope(

@@ -14,7 +14,9 @@ struct LogMailSender: MailSender {
     let logger: Logger
 
     func send(to recipient: String, subject: String, body: String) async throws {
-        logger.notice("mail", metadata: ["to": "\(recipient)", "subject": "\(subject)", "body": "\(body)"])
+        // One log line per message: the body's line breaks are written as \n.
+        logger.notice(
+            "mail", metadata: ["to": "\(recipient)", "subject": "\(subject)", "body": "\(body.debugDescription)"])
     }
 }
 

@@ -306,6 +306,16 @@ public struct AccountStore: Sendable {
             .values(SQLBind(tokenHash), SQLBind(userID), SQLBind(now.epoch), SQLBind(expiresAt.epoch)).run()
     }
 
+    /// How many reset links of the user were made since `since` and are still unused.
+    public func recentPasswordResets(userID: Int64, since: Date) async throws -> Int {
+        try await db.raw(
+            """
+            SELECT COUNT(*) AS n FROM password_resets
+            WHERE user_id = \(bind: userID) AND created_at > \(bind: since.epoch) AND used_at IS NULL
+            """
+        ).first(decodingColumn: "n", as: Int.self) ?? 0
+    }
+
     /// Marks an unused, unexpired reset token used and returns its user; nil when it cannot be used.
     public func consumePasswordReset(tokenHash: String, now: Date) async throws -> Int64? {
         guard

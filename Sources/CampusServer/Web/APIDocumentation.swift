@@ -1,5 +1,6 @@
 import Foundation
 import CampusAPI
+import Ink
 import Yams
 
 /// The OpenAPI document, as served (`/openapi.yaml`, `/openapi.json`) and as a readable page (`/api`).
@@ -118,7 +119,7 @@ struct APIDocumentation: Sendable {
                         id: operation["operationId"]?.string ?? "",
                         method: method.uppercased(), path: path,
                         summary: operation["summary"]?.string ?? "",
-                        description: operation["description"]?.string ?? "",
+                        description: html(operation["description"]?.string),
                         needsLogin: !security.isEmpty && security.contains { !($0.mapping?.isEmpty ?? true) },
                         parameters: parameters, requestBody: requestBody, responses: responses))
             }
@@ -126,7 +127,7 @@ struct APIDocumentation: Sendable {
         for tag in byTag.keys where !tagOrder.contains(tag) { tagOrder.append(tag) }
         let tags = tagOrder.compactMap { name -> Tag? in
             guard let operations = byTag[name] else { return nil }
-            return Tag(name: name, description: tagDescriptions[name] ?? "", operations: operations)
+            return Tag(name: name, description: html(tagDescriptions[name]), operations: operations)
         }
         let schemas = (components?["schemas"]?.mapping ?? [:]).map { name, schema in
             let required = Set((schema["required"]?.sequence ?? []).compactMap(\.string))
@@ -137,12 +138,12 @@ struct APIDocumentation: Sendable {
                     description: value["description"]?.string ?? "")
             }
             return Schema(
-                name: name.string ?? "", description: schema["description"]?.string ?? "",
+                name: name.string ?? "", description: html(schema["description"]?.string),
                 type: properties.isEmpty ? typeSummary(schema) : "object", properties: properties)
         }
         return PageValues(
             title: info?["title"]?.string ?? "API", version: info?["version"]?.string ?? "",
-            description: info?["description"]?.string ?? "", tags: tags, schemas: schemas)
+            description: html(info?["description"]?.string), tags: tags, schemas: schemas)
     }
 
     /// Follows a local `$ref` (one level).
@@ -152,6 +153,13 @@ struct APIDocumentation: Sendable {
         var current = components
         for part in parts { current = current?[part] }
         return current ?? node
+    }
+
+    /// Descriptions are CommonMark; the page shows them as HTML. The document is ours, so its
+    /// HTML is trusted.
+    private static func html(_ markdown: String?) -> String {
+        guard let markdown, !markdown.isEmpty else { return "" }
+        return MarkdownParser().html(from: markdown)
     }
 
     /// A short description of a schema: `User`, `string (email, ≤ 254)`, `list of User`, `one of a | b`.

@@ -99,13 +99,15 @@ struct AccountPages: Sendable {
                 pages.cookie(CookieName.session, value: result.token, maxAge: Int(AccountService.sessionLifetime)))
             return response
         } catch let problem as Problem where [.unauthorized, .tooManyRequests].contains(problem.status) {
-            return try await pages.render(
+            var response = try await pages.render(
                 "login",
                 [
                     "next": next, "email": email, "error": problem.detail, "demoAccounts": demoAccounts,
                     "hasDemoAccounts": !demoAccounts.isEmpty,
                 ],
                 for: visitor, status: problem.status)
+            if let retryAfter = problem.headers[.retryAfter] { response.headers[.retryAfter] = retryAfter }
+            return response
         }
     }
 
@@ -214,9 +216,9 @@ struct AccountPages: Sendable {
             return try await pages.render(
                 "reset", ["token": token, "errors": WebPages.errorValues(failure)], for: visitor,
                 status: .unprocessableContent)
-        } catch let problem as Problem where problem.status == .badRequest {
+        } catch let problem as Problem where problem.status == .forbidden {
             return try await pages.render(
-                "reset", ["token": token, "error": problem.detail], for: visitor, status: .badRequest)
+                "reset", ["token": token, "error": problem.detail], for: visitor, status: .forbidden)
         }
         var response = pages.redirect(
             to: "/login", flash: "Your password is changed. Log in with the new one.", for: visitor)
@@ -422,7 +424,7 @@ struct AccountPages: Sendable {
         do {
             let user = try await accounts.setRole(of: userID, to: role, by: account.user)
             return pages.redirect(
-                to: "/admin/users", flash: "\(user.fullName) is now \(role.rawValue == "admin" ? "an" : "a") \(role.rawValue).",
+                to: "/admin/users", flash: "\(user.fullName) is now \(role == .user ? "a" : "an") \(role.rawValue).",
                 for: visitor)
         } catch let problem as Problem where problem.status == .conflict {
             return pages.redirect(to: "/admin/users", flash: problem.detail, kind: "error", for: visitor)

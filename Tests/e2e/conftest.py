@@ -1,0 +1,149 @@
+"""Starts real `campus` processes for the end-to-end tests.
+
+The binary comes from CAMPUS_BINARY (scripts/test sets it to the debug build); PostgreSQL tests use
+the server named by CAMPUS_TEST_POSTGRES_URL, in a fresh database per test.
+"""
+import os
+import signal
+import socket
+import subprocess
+import tempfile
+import time
+import uuid
+from pathlib import Path
+
+import pytest
+import requests
+
+ROOT = Path(__file__).resolve().parents[2]
+BINARY = os.environ.get("CAMPUS_BINARY", str(ROOT / ".build" / "debug" / "campus"))
+POSTGRES_URL = os.environ.get("CAMPUS_TEST_POSTGRES_URL")
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def run_cli(*args, data_dir=None, database=None, check=True):
+    """Runs `campus ARGS…` and returns the finished process (text output)."""
+    command = [BINARY, *args]
+    if data_dir is not None:
+        command += ["--data-dir", str(data_dir)]
+    if database is not None:
+        command += ["--database", database]
+    result = subprocess.run(command, capture_output=True, text=True, timeout=120)
+    if check and result.returncode != 0:
+        raise AssertionError(f"{command} failed ({result.returncode}):\n{result.stdout}\n{result.stderr}")
+    return result
+
+
+class Campus:
+    """One `campus serve` process on a free port of 127.0.0.1."""
+
+    def __init__(self, data_dir, database=None, demo=False, extra=()):
+        self.data_dir = Path(data_dir)
+        self.database = database
+        self.demo = demo
+        self.extra = list(extra)
+        self.process = None
+        self.port = None
+        self.output = ""
+
+    @property
+    def url(self):
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self, timeout=60):
+        self.port = free_port()
+        command = [BINARY, "serve", "--port", str(self.port), "--data-dir", str(self.data_dir),
+                   "--bcrypt-cost", "4", *self.extra]
+        if self.database:
+            command += ["--database", self.database]
+        if self.demo:
+            command.append("--demo")
+        self.log_path = self.data_dir.parent / f"campus-{self.port}.log"
+        self.log = open(self.log_path, "w")
+        self.process = subprocess.Popen(command, stdout=self.log, stderr=subprocess.STDOUT, text=True)
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise AssertionError(f"campus exited with {self.process.returncode}:\n{self.read_log()}")
+            try:
+                if requests.get(self.url + "/health", timeout=1).status_code == 200:
+                    return self
+            except requests.ConnectionError:
+                pass
+            time.sleep(0.1)
+        raise AssertionError(f"campus did not answer within {timeout} s:\n{self.read_log()}")
+
+    def read_log(self):
+        self.log.flush()
+        return self.log_path.read_text()
+
+    def stop(self, sig=signal.SIGTERM, timeout=30):
+        if self.process and self.process.poll() is None:
+            self.process.send_signal(sig)
+            self.process.wait(timeout=timeout)
+        code = self.process.returncode if self.process else None
+        if self.process:
+            self.log.close()
+        self.process = None
+        return code
+
+    def kill(self):
+        return self.stop(signal.SIGKILL)
+
+    def restart(self):
+        self.stop()
+        return self.start()
+
+    # API helpers
+
+    def call(self, method, path, token=None, **kwargs):
+        headers = kwargs.pop("headers", {})
+        if token:
+            headers["Authorization"] = f"Bearer {token}"
+        return requests.request(method, self.url + path, headers=headers, timeout=30, **kwargs)
+
+    def register(self, email, password="correct horse", first="Ann", last="Lee", organizer=False):
+        response = self.call("POST", "/api/v1/auth/register", json={
+            "email": email, "password": password, "firstName": first, "lastName": last, "organizer": organizer})
+        assert response.status_code == 201, response.text
+        return response.json()
+
+    def login(self, email, password="correct horse"):
+        response = self.call("POST", "/api/v1/auth/login", json={"email": email, "password": password})
+        assert response.status_code == 200, response.text
+        return response.json()["token"]
+
+
+def make_postgres_database():
+    """Creates an empty database on the test server and returns its URL."""
+    if not POSTGRES_URL:
+        pytest.skip("CAMPUS_TEST_POSTGRES_URL is not set (scripts/test starts PostgreSQL)")
+    name = "campus_e2e_" + uuid.uuid4().hex[:12]
+    subprocess.run(["psql", POSTGRES_URL, "-qc", f"CREATE DATABASE {name}"], check=True, capture_output=True)
+    return POSTGRES_URL.rsplit("/", 1)[0] + "/" + name
+
+
+@pytest.fixture
+def data_dir(tmp_path):
+    return tmp_path / "campus-data"
+
+
+@pytest.fixture
+def campus(data_dir):
+    server = Campus(data_dir, demo=True).start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def any_database(request, data_dir):
+    """A fresh server on SQLite, then on PostgreSQL."""
+    database = make_postgres_database() if request.param == "postgres" else None
+    server = Campus(data_dir, database=database, demo=True).start()
+    yield server
+    server.stop()

@@ -1,0 +1,166 @@
+"""The web app in a real browser: Debian's Chromium driven by Selenium."""
+import time
+
+import pytest
+import requests
+from selenium import webdriver
+from selenium.webdriver.chrome.options import Options
+from selenium.webdriver.chrome.service import Service
+from selenium.common.exceptions import StaleElementReferenceException
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support import expected_conditions as EC
+from selenium.webdriver.support.ui import Select, WebDriverWait
+
+
+@pytest.fixture
+def browser(tmp_path):
+    options = Options()
+    options.binary_location = "/usr/bin/chromium"
+    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1200,900",
+                     f"--user-data-dir={tmp_path / 'chromium'}"):
+        options.add_argument(argument)
+    driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+    driver.implicitly_wait(5)
+    yield driver
+    driver.quit()
+
+
+def wait_text(browser, locator, text):
+    """Waits until the element shows `text` (the page before a click may still be on screen)."""
+    WebDriverWait(browser, 10, ignored_exceptions=(StaleElementReferenceException,)).until(
+        EC.text_to_be_present_in_element(locator, text))
+
+
+def fill(browser, field, value):
+    element = browser.find_element(By.ID, field)
+    element.clear()
+    element.send_keys(value)
+
+
+def test_register_log_in_edit_profile_log_out(browser, any_database, tmp_path):
+    site = any_database.url
+    browser.get(site + "/")
+    browser.find_element(By.LINK_TEXT, "Register").click()
+
+    # A first try with a short password is explained next to the field, and the rest is kept.
+    fill(browser, "firstName", "Мария")
+    fill(browser, "lastName", "Kowalska")
+    fill(browser, "email", "Maria@Example.org")
+    fill(browser, "password", "short")
+    browser.find_element(By.ID, "organizer").click()
+    browser.find_element(By.ID, "register-submit").click()
+    wait_text(browser, (By.CLASS_NAME, "field-error"), "at least 8 characters")
+    assert browser.find_element(By.ID, "firstName").get_attribute("value") == "Мария"
+    assert browser.find_element(By.ID, "organizer").is_selected()
+
+    fill(browser, "password", "a good long password")
+    browser.find_element(By.ID, "register-submit").click()
+    wait_text(browser, (By.CLASS_NAME, "flash"), "Your account is ready")
+
+    fill(browser, "email", "maria@example.org")
+    fill(browser, "password", "a good long password")
+    browser.find_element(By.ID, "login-submit").click()
+    wait_text(browser, (By.CLASS_NAME, "flash"), "Welcome, Мария")
+    assert "Hello, Мария!" in browser.find_element(By.TAG_NAME, "h1").text
+
+    browser.find_element(By.LINK_TEXT, "Profile").click()
+    fill(browser, "lastName", "Nowak")
+    fill(browser, "group", "151004")
+    Select(browser.find_element(By.ID, "subgroup")).select_by_value("2")
+    browser.find_element(By.ID, "profile-save").click()
+    wait_text(browser, (By.CLASS_NAME, "flash"), "Your profile is saved")
+    assert browser.find_element(By.ID, "profile-name").text == "Мария Nowak"
+    assert browser.find_element(By.ID, "profile-group").text == "151004"
+    assert Select(browser.find_element(By.ID, "subgroup")).first_selected_option.text == "2"
+    assert browser.find_element(By.CLASS_NAME, "role").text.lower() == "organizer"
+
+    # The session cookie is HttpOnly and SameSite.
+    session = browser.get_cookie("campus_session")
+    assert session["httpOnly"] and session["sameSite"] == "Lax"
+
+    # What the browser saved is what the API returns.
+    token = any_database.login("maria@example.org", "a good long password")
+    me = any_database.call("GET", "/api/v1/me", token=token).json()
+    assert (me["lastName"], me["group"], me["subgroup"], me["role"]) == ("Nowak", "151004", 2, "organizer")
+
+    browser.find_element(By.ID, "logout").click()
+    wait_text(browser, (By.CLASS_NAME, "flash"), "You are logged out")
+    assert browser.find_elements(By.ID, "login-link")
+    browser.get(site + "/profile")
+    assert "/login" in browser.current_url
+
+    browser.save_screenshot(str(tmp_path / "logged-out.png"))
+
+
+def test_wrong_password_and_reset(browser, campus):
+    campus.register("ann@example.org")
+    browser.get(campus.url + "/login")
+    fill(browser, "email", "ann@example.org")
+    fill(browser, "password", "wrong password")
+    browser.find_element(By.ID, "login-submit").click()
+    wait_text(browser, (By.ID, "login-error"), "wrong")
+
+    browser.find_element(By.LINK_TEXT, "Forgot your password?").click()
+    fill(browser, "email", "ann@example.org")
+    browser.find_element(By.CSS_SELECTOR, "form button").click()
+    wait_text(browser, (By.ID, "reset-sent"), "on its way")
+
+    # The link goes through the outbox; the log sender writes it to the server's log.
+    log = ""
+    for _ in range(50):
+        log = campus.read_log()
+        if "password/reset?token=" in log:
+            break
+        time.sleep(0.1)
+    token = log.split("password/reset?token=")[1].split("\\n")[0].split()[0].strip('"')
+    browser.get(campus.url + "/password/reset?token=" + token)
+    fill(browser, "password", "new password 1")
+    fill(browser, "confirmation", "new password 1")
+    browser.find_element(By.CSS_SELECTOR, "form button").click()
+    wait_text(browser, (By.CLASS_NAME, "flash"), "Log in with the new one")
+    campus.login("ann@example.org", "new password 1")
+
+
+def test_forms_without_the_csrf_token_are_refused(campus):
+    response = requests.post(campus.url + "/login", data={"email": "student@campus.test",
+                                                          "password": "campus-student"},
+                             headers={"Accept": "text/html"}, allow_redirects=False)
+    assert response.status_code == 403
+    assert "did not come from Campus" in response.text
+    assert "campus_session" not in response.cookies
+
+
+def test_phone_width_and_dark_mode(browser, campus):
+    browser.set_window_size(375, 812)
+    browser.get(campus.url + "/login")
+    fill(browser, "email", "student@campus.test")
+    fill(browser, "password", "campus-student")
+    browser.find_element(By.ID, "login-submit").click()
+    wait_text(browser, (By.CLASS_NAME, "flash"), "Welcome")
+    for path in ("/", "/profile", "/timetable", "/api"):
+        browser.get(campus.url + path)
+        overflow = browser.execute_script("return document.documentElement.scrollWidth - window.innerWidth")
+        assert overflow <= 0, f"{path} is wider than a phone screen by {overflow}px"
+    light = browser.execute_script("return getComputedStyle(document.body).backgroundColor")
+    browser.execute_cdp_cmd("Emulation.setEmulatedMedia",
+                            {"features": [{"name": "prefers-color-scheme", "value": "dark"}]})
+    dark = browser.execute_script("return getComputedStyle(document.body).backgroundColor")
+    assert light != dark
+    red, green, blue = [int(x) for x in dark[dark.index("(") + 1:dark.index(")")].split(",")[:3]]
+    assert red + green + blue < 150, dark
+
+
+def test_admin_changes_a_role(browser, campus):
+    campus.register("bob@example.org", first="Bob", last="Builder")
+    browser.get(campus.url + "/login")
+    fill(browser, "email", "admin@campus.test")
+    fill(browser, "password", "campus-admin")
+    browser.find_element(By.ID, "login-submit").click()
+    wait_text(browser, (By.CLASS_NAME, "flash"), "Welcome")
+    browser.find_element(By.LINK_TEXT, "Accounts").click()
+    row = next(r for r in browser.find_elements(By.CSS_SELECTOR, "table.users tbody tr") if "Bob Builder" in r.text)
+    Select(row.find_element(By.TAG_NAME, "select")).select_by_value("organizer")
+    row.find_element(By.TAG_NAME, "button").click()
+    wait_text(browser, (By.CLASS_NAME, "flash"), "Bob Builder is now an organizer")
+    token = campus.login("bob@example.org")
+    assert campus.call("GET", "/api/v1/me", token=token).json()["role"] == "organizer"

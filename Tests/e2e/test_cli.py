@@ -1,0 +1,99 @@
+"""The `campus` command line as an operator uses it."""
+import re
+
+from conftest import Campus, make_postgres_database, run_cli
+
+
+def test_help_lists_the_commands():
+    output = run_cli("--help").stdout
+    for command in ("serve", "migrate", "user", "demo"):
+        assert command in output
+
+
+def test_migrate_applies_once(data_dir):
+    first = run_cli("migrate", data_dir=data_dir).stdout
+    assert "1 accounts (applied now)" in first
+    second = run_cli("migrate", data_dir=data_dir).stdout
+    assert "1 accounts" in second and "applied now" not in second
+
+
+def test_migrate_on_postgres():
+    database = make_postgres_database()
+    assert "1 accounts (applied now)" in run_cli("migrate", database=database).stdout
+
+
+def test_bad_options_are_explained(data_dir):
+    result = run_cli("migrate", "--database", "mysql://nope", check=False)
+    assert result.returncode != 0
+    assert "postgres://" in result.stderr
+    result = run_cli("serve", "--time-zone", "Mars/Olympus", data_dir=data_dir, check=False)
+    assert result.returncode != 0
+    assert "IANA time zone" in result.stderr
+
+
+def test_create_admin_then_log_in_through_the_api(data_dir):
+    created = run_cli("user", "create", "--email", "Boss@Example.org", "--admin", "--password", "secret123",
+                      "--first-name", "Olga", "--last-name", "Boss", data_dir=data_dir).stdout
+    assert "Created admin Boss@Example.org" in created
+    generated = run_cli("user", "create", "--email", "org@example.org", "--organizer", data_dir=data_dir).stdout
+    password = re.search(r"Password: (\S+)", generated).group(1)
+
+    server = Campus(data_dir).start()
+    try:
+        token = server.login("boss@example.org", "secret123")
+        me = server.call("GET", "/api/v1/me", token=token).json()
+        assert me["role"] == "admin" and me["firstName"] == "Olga"
+        organizer = server.call("GET", "/api/v1/me", token=server.login("org@example.org", password)).json()
+        assert organizer["role"] == "organizer"
+    finally:
+        server.stop()
+
+
+def test_create_rejects_bad_input(data_dir):
+    result = run_cli("user", "create", "--email", "not-an-email", "--password", "short", data_dir=data_dir,
+                     check=False)
+    assert result.returncode != 0
+    assert "is not an email address" in result.stderr
+
+
+def test_reset_link_works_while_the_server_runs(data_dir):
+    server = Campus(data_dir, extra=["--base-url", "https://campus.example.org"]).start()
+    try:
+        server.register("ann@example.org")
+        old = server.login("ann@example.org")
+        link = run_cli("user", "reset-link", "ANN@example.org", "--base-url", "https://campus.example.org",
+                       data_dir=data_dir).stdout.strip()
+        assert link.startswith("https://campus.example.org/password/reset?token=")
+        token = link.split("token=")[1]
+        reset = server.call("POST", "/api/v1/auth/password-reset/confirm",
+                            json={"token": token, "password": "brand new pass"})
+        assert reset.status_code == 204
+        assert server.call("GET", "/api/v1/me", token=old).status_code == 401
+        server.login("ann@example.org", "brand new pass")
+        unknown = run_cli("user", "reset-link", "nobody@example.org", data_dir=data_dir, check=False)
+        assert unknown.returncode != 0 and "No account" in unknown.stderr
+    finally:
+        server.stop()
+
+
+def test_set_role_and_list(data_dir):
+    run_cli("user", "create", "--email", "a@example.org", "--password", "secret123", data_dir=data_dir)
+    assert "is now organizer" in run_cli("user", "set-role", "a@example.org", "organizer", data_dir=data_dir).stdout
+    listing = run_cli("user", "list", data_dir=data_dir).stdout
+    assert "a@example.org\torganizer" in listing
+    assert "1 account(s)" in listing
+    run_cli("user", "create", "--email", "admin@example.org", "--admin", "--password", "secret123",
+            data_dir=data_dir)
+    last = run_cli("user", "set-role", "admin@example.org", "user", data_dir=data_dir, check=False)
+    assert last.returncode != 0 and "only admin" in last.stderr
+
+
+def test_serve_prints_the_url_and_demo_accounts(data_dir):
+    server = Campus(data_dir, demo=True).start()
+    try:
+        log = server.read_log()
+        assert f"Open http://127.0.0.1:{server.port}/ in your browser." in log
+        assert "student@campus.test / campus-student" in log
+        assert "Campus Demo University" in server.call("GET", "/").text
+    finally:
+        server.stop()
