@@ -8,6 +8,7 @@ let package = Package(
         .executable(name: "campus", targets: ["campus"]),
         .library(name: "CampusClient", targets: ["CampusClient"]),
         .library(name: "Accounts", targets: ["Accounts"]),
+        .library(name: "Timetable", targets: ["Timetable"]),
     ],
     dependencies: [
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
@@ -34,10 +35,12 @@ let package = Package(
     ],
     targets: [
         .target(name: "Accounts"),
+        .target(name: "Timetable"),
+        .target(name: "Formats", dependencies: ["Timetable"]),
         .target(
             name: "Storage",
             dependencies: [
-                "Accounts",
+                "Accounts", "Timetable",
                 .product(name: "SQLKit", package: "sql-kit"),
                 .product(name: "SQLiteKit", package: "sqlite-kit"),
                 .product(name: "PostgresKit", package: "postgres-kit"),
@@ -60,7 +63,7 @@ let package = Package(
         .target(
             name: "CampusServer",
             dependencies: [
-                "Accounts", "Storage", "CampusAPI",
+                "Accounts", "Timetable", "Formats", "Storage", "CampusAPI",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "OpenAPIHummingbird", package: "swift-openapi-hummingbird"),
@@ -95,7 +98,10 @@ let package = Package(
             path: "Tests/Support"
         ),
         .testTarget(name: "AccountsTests", dependencies: ["Accounts"]),
-        .testTarget(name: "StorageTests", dependencies: ["Storage", "Accounts", "CampusTestSupport"]),
+        .testTarget(name: "TimetableTests", dependencies: ["Timetable"]),
+        .testTarget(name: "FormatsTests", dependencies: ["Formats", "Timetable", "CampusTestSupport"]),
+        .testTarget(
+            name: "StorageTests", dependencies: ["Storage", "Accounts", "Timetable", "Formats", "CampusTestSupport"]),
         .testTarget(
             name: "CampusServerTests",
             dependencies: [
