@@ -1,4 +1,5 @@
 import Accounts
+import Formats
 import Foundation
 import Logging
 import Storage
@@ -63,6 +64,8 @@ public enum AdministrationError: Error, CustomStringConvertible {
 
 /// A short text for a person, for errors the command line prints.
 public func describeForPeople(_ error: any Error) -> String {
+    if let error = error as? ImportError { return error.description }
+    if let error = error as? TimetableStore.ImportError { return error.description }
     if let problem = Problem(describing: error) {
         return problem.errors.isEmpty ? problem.detail : problem.errors.map(\.detail).joined(separator: " ")
     }

@@ -10,6 +10,7 @@ import OpenAPIRuntime
 import Prometheus
 import ServiceLifecycle
 import Storage
+import Timetable
 
 /// Builds the Campus server: database, migrations, the API generated from openapi.yaml, the web
 /// app, background jobs.
@@ -27,7 +28,9 @@ public enum CampusApp {
         do {
             try await database.migrate(logger: logger)
             if configuration.demo {
-                try await Demo.load(into: database, bcryptCost: configuration.bcryptCost, logger: logger)
+                try await Demo.load(
+                    into: database, bcryptCost: configuration.bcryptCost, logger: logger,
+                    today: LocalDate(now(), in: configuration.timeZone))
             }
             let secret = try await database.serverSecret()
             let services = Services(
@@ -77,6 +80,8 @@ public enum CampusApp {
                 resources.staticFiles, urlBasePath: "/static",
                 cacheControl: .init([(MediaType(type: .any), [.public, .maxAge(3600)])]), logger: services.logger))
         router.add(middleware: BodyLimitMiddleware(limit: bodyLimit(method:path:)))
+        let timetable = services.timetable
+        router.add(middleware: ResponseCacheMiddleware(cache: services.responseCache, today: { timetable.today().iso }))
         router.add(middleware: RequestScopeMiddleware(trustForwardedFor: services.configuration.trustForwardedFor))
         router.add(middleware: RequestValidationMiddleware(validator: try RequestValidator(yaml: documentation.yaml)))
 

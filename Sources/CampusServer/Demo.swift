@@ -1,7 +1,9 @@
 import Accounts
+import Formats
 import Foundation
 import Logging
 import Storage
+import Timetable
 
 /// Demo data, so that a newcomer sees something at once: a demo institution and one account of
 /// each role. Loading is idempotent: what exists already is left as it is. Later parts of Campus
@@ -29,8 +31,12 @@ public enum Demo {
             role: .user),
     ]
 
-    /// Loads the demo into `database`.
-    public static func load(into database: Database, bcryptCost: UInt8, logger: Logger) async throws {
+    /// Loads the demo into `database`: the accounts, and the real IIS timetable of a few groups
+    /// moved into the current academic year, so that this week has lessons.
+    public static func load(
+        into database: Database, bcryptCost: UInt8, logger: Logger, today: LocalDate = LocalDate(Date(), in: .current)
+    ) async throws {
+        try await loadTimetable(into: database, logger: logger, today: today)
         let hasher = PasswordHasher(cost: bcryptCost)
         let now = Date()
         try await database.write { db in
@@ -61,5 +67,30 @@ public enum Demo {
             }
             logger.info("demo account created", metadata: ["email": "\(user.email)", "role": "\(user.role.rawValue)"])
         }
+    }
+
+    /// The IIS responses the demo timetable comes from (a copy of shared/fixtures/iis).
+    static var timetableFiles: [URL] {
+        let folder = Bundle.module.bundleURL.appendingPathComponent("Resources/demo/iis")
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        return names.filter { $0.hasSuffix(".json") }.sorted().map { folder.appendingPathComponent($0) }
+    }
+
+    static func loadTimetable(into database: Database, logger: Logger, today: LocalDate) async throws {
+        let lessons = try await database.read { db in try await TimetableStore(db).counts().lessons }
+        guard lessons == 0 else { return }
+        let currentYear = today >= LocalDate(year: today.year, month: 9, day: 1)!.monday ? today.year : today.year - 1
+        var data = TimetableImport()
+        for file in timetableFiles {
+            var part = try IIS.read(try Data(contentsOf: file), file: file.lastPathComponent)
+            // Each schedule moves from its own academic year into the current one.
+            if let start = part.schedules.first?.term?.span?.lowerBound ?? part.schedules.first?.lessons.compactMap({ $0.date ?? $0.dateRange?.lowerBound }).min() {
+                let sourceYear = start >= LocalDate(year: start.year, month: 9, day: 1)!.monday ? start.year : start.year - 1
+                part = part.shifted(byWeeks: TimetableImport.weeksBetweenAcademicYears(sourceYear, currentYear))
+            }
+            data.merge(part)
+        }
+        let summary = try await TimetableImporter(database: database, logger: logger).store(data)
+        logger.info("demo timetable loaded", metadata: ["lessons": "\(summary.lessons)"])
     }
 }

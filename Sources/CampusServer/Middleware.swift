@@ -176,7 +176,8 @@ struct RequestScopeMiddleware: RouterMiddleware {
     }
 }
 
-/// Headers that make browsers safer with every response.
+/// Headers that make browsers safer with every response, and the charset of text responses
+/// (UTF-8) where the generated code leaves it out.
 struct SecurityHeadersMiddleware: RouterMiddleware {
     typealias Context = CampusRequestContext
 
@@ -185,6 +186,9 @@ struct SecurityHeadersMiddleware: RouterMiddleware {
     ) async throws -> Response {
         var response = try await next(request, context)
         response.headers[.xContentTypeOptions] = "nosniff"
+        if let type = response.headers[.contentType], type.hasPrefix("text/"), !type.contains("charset") {
+            response.headers[.contentType] = type + "; charset=utf-8"
+        }
         response.headers[.referrerPolicy] = "same-origin"
         if response.headers[.xFrameOptions] == nil { response.headers[.xFrameOptions] = "DENY" }
         if response.headers[.contentType]?.hasPrefix("text/html") == true,

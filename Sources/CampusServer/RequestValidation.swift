@@ -1,6 +1,7 @@
 import Accounts
 import Foundation
 import HTTPTypes
+import Timetable
 import Hummingbird
 import NIOCore
 import Yams
@@ -163,7 +164,7 @@ struct RequestValidator: Sendable {
     }
 
     /// Checks the path and query parameters of a request.
-    func checkParameters(of operation: Operation, path: String, query: [String: String]) throws(ValidationFailure) {
+    func checkParameters(of operation: Operation, path: String, query: [String: [String]]) throws(ValidationFailure) {
         var problems: [FieldProblem] = []
         let parts = path.split(separator: "/")
         for (segment, part) in zip(operation.segments, parts) where segment.hasPrefix("{") {
@@ -173,8 +174,23 @@ struct RequestValidator: Sendable {
             }
         }
         for parameter in operation.query {
-            if let value = query[parameter.name] {
-                Self.check(text: value, parameter.schema, parameter.name, &problems)
+            if let values = query[parameter.name], !values.isEmpty {
+                if case .array(let items, let minItems, let maxItems) = parameter.schema {
+                    if let maxItems, values.count > maxItems {
+                        problems.append(
+                            FieldProblem(field: parameter.name, detail: "\(parameter.name) is given at most \(maxItems) times."))
+                    }
+                    if let minItems, values.count < minItems {
+                        problems.append(
+                            FieldProblem(field: parameter.name, detail: "\(parameter.name) is given at least \(minItems) times."))
+                    }
+                    for value in values { Self.check(text: value, items, parameter.name, &problems) }
+                } else {
+                    if values.count > 1 {
+                        problems.append(FieldProblem(field: parameter.name, detail: "\(parameter.name) is given more than once."))
+                    }
+                    Self.check(text: values[values.count - 1], parameter.schema, parameter.name, &problems)
+                }
             } else if parameter.required {
                 problems.append(FieldProblem(field: parameter.name, detail: "\(parameter.name) is required."))
             }
@@ -292,6 +308,8 @@ struct RequestValidator: Sendable {
                 problems.append(
                     FieldProblem(
                         field: field, detail: "\(name) has characters that are not allowed here (control characters, or only spaces)."))
+            } else if format == "date", LocalDate(iso: text) == nil {
+                problems.append(FieldProblem(field: field, detail: "\(name) must be a date like 2023-09-25."))
             } else if format == "email" {
                 do throws(FieldProblem) {
                     _ = try AccountRules.email(text, field: field)
@@ -381,8 +399,8 @@ struct RequestValidationMiddleware: RouterMiddleware {
         guard let operation = validator.operation(method: request.method, path: request.uri.path) else {
             return try await next(request, context)
         }
-        var query: [String: String] = [:]
-        for (key, value) in request.uri.queryParameters { query[String(key)] = String(value) }
+        var query: [String: [String]] = [:]
+        for (key, value) in request.uri.queryParameters { query[String(key), default: []].append(String(value)) }
         try validator.checkParameters(of: operation, path: request.uri.path, query: query)
         guard operation.body != nil, request.headers[.contentType]?.lowercased().hasPrefix("application/json") == true
         else {

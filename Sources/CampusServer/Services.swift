@@ -48,6 +48,8 @@ final class Services: Sendable {
     let configuration: ServerConfiguration
     let database: Database
     let accounts: AccountService
+    let timetable: TimetableService
+    let responseCache: ResponseCache
     let outbox: Outbox
     let csrf: CSRFProtection
     let metrics: PrometheusCollectorRegistry
@@ -67,6 +69,8 @@ final class Services: Sendable {
         let outbox = Outbox(
             database: database, sender: mailSender ?? LogMailSender(logger: logger), logger: logger, now: now)
         self.outbox = outbox
+        self.timetable = TimetableService(database: database, timeZone: configuration.timeZone, now: now)
+        self.responseCache = ResponseCache(database: database)
         self.accounts = AccountService(
             database: database, hasher: PasswordHasher(cost: configuration.bcryptCost),
             throttle: configuration.loginThrottle, outbox: outbox, baseURL: configuration.resolvedBaseURL, now: now,

@@ -204,7 +204,7 @@ extension TimetableStore {
         guard !sources.isEmpty else { return [] }
         var query: SQLQueryString = """
             SELECT id, subject, subject_full, type_id, start_minute, end_minute, weekday, weeks, subgroup, start_day,
-            end_day, date_day, note, announcement FROM lessons WHERE id IN (
+            end_day, date_day, note, announcement, exam FROM lessons WHERE id IN (
             """
         query += sources.joined(separator: " UNION ")
         query += ")"
@@ -241,7 +241,8 @@ extension TimetableStore {
                     subgroup: try row.decode(column: "subgroup", as: Int.self), dateRange: dateRange,
                     date: try row.decode(column: "date_day", as: Int?.self).map(LocalDate.init(dayNumber:)),
                     note: try row.decode(column: "note", as: String?.self),
-                    isAnnouncement: try row.decode(column: "announcement", as: Bool.self)))
+                    isAnnouncement: try row.decode(column: "announcement", as: Bool.self),
+                    isExam: try row.decode(column: "exam", as: Bool.self)))
         }
         let ids = Array(index.keys)
         for part in ids.chunked(Self.chunk) {

@@ -538,6 +538,9 @@ public struct TimetableStore: Sendable {
         try await AccountStore(db).setting(Self.versionKey) ?? "0"
     }
 
+    /// Marks the timetable changed (for settings that change how it reads, such as the calendar).
+    public func touch() async throws { try await bumpVersion() }
+
     func bumpVersion() async throws {
         try await AccountStore(db).setSetting(Self.versionKey, to: UUID().uuidString)
     }

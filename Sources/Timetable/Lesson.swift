@@ -48,12 +48,15 @@ public struct Lesson: Sendable, Hashable, Identifiable {
     public var note: String?
     /// An announcement (IIS): shown on its days without a subject of its own.
     public var isAnnouncement: Bool
+    /// An exam or consultation of the exam session.
+    public var isExam: Bool
 
     public init(
         id: Int64 = 0, subject: String, subjectFullName: String? = nil, typeID: String? = nil, start: WallTime,
         end: WallTime, weekday: Weekday? = nil, weeks: Set<Int> = [], subgroup: Int = 0,
         dateRange: ClosedRange<LocalDate>? = nil, date: LocalDate? = nil, rooms: [RoomReference] = [],
-        teachers: [TeacherReference] = [], groups: [String] = [], note: String? = nil, isAnnouncement: Bool = false
+        teachers: [TeacherReference] = [], groups: [String] = [], note: String? = nil, isAnnouncement: Bool = false,
+        isExam: Bool = false
     ) {
         self.id = id
         self.subject = subject
@@ -71,6 +74,7 @@ public struct Lesson: Sendable, Hashable, Identifiable {
         self.groups = groups
         self.note = note
         self.isAnnouncement = isAnnouncement
+        self.isExam = isExam
     }
 
     /// Whether the lesson takes place on `day`: on its single date; or on its weekday, within its

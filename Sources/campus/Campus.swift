@@ -15,7 +15,10 @@ struct Campus: AsyncParsableCommand {
             CAMPUS_DATA_DIR, CAMPUS_DATABASE, CAMPUS_BASE_URL, CAMPUS_TIME_ZONE, CAMPUS_LOG_LEVEL, \
             CAMPUS_LOG_FORMAT. A flag wins over its variable.
             """,
-        subcommands: [Serve.self, Migrate.self, UserCommand.self, DemoCommand.self],
+        subcommands: [
+            Serve.self, Migrate.self, UserCommand.self, ImportCommand.self, ScheduleCommand.self, CalendarCommand.self,
+            DemoCommand.self,
+        ],
         defaultSubcommand: Serve.self)
 }
 
@@ -50,8 +53,9 @@ struct StorageOptions: ParsableArguments {
     }
 
     /// Sets up logging once per process and returns the logger to use.
-    func logger() -> Logger {
-        let level = (logLevel ?? Environment.value("CAMPUS_LOG_LEVEL")).flatMap(Logger.Level.init(rawValue:)) ?? .info
+    func logger(defaultLevel: Logger.Level = .warning) -> Logger {
+        let level =
+            (logLevel ?? Environment.value("CAMPUS_LOG_LEVEL")).flatMap(Logger.Level.init(rawValue:)) ?? defaultLevel
         let json = (logFormat ?? Environment.value("CAMPUS_LOG_FORMAT")) == "json"
         LoggingSetup.once(json: json, level: level)
         return Logger(label: "campus")
@@ -134,7 +138,7 @@ struct Serve: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let logger = storage.logger()
+        let logger = storage.logger(defaultLevel: .info)
         var configuration = ServerConfiguration(database: try storage.location())
         configuration.host = host ?? Environment.value("CAMPUS_HOST") ?? "127.0.0.1"
         let port = port ?? Environment.value("CAMPUS_PORT").map({ Int($0) ?? -1 }) ?? 8080

@@ -1,0 +1,350 @@
+import Accounts
+import CampusAPI
+import Foundation
+import OpenAPIRuntime
+import Storage
+import Timetable
+
+extension APIHandler {
+    var timetable: TimetableService { services.timetable }
+
+    private func read<T: Sendable>(_ body: @Sendable (TimetableStore) async throws -> T) async throws -> T {
+        try await services.database.read { db in try await body(TimetableStore(db)) }
+    }
+
+    // MARK: Directory
+
+    func listFaculties(_ input: Operations.listFaculties.Input) async throws -> Operations.listFaculties.Output {
+        .ok(.init(body: .json(try await read { try await $0.faculties() }.map(\.api))))
+    }
+
+    func listSpecialities(_ input: Operations.listSpecialities.Input) async throws -> Operations.listSpecialities.Output {
+        .ok(.init(body: .json(try await read { try await $0.specialities() }.map(\.api))))
+    }
+
+    func listDepartments(_ input: Operations.listDepartments.Input) async throws -> Operations.listDepartments.Output {
+        .ok(.init(body: .json(try await read { try await $0.departments() }.map { .init(abbreviation: $0.abbreviation, name: $0.name) })))
+    }
+
+    func listLessonTypes(_ input: Operations.listLessonTypes.Input) async throws -> Operations.listLessonTypes.Output {
+        .ok(.init(body: .json(try await read { try await $0.lessonTypes() }.map(\.api))))
+    }
+
+    func updateLessonType(_ input: Operations.updateLessonType.Input) async throws -> Operations.updateLessonType.Output {
+        _ = try await requireAdmin()
+        guard case .json(let body) = input.body else { throw Problem.badRequest("Send the lesson type as JSON.") }
+        let id = input.path.typeId
+        let types = try await read { try await $0.lessonTypes() }
+        guard var type = types.first(where: { $0.id == id }) else {
+            throw Problem.notFound("There is no lesson type \(id).")
+        }
+        type.name = body.name.trimmed
+        type.abbreviation = body.abbreviation.trimmed
+        type.colour = body.colour.lowercased()
+        let changed = type
+        _ = try await services.database.write { db in try await TimetableStore(db).updateLessonType(changed) }
+        services.responseCache.invalidate()
+        return .ok(.init(body: .json(changed.api)))
+    }
+
+    func listGroups(_ input: Operations.listGroups.Input) async throws -> Operations.listGroups.Output {
+        let query = input.query
+        let (groups, specialities, faculties) = try await read { store in
+            (try await store.groups(), try await store.specialities(), try await store.faculties())
+        }
+        let specialityByID = Dictionary(specialities.map { ($0.id, $0) }) { a, _ in a }
+        let sections = Listing.groups(
+            groups, specialities: specialityByID, faculties: Dictionary(faculties.map { ($0.id, $0) }) { a, _ in a },
+            filter: .init(
+                search: query.q, facultyID: query.faculty.map(Int.init), course: query.course,
+                educationDegree: query.degree, specialityID: query.speciality.map(Int.init)),
+            sections: Listing.GroupSections(rawValue: query.sections?.rawValue ?? "speciality") ?? .speciality)
+        return .ok(
+            .init(
+                body: .json(
+                    .init(
+                        total: sections.reduce(0) { $0 + $1.items.count },
+                        sections: sections.map { section in
+                            .init(title: section.title, items: section.items.map { $0.api(specialities: specialityByID) })
+                        }))))
+    }
+
+    func getGroup(_ input: Operations.getGroup.Input) async throws -> Operations.getGroup.Output {
+        let name = input.path.name
+        let found = try await read { store -> (StudyGroup, Speciality?, Faculty?, [StudyGroup])? in
+            guard let group = try await store.group(named: name) else { return nil }
+            let specialities = try await store.specialities()
+            let speciality = specialities.first { $0.id == group.specialityID }
+            let facultyID = group.facultyID ?? speciality?.facultyID
+            let faculty = try await store.faculties().first { $0.id == facultyID }
+            let flow = try await store.groups().filter {
+                $0.name != group.name && $0.specialityID != nil && $0.specialityID == group.specialityID
+                    && $0.course == group.course
+            }
+            return (group, speciality, faculty, flow)
+        }
+        guard let (group, speciality, faculty, flow) = found else { throw Problem.notFound("There is no group \(name).") }
+        let specialities = speciality.map { [$0.id: $0] } ?? [:]
+        return .ok(
+            .init(
+                body: .json(
+                    .init(
+                        group: group.api(specialities: specialities), faculty: faculty?.api, speciality: speciality?.api,
+                        term: group.term.api, flow: flow.map(\.name)))))
+    }
+
+    func listTeachers(_ input: Operations.listTeachers.Input) async throws -> Operations.listTeachers.Output {
+        let teachers = try await read { try await $0.teachers() }
+        let sections = Listing.teachers(
+            teachers, search: input.query.q, department: input.query.department,
+            sections: Listing.TeacherSections(rawValue: input.query.sections?.rawValue ?? "letter") ?? .letter)
+        return .ok(
+            .init(
+                body: .json(
+                    .init(
+                        total: Set(sections.flatMap { $0.items.map(\.id) }).count,
+                        sections: sections.map { .init(title: $0.title, items: $0.items.map(\.api)) }))))
+    }
+
+    func getTeacher(_ input: Operations.getTeacher.Input) async throws -> Operations.getTeacher.Output {
+        let urlID = input.path.urlId
+        let found = try await read { store -> (Teacher, TeacherCard?)? in
+            guard let teacher = try await store.teacher(urlID: urlID) else { return nil }
+            return (teacher, try await store.teacherCard(teacherID: teacher.id))
+        }
+        guard let (teacher, card) = found else { throw Problem.notFound("There is no teacher \(urlID).") }
+        return .ok(
+            .init(
+                body: .json(
+                    .init(
+                        teacher: teacher.api, email: teacher.email,
+                        card: card.map {
+                            .init(
+                                description: $0.description, subject: $0.subject,
+                                marksAttendance: $0.marksAttendance.flatMap { .init(rawValue: $0.rawValue) },
+                                automaticPassPossible: $0.automaticPassPossible)
+                        }, term: teacher.term.api))))
+    }
+
+    func listRooms(_ input: Operations.listRooms.Input) async throws -> Operations.listRooms.Output {
+        let rooms = try await read { try await $0.rooms() }
+        let sections = Listing.rooms(
+            rooms, search: input.query.q, type: input.query._type, building: input.query.building,
+            sections: Listing.RoomSections(rawValue: input.query.sections?.rawValue ?? "building") ?? .building)
+        return .ok(
+            .init(
+                body: .json(
+                    .init(
+                        total: sections.reduce(0) { $0 + $1.items.count },
+                        sections: sections.map { .init(title: $0.title, items: $0.items.map(\.api)) }))))
+    }
+
+    func getRoom(_ input: Operations.getRoom.Input) async throws -> Operations.getRoom.Output {
+        let id = input.path.roomId
+        guard let room = try await read({ try await $0.room(id: id) }) else {
+            throw Problem.notFound("There is no room \(id).")
+        }
+        return .ok(.init(body: .json(room.api)))
+    }
+
+    // MARK: Schedules
+
+    private func schedule(
+        _ targets: [TimetableService.Target], from: String?, to: String?, subgroup: Int?, subjects: [String]?
+    ) async throws -> Components.Schemas.Schedule {
+        let range = try timetable.range(from: from, to: to)
+        let filter = ScheduleFilter(
+            subgroup: subgroup == 0 ? nil : subgroup, subjects: subjects.flatMap { $0.isEmpty ? nil : Set($0) })
+        let result = try await timetable.schedule(of: targets, in: range, filter: filter)
+        return .init(
+            from: range.lowerBound.iso, to: range.upperBound.iso, timeZone: timetable.timeZone.identifier,
+            subgroup: filter.subgroup,
+            days: result.days.map { day in
+                .init(
+                    date: day.date.iso, weekday: day.date.weekday.rawValue, week: day.week,
+                    lessons: day.occurrences.map { $0.api(types: result.types) },
+                    windows: day.windows.map {
+                        .init(start: $0.start.description, end: $0.end.description, minutes: $0.minutes)
+                    })
+            })
+    }
+
+    func getGroupSchedule(_ input: Operations.getGroupSchedule.Input) async throws -> Operations.getGroupSchedule.Output {
+        .ok(
+            .init(
+                body: .json(
+                    try await schedule(
+                        [.group(input.path.name)], from: input.query.from, to: input.query.to,
+                        subgroup: input.query.subgroup, subjects: input.query.subject))))
+    }
+
+    func getTeacherSchedule(_ input: Operations.getTeacherSchedule.Input) async throws
+        -> Operations.getTeacherSchedule.Output
+    {
+        .ok(
+            .init(
+                body: .json(
+                    try await schedule(
+                        [.teacher(input.path.urlId)], from: input.query.from, to: input.query.to, subgroup: nil,
+                        subjects: input.query.subject))))
+    }
+
+    func getRoomSchedule(_ input: Operations.getRoomSchedule.Input) async throws -> Operations.getRoomSchedule.Output {
+        .ok(
+            .init(
+                body: .json(
+                    try await schedule(
+                        [.room(input.path.roomId)], from: input.query.from, to: input.query.to, subgroup: nil,
+                        subjects: input.query.subject))))
+    }
+
+    func getCompoundSchedule(_ input: Operations.getCompoundSchedule.Input) async throws
+        -> Operations.getCompoundSchedule.Output
+    {
+        guard case .json(let body) = input.body else { throw Problem.badRequest("Send the request as JSON.") }
+        let targets: [TimetableService.Target] =
+            (body.groups ?? []).map { .group($0) } + (body.teachers ?? []).map { .teacher($0) }
+            + (body.rooms ?? []).map { .room($0) }
+        guard !targets.isEmpty else {
+            throw Problem.invalid(FieldProblem(field: "groups", detail: "Name at least one group, teacher or room."))
+        }
+        return .ok(
+            .init(
+                body: .json(
+                    try await schedule(targets, from: body.from, to: body.to, subgroup: body.subgroup, subjects: body.subjects))))
+    }
+
+    private func now(_ targets: [TimetableService.Target], subgroup: Int?) async throws -> Components.Schemas.NowAndNext {
+        let (result, types) = try await timetable.nowAndNext(
+            of: targets, filter: ScheduleFilter(subgroup: subgroup == 0 ? nil : subgroup))
+        return .init(
+            now: services.now(), current: result.current.map { $0.api(types: types) },
+            next: result.next.map { $0.api(types: types) }, minutesLeft: result.minutesLeft,
+            minutesUntilNext: result.minutesUntilNext)
+    }
+
+    func getGroupNow(_ input: Operations.getGroupNow.Input) async throws -> Operations.getGroupNow.Output {
+        .ok(.init(body: .json(try await now([.group(input.path.name)], subgroup: input.query.subgroup))))
+    }
+
+    func getTeacherNow(_ input: Operations.getTeacherNow.Input) async throws -> Operations.getTeacherNow.Output {
+        .ok(.init(body: .json(try await now([.teacher(input.path.urlId)], subgroup: nil))))
+    }
+
+    func getRoomNow(_ input: Operations.getRoomNow.Input) async throws -> Operations.getRoomNow.Output {
+        .ok(.init(body: .json(try await now([.room(input.path.roomId)], subgroup: nil))))
+    }
+
+    private func calendar(_ target: TimetableService.Target, name: String, subgroup: Int?) async throws -> HTTPBody {
+        let host = URL(string: services.configuration.resolvedBaseURL)?.host ?? "campus"
+        let text = try await timetable.iCalendar(
+            of: [target], name: name, host: host, filter: ScheduleFilter(subgroup: subgroup == 0 ? nil : subgroup))
+        return HTTPBody(text)
+    }
+
+    func getGroupCalendar(_ input: Operations.getGroupCalendar.Input) async throws -> Operations.getGroupCalendar.Output {
+        let name = input.path.name
+        var title = "Group \(name)"
+        if let subgroup = input.query.subgroup, subgroup != 0 { title += ", subgroup \(subgroup)" }
+        return .ok(.init(body: .text_calendar(try await calendar(.group(name), name: title, subgroup: input.query.subgroup))))
+    }
+
+    func getTeacherCalendar(_ input: Operations.getTeacherCalendar.Input) async throws
+        -> Operations.getTeacherCalendar.Output
+    {
+        let urlID = input.path.urlId
+        let name = try await read { try await $0.teacher(urlID: urlID) }?.fullName ?? urlID
+        return .ok(.init(body: .text_calendar(try await calendar(.teacher(urlID), name: name, subgroup: nil))))
+    }
+
+    func getRoomCalendar(_ input: Operations.getRoomCalendar.Input) async throws -> Operations.getRoomCalendar.Output {
+        let id = input.path.roomId
+        let name = try await read { try await $0.room(id: id) }.map { "Room \($0.displayName)" } ?? "Room \(id)"
+        return .ok(.init(body: .text_calendar(try await calendar(.room(id), name: name, subgroup: nil))))
+    }
+
+    func getStudyWeek(_ input: Operations.getStudyWeek.Input) async throws -> Operations.getStudyWeek.Output {
+        var date = timetable.today()
+        if let text = input.query.date {
+            date = try TimetableService.date(text, field: "date")
+        }
+        let calendar = try await timetable.studyCalendar()
+        let week = calendar.week(of: date)
+        return .ok(
+            .init(
+                body: .json(
+                    .init(
+                        date: date.iso, week: week, weekName: week.map(calendar.weekName),
+                        calendar: calendar.cycleLength == nil ? .dated : .cycle, cycleLength: calendar.cycleLength,
+                        monday: date.monday.iso))))
+    }
+}
+
+// MARK: - API shapes
+
+extension Faculty {
+    var api: Components.Schemas.Faculty { .init(id: Int64(id), name: name, abbreviation: abbreviation) }
+}
+
+extension Speciality {
+    var api: Components.Schemas.Speciality {
+        .init(
+            id: Int64(id), name: name, abbreviation: abbreviation, code: code, facultyId: facultyID.map(Int64.init),
+            educationForm: educationForm.map { .init(id: Int64($0.id), name: $0.name) })
+    }
+}
+
+extension LessonType {
+    var api: Components.Schemas.LessonType {
+        .init(id: id, name: name, abbreviation: abbreviation, colour: colour, exam: isExam)
+    }
+}
+
+extension TermDates {
+    var api: Components.Schemas.TermDates {
+        .init(
+            lessonsStart: lessonsStart?.iso, lessonsEnd: lessonsEnd?.iso, examsStart: examsStart?.iso,
+            examsEnd: examsEnd?.iso)
+    }
+}
+
+extension StudyGroup {
+    func api(specialities: [Int: Speciality]) -> Components.Schemas.GroupSummary {
+        .init(
+            name: name, title: title, course: course, facultyId: facultyID.map(Int64.init),
+            specialityId: specialityID.map(Int64.init),
+            specialityAbbreviation: specialityID.flatMap { specialities[$0]?.abbreviation },
+            educationDegree: educationDegree, studentCount: studentCount)
+    }
+}
+
+extension Teacher {
+    var api: Components.Schemas.TeacherSummary {
+        .init(
+            urlId: urlID, name: fullName, shortName: shortName, firstName: firstName, middleName: middleName,
+            lastName: lastName, rank: rank, degree: degree, degreeAbbreviation: degreeAbbreviation,
+            departments: departments, photoUrl: photoURL)
+    }
+}
+
+extension Room {
+    var api: Components.Schemas.Room {
+        .init(
+            id: id, name: displayName, building: building, floor: floor, _type: type?.name,
+            typeAbbreviation: type?.abbreviation, capacity: capacity, note: note, department: departmentAbbreviation,
+            offCampus: isOffCampus)
+    }
+}
+
+extension Occurrence {
+    func api(types: [String: LessonType]) -> Components.Schemas.Occurrence {
+        .init(
+            lessonId: lesson.id, date: date.iso, start: lesson.start.description, end: lesson.end.description,
+            subject: lesson.subject, subjectFullName: lesson.subjectFullName,
+            _type: lesson.typeID.map { (types[$0] ?? .unknown($0)).api }, subgroup: lesson.subgroup,
+            weeks: lesson.weeks.isEmpty ? nil : lesson.weeks.sorted(),
+            rooms: lesson.rooms.map { .init(id: $0.id, name: $0.name) },
+            teachers: lesson.teachers.map { .init(urlId: $0.urlID, name: $0.name) }, groups: lesson.groups,
+            note: lesson.note, announcement: lesson.isAnnouncement, exam: lesson.isExam)
+    }
+}

@@ -1,0 +1,122 @@
+import Foundation
+import Storage
+import Timetable
+
+/// Prints schedules as readable tables for the command line.
+public struct SchedulePrinter: Sendable {
+    let service: TimetableService
+
+    public init(database: Database, timeZone: TimeZone) {
+        service = TimetableService(database: database, timeZone: timeZone, now: { Date() })
+    }
+
+    public struct NotFound: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    /// The schedule of one group, teacher or room (a room as "604-5" or its id) over `range`.
+    public func table(group: String?, teacher: String?, room: String?, range: ClosedRange<LocalDate>, subgroup: Int?)
+        async throws -> String
+    {
+        var target: TimetableService.Target
+        var title: String
+        if let group {
+            target = .group(group)
+            title = "Group \(group)"
+        } else if let teacher {
+            target = .teacher(teacher)
+            let found = try await service.database.read { db in try await TimetableStore(db).teacher(urlID: teacher) }
+            title = found?.fullName ?? teacher
+        } else if let room {
+            let rooms = try await service.database.read { db in try await TimetableStore(db).rooms() }
+            guard let found = rooms.first(where: { $0.displayName == room || String($0.id) == room }) else {
+                throw NotFound(description: "There is no room \(room). Rooms are written like 604-5.")
+            }
+            target = .room(found.id)
+            title = "Room \(found.displayName)"
+        } else {
+            throw NotFound(description: "Give a group, a teacher or a room.")
+        }
+        if let subgroup, subgroup != 0 { title += ", subgroup \(subgroup)" }
+        let result: TimetableService.Result
+        do {
+            result = try await service.schedule(
+                of: [target], in: range, filter: ScheduleFilter(subgroup: subgroup == 0 ? nil : subgroup))
+        } catch let problem as Problem where problem.status == .notFound {
+            throw NotFound(description: problem.detail)
+        }
+        var text = ""
+        for day in result.days {
+            let week = day.week.map { " · \(result.calendar.weekName($0))" } ?? ""
+            text += "\(title) · \(day.date.weekday.englishName) \(day.date.dotted)\(week)\n"
+            if day.occurrences.isEmpty {
+                text += "  no lessons\n\n"
+                continue
+            }
+            var rows: [[String]] = []
+            var windows = day.windows
+            for occurrence in day.occurrences {
+                let lesson = occurrence.lesson
+                while let window = windows.first, window.end <= lesson.start {
+                    rows.append(["", "", "", "— free \(window.minutes) min —", "", ""])
+                    windows.removeFirst()
+                }
+                let type = lesson.typeID.map { result.types[$0]?.abbreviation ?? $0 } ?? ""
+                var who = lesson.teachers.map(\.name).joined(separator: ", ")
+                if case .group = target {} else { who = lesson.groups.joined(separator: ", ") + (who.isEmpty ? "" : " · \(who)") }
+                rows.append([
+                    "\(lesson.start)–\(lesson.end)", type, lesson.subgroup == 0 ? "" : "sg \(lesson.subgroup)",
+                    lesson.subject + (lesson.note.map { " (\($0))" } ?? ""),
+                    lesson.rooms.map(\.name).joined(separator: ", "), who,
+                ])
+            }
+            let widths = (0..<6).map { column in rows.map { $0[column].count }.max() ?? 0 }
+            for row in rows {
+                let cells = row.enumerated().map { index, cell in
+                    cell.padding(toLength: widths[index], withPad: " ", startingAt: 0)
+                }
+                text += "  " + cells.joined(separator: "  ").trimmingCharacters(in: .whitespaces) + "\n"
+            }
+            text += "\n"
+        }
+        return text
+    }
+}
+
+/// The institution's study calendar setting, as `campus calendar` shows and changes it.
+public struct StudyCalendarSetting: Sendable {
+    let database: Database
+
+    public init(database: Database) { self.database = database }
+
+    /// Sets the calendar when `kind` is given; returns a description of the setting.
+    public func set(kind: String?, termStart: String?) async throws -> String {
+        if let kind {
+            var value = kind
+            if kind == "odd-even" {
+                guard let termStart, let start = LocalDate(iso: termStart) else {
+                    throw NotValid(description: "odd-even needs --term-start YYYY-MM-DD.")
+                }
+                value = "odd-even \(start.iso)"
+            }
+            guard TimetableService.parseCalendar(value) != nil else {
+                throw NotValid(description: "The calendar is bsuir, odd-even or dated.")
+            }
+            try await database.write { [value] db in
+                try await AccountStore(db).setSetting(TimetableService.calendarKey, to: value)
+                try await TimetableStore(db).touch()
+            }
+        }
+        let value = try await database.read { db in try await AccountStore(db).setting(TimetableService.calendarKey) }
+        let calendar = TimetableService.parseCalendar(value) ?? .bsuir
+        switch calendar {
+        case .datedOnly: return "dated: every lesson has its own date."
+        case .cycle(let length, .firstOfSeptember): return "bsuir: a \(length)-week cycle from the week of 1 September."
+        case .cycle(_, .date(let start)): return "odd-even: odd and even weeks from \(start.iso)."
+        }
+    }
+
+    public struct NotValid: Error, CustomStringConvertible {
+        public var description: String
+    }
+}

@@ -1,0 +1,186 @@
+import Accounts
+import Foundation
+import Storage
+import Timetable
+
+/// Schedules of groups, teachers, rooms and compounds of them, as the API, the web app, the
+/// calendar feeds and the CLI show them.
+struct TimetableService: Sendable {
+    let database: Database
+    let timeZone: TimeZone
+    let now: @Sendable () -> Date
+
+    /// The longest range one schedule request may cover.
+    static let maximumDays = 366
+    /// How far ahead "next lesson" looks.
+    static let nextLessonHorizon = 120
+
+    /// Whose schedule.
+    enum Target: Sendable, Hashable {
+        case group(String)
+        case teacher(String)
+        case room(Int64)
+    }
+
+    /// A day of a schedule.
+    struct Day: Sendable {
+        var date: LocalDate
+        var week: Int?
+        var occurrences: [Occurrence]
+        var windows: [Window]
+    }
+
+    struct Result: Sendable {
+        var range: ClosedRange<LocalDate>
+        var calendar: StudyCalendar
+        var days: [Day]
+        var types: [String: LessonType]
+    }
+
+    // MARK: Calendar
+
+    static let calendarKey = "timetable.calendar"
+
+    /// The institution's study calendar: BSUIR's 4-week cycle unless set otherwise
+    /// (`campus calendar`).
+    func studyCalendar() async throws -> StudyCalendar {
+        let setting = try await database.read { db in try await AccountStore(db).setting(Self.calendarKey) }
+        return Self.parseCalendar(setting) ?? .bsuir
+    }
+
+    /// "bsuir", "odd-even YYYY-MM-DD" (term start) or "dated".
+    static func parseCalendar(_ text: String?) -> StudyCalendar? {
+        guard let text else { return nil }
+        let parts = text.split(separator: " ")
+        switch parts.first {
+        case "bsuir": return .bsuir
+        case "dated": return .datedOnly
+        case "odd-even":
+            guard parts.count == 2, let start = LocalDate(iso: parts[1]) else { return nil }
+            return .oddEven(termStart: start)
+        default: return nil
+        }
+    }
+
+    static func describe(_ calendar: StudyCalendar) -> String {
+        switch calendar {
+        case .datedOnly: "dated"
+        case .cycle(_, .firstOfSeptember): "bsuir"
+        case .cycle(_, .date(let start)): "odd-even \(start.iso)"
+        }
+    }
+
+    func today() -> LocalDate { LocalDate(now(), in: timeZone) }
+
+    // MARK: Ranges
+
+    /// The days asked for: `from` and `to` as `YYYY-MM-DD`; without `from`, this week's Monday;
+    /// without `to`, the Sunday after `from`.
+    func range(from: String?, to: String?) throws -> ClosedRange<LocalDate> {
+        var validator = Validator()
+        let first = from.flatMap { text in
+            validator.check { () throws(FieldProblem) in try Self.date(text, field: "from") }
+        }
+        let last = to.flatMap { text in
+            validator.check { () throws(FieldProblem) in try Self.date(text, field: "to") }
+        }
+        try validator.finish()
+        let start = first ?? (last.map { $0.monday } ?? today().monday)
+        let end = last ?? start.adding(days: 6 - (start.weekday.rawValue - 1))
+        guard start <= end else {
+            throw Problem.invalid(FieldProblem(field: "to", detail: "to (\(end.iso)) is before from (\(start.iso))."))
+        }
+        guard start.days(until: end) < Self.maximumDays else {
+            throw Problem.invalid(
+                FieldProblem(field: "to", detail: "A schedule covers at most \(Self.maximumDays) days; ask for a shorter range."))
+        }
+        return start...end
+    }
+
+    static func date(_ text: String, field: String) throws(FieldProblem) -> LocalDate {
+        guard let date = LocalDate(iso: text) else {
+            throw FieldProblem(field: field, detail: "\(field) must be a date like 2023-09-25.")
+        }
+        return date
+    }
+
+    // MARK: Schedules
+
+    /// Checks that the targets exist (404 otherwise) and returns their lessons in `range`.
+    func lessons(of targets: [Target], in range: ClosedRange<LocalDate>?) async throws -> [Lesson] {
+        try await database.read { db in
+            let timetable = TimetableStore(db)
+            var groups: [String] = []
+            var teachers: [Int64] = []
+            var rooms: [Int64] = []
+            for target in targets {
+                switch target {
+                case .group(let name):
+                    guard try await timetable.group(named: name) != nil else {
+                        throw Problem.notFound("There is no group \(name).")
+                    }
+                    groups.append(name)
+                case .teacher(let urlID):
+                    guard let teacher = try await timetable.teacher(urlID: urlID) else {
+                        throw Problem.notFound("There is no teacher \(urlID).")
+                    }
+                    teachers.append(teacher.id)
+                case .room(let id):
+                    guard try await timetable.room(id: id) != nil else {
+                        throw Problem.notFound("There is no room \(id).")
+                    }
+                    rooms.append(id)
+                }
+            }
+            return try await timetable.lessons(groups: groups, teachers: teachers, rooms: rooms, in: range)
+        }
+    }
+
+    func lessonTypes() async throws -> [String: LessonType] {
+        let types = try await database.read { db in try await TimetableStore(db).lessonTypes() }
+        return Dictionary(types.map { ($0.id, $0) }) { a, _ in a }
+    }
+
+    /// The schedule of `targets` from `range`'s first to last day, day by day, with windows.
+    func schedule(of targets: [Target], in range: ClosedRange<LocalDate>, filter: ScheduleFilter) async throws -> Result {
+        let lessons = try await lessons(of: targets, in: range)
+        let calendar = try await studyCalendar()
+        let occurrences = Schedule.occurrences(of: lessons, in: range, calendar: calendar, filter: filter)
+        var byDay: [LocalDate: [Occurrence]] = [:]
+        for occurrence in occurrences { byDay[occurrence.date, default: []].append(occurrence) }
+        var days: [Day] = []
+        var day = range.lowerBound
+        while day <= range.upperBound {
+            let dayOccurrences = byDay[day] ?? []
+            days.append(
+                Day(
+                    date: day, week: calendar.week(of: day), occurrences: dayOccurrences,
+                    windows: Schedule.windows(in: dayOccurrences)))
+            day = day.adding(days: 1)
+        }
+        return Result(range: range, calendar: calendar, days: days, types: try await lessonTypes())
+    }
+
+    /// What `targets` have on now, and next.
+    func nowAndNext(of targets: [Target], filter: ScheduleFilter) async throws -> (NowAndNext, [String: LessonType]) {
+        let moment = now()
+        let local = LocalDateTime(moment, in: timeZone)
+        let range = local.date...local.date.adding(days: Self.nextLessonHorizon)
+        let lessons = try await lessons(of: targets, in: range)
+        let calendar = try await studyCalendar()
+        let occurrences = Schedule.occurrences(of: lessons, in: range, calendar: calendar, filter: filter)
+        return (Schedule.nowAndNext(in: occurrences, at: local), try await lessonTypes())
+    }
+
+    /// The calendar feed of `targets`: their lessons from a year back to a year ahead.
+    func iCalendar(of targets: [Target], name: String, host: String, filter: ScheduleFilter) async throws -> String {
+        let today = today()
+        let range = today.adding(days: -366)...today.adding(days: 366)
+        let lessons = try await lessons(of: targets, in: range)
+        let stamp = today.start(in: timeZone)
+        return ICalendar(
+            name: name, timeZone: timeZone, calendar: try await studyCalendar(), host: host, stamp: stamp,
+            lessonTypes: try await lessonTypes()
+        ).render(lessons, within: range, filter: filter)
+    }
+}

@@ -1,0 +1,224 @@
+import Foundation
+
+/// Writes schedules as iCalendar (RFC 5545) for calendar apps to subscribe to.
+///
+/// A repeating lesson becomes one event per study week it happens in, repeating every cycle
+/// (`RRULE:FREQ=WEEKLY;INTERVAL=4;UNTIL=…` at BSUIR) from its first day to its last; a dated
+/// lesson is a single event. Times are wall-clock times in the institution's time zone, with a
+/// VTIMEZONE that describes it. UIDs stay the same for as long as the lesson does.
+public struct ICalendar: Sendable {
+    public var name: String
+    public var timeZone: TimeZone
+    public var calendar: StudyCalendar
+    /// The domain part of UIDs ("campus.example.org").
+    public var host: String
+    /// When the feed was made (DTSTAMP).
+    public var stamp: Date
+    public var lessonTypes: [String: LessonType]
+
+    public init(
+        name: String, timeZone: TimeZone, calendar: StudyCalendar, host: String, stamp: Date,
+        lessonTypes: [String: LessonType] = [:]
+    ) {
+        self.name = name
+        self.timeZone = timeZone
+        self.calendar = calendar
+        self.host = host
+        self.stamp = stamp
+        self.lessonTypes = lessonTypes
+    }
+
+    /// One event: its first day, and how it repeats.
+    struct Event {
+        var lesson: Lesson
+        var first: LocalDate
+        /// Repeat every `interval` weeks until `until`; nil for a single event.
+        var repeating: (interval: Int, until: LocalDate)?
+        var uid: String
+    }
+
+    /// The calendar of `lessons` within `range` (a repeating lesson without dates of its own is
+    /// bounded by it).
+    public func render(_ lessons: [Lesson], within range: ClosedRange<LocalDate>, filter: ScheduleFilter = ScheduleFilter())
+        -> String
+    {
+        var events: [Event] = []
+        for lesson in lessons.sorted(by: { $0.id < $1.id }) where filter.admits(lesson) {
+            events += self.events(for: lesson, within: range)
+        }
+        var lines = [
+            "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//Campus//Timetable//EN", "CALSCALE:GREGORIAN",
+            "METHOD:PUBLISH", "X-WR-CALNAME:\(escape(name))", "X-WR-TIMEZONE:\(timeZone.identifier)",
+        ]
+        let days = events.flatMap { event in [event.first, event.repeating?.until ?? event.first] }
+        if let first = days.min(), let last = days.max() {
+            lines += timeZoneComponent(from: first.adding(days: -7), to: last.adding(days: 7))
+        }
+        let stamp = Self.utc(stamp)
+        for event in events {
+            let lesson = event.lesson
+            let type = lesson.typeID.map { lessonTypes[$0] ?? .unknown($0) }
+            var summary = lesson.subject
+            if let type { summary += " (\(type.abbreviation))" }
+            if lesson.subgroup != 0 { summary += " · subgroup \(lesson.subgroup)" }
+            var description: [String] = []
+            if let full = lesson.subjectFullName { description.append(full) }
+            if let type { description.append(type.name) }
+            if !lesson.teachers.isEmpty { description.append("Teachers: " + lesson.teachers.map(\.name).joined(separator: ", ")) }
+            if !lesson.groups.isEmpty { description.append("Groups: " + lesson.groups.joined(separator: ", ")) }
+            if let note = lesson.note { description.append(note) }
+            lines += [
+                "BEGIN:VEVENT",
+                "UID:\(event.uid)",
+                "DTSTAMP:\(stamp)",
+                "DTSTART;TZID=\(timeZone.identifier):\(Self.local(event.first, lesson.start))",
+                "DTEND;TZID=\(timeZone.identifier):\(Self.local(event.first, lesson.end))",
+            ]
+            if let repeating = event.repeating {
+                // UNTIL is in UTC for a DTSTART with a time zone (RFC 5545 3.3.10): the end of the last day.
+                let end = LocalDateTime(date: repeating.until, minutes: 23 * 60 + 59).moment(in: timeZone)
+                lines.append("RRULE:FREQ=WEEKLY;INTERVAL=\(repeating.interval);UNTIL=\(Self.utc(end))")
+            }
+            lines.append("SUMMARY:\(escape(summary))")
+            if !lesson.rooms.isEmpty { lines.append("LOCATION:\(escape(lesson.rooms.map(\.name).joined(separator: ", ")))") }
+            if !description.isEmpty { lines.append("DESCRIPTION:\(escape(description.joined(separator: "\n")))") }
+            if let type { lines.append("CATEGORIES:\(escape(type.name))") }
+            lines.append("END:VEVENT")
+        }
+        lines.append("END:VCALENDAR")
+        return lines.map(Self.fold).joined(separator: "\r\n") + "\r\n"
+    }
+
+    /// The events of one lesson. In a cycle of N weeks, each study week of the lesson starts its
+    /// own series repeating every N weeks; when the lesson's dates cross the start of a new cycle
+    /// (an academic year), each stretch gets its own series.
+    func events(for lesson: Lesson, within range: ClosedRange<LocalDate>) -> [Event] {
+        let uidBase = "lesson-\(lesson.id)"
+        if let date = lesson.date {
+            guard range.contains(date) else { return [] }
+            return [Event(lesson: lesson, first: date, repeating: nil, uid: "\(uidBase)@\(host)")]
+        }
+        let days = lesson.days(in: range, calendar: calendar)
+        guard let first = days.first, let last = days.last else { return [] }
+        guard let length = calendar.cycleLength, !lesson.weeks.isEmpty else {
+            // Every week: one weekly series, as long as no week is missing.
+            if days.count == (first.days(until: last) / 7) + 1 {
+                return [Event(lesson: lesson, first: first, repeating: (1, last), uid: "\(uidBase)@\(host)")]
+            }
+            return days.map { Event(lesson: lesson, first: $0, repeating: nil, uid: "\(uidBase)-\($0.iso)@\(host)") }
+        }
+        // Series of days that are exactly `length` weeks apart.
+        var series: [[LocalDate]] = []
+        var open: [Int: Int] = [:]  // day number of the next expected day → series index
+        for day in days {
+            if let index = open.removeValue(forKey: day.dayNumber) {
+                series[index].append(day)
+                open[day.dayNumber + 7 * length] = index
+            } else {
+                series.append([day])
+                open[day.dayNumber + 7 * length] = series.count - 1
+            }
+        }
+        return series.map { days in
+            let week = calendar.week(of: days[0]) ?? 0
+            let uid = "\(uidBase)-w\(week)-\(days[0].iso)@\(host)"
+            return days.count == 1
+                ? Event(lesson: lesson, first: days[0], repeating: nil, uid: uid)
+                : Event(lesson: lesson, first: days[0], repeating: (length, days.last!), uid: uid)
+        }
+    }
+
+    /// A VTIMEZONE with every offset change of the zone in the span (a zone without changes has
+    /// one STANDARD observance).
+    func timeZoneComponent(from first: LocalDate, to last: LocalDate) -> [String] {
+        var lines = ["BEGIN:VTIMEZONE", "TZID:\(timeZone.identifier)"]
+        let start = first.start(in: timeZone)
+        let end = last.adding(days: 1).start(in: timeZone)
+        // The offset in force at the start, observed from long before.
+        var offset = timeZone.secondsFromGMT(for: start)
+        var transitions: [(Date, Int, Int)] = []
+        var moment = start
+        while let next = timeZone.nextDaylightSavingTimeTransition(after: moment), next < end {
+            let newOffset = timeZone.secondsFromGMT(for: next)
+            transitions.append((next, offset, newOffset))
+            offset = newOffset
+            moment = next
+        }
+        let initial = transitions.first?.1 ?? timeZone.secondsFromGMT(for: start)
+        lines += [
+            timeZone.isDaylightSavingTime(for: start) ? "BEGIN:DAYLIGHT" : "BEGIN:STANDARD",
+            "DTSTART:19700101T000000",
+            "TZOFFSETFROM:\(Self.offset(initial))", "TZOFFSETTO:\(Self.offset(initial))",
+            "TZNAME:\(timeZone.abbreviation(for: start) ?? timeZone.identifier)",
+            timeZone.isDaylightSavingTime(for: start) ? "END:DAYLIGHT" : "END:STANDARD",
+        ]
+        for (date, from, to) in transitions {
+            let daylight = timeZone.isDaylightSavingTime(for: date)
+            // DTSTART of an observance is the local time, in the offset before it, when it begins.
+            let begins = Self.utc(date.addingTimeInterval(TimeInterval(from))).dropLast()
+            lines += [
+                daylight ? "BEGIN:DAYLIGHT" : "BEGIN:STANDARD",
+                "DTSTART:\(begins)",
+                "TZOFFSETFROM:\(Self.offset(from))", "TZOFFSETTO:\(Self.offset(to))",
+                "TZNAME:\(timeZone.abbreviation(for: date) ?? timeZone.identifier)",
+                daylight ? "END:DAYLIGHT" : "END:STANDARD",
+            ]
+        }
+        lines.append("END:VTIMEZONE")
+        return lines
+    }
+
+    static func offset(_ seconds: Int) -> String {
+        let sign = seconds < 0 ? "-" : "+"
+        let value = abs(seconds)
+        return String(format: "%@%02d%02d", sign, value / 3600, (value % 3600) / 60)
+    }
+
+    static func local(_ date: LocalDate, _ time: WallTime) -> String {
+        String(format: "%04d%02d%02dT%02d%02d00", date.year, date.month, date.day, time.hour, time.minute)
+    }
+
+    static func utc(_ moment: Date) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: moment)
+        return String(
+            format: "%04d%02d%02dT%02d%02d%02dZ", parts.year!, parts.month!, parts.day!, parts.hour!, parts.minute!,
+            parts.second!)
+    }
+
+    /// TEXT escaping (RFC 5545 3.3.11).
+    func escape(_ text: String) -> String {
+        var result = ""
+        for character in text {
+            switch character {
+            case "\\": result += "\\\\"
+            case ";": result += "\\;"
+            case ",": result += "\\,"
+            case "\n", "\r\n": result += "\\n"
+            case "\r": break
+            default: result.append(character)
+            }
+        }
+        return result
+    }
+
+    /// Folds a content line at 75 octets without splitting a UTF-8 character (RFC 5545 3.1).
+    static func fold(_ line: String) -> String {
+        guard line.utf8.count > 75 else { return line }
+        var result = ""
+        var width = 0
+        var limit = 75
+        for scalar in line.unicodeScalars {
+            let size = String(scalar).utf8.count
+            if width + size > limit {
+                result += "\r\n "
+                width = 1
+                limit = 75
+            }
+            result.unicodeScalars.append(scalar)
+            width += size
+        }
+        return result
+    }
+}

@@ -1,0 +1,35 @@
+extension TimetableImport {
+    /// The same timetable moved by whole weeks (dates, terms and lessons alike), so that weekdays
+    /// and study weeks stay what they were. The demo moves the real IIS fixtures of 2022 and 2023
+    /// into the current academic year this way.
+    public func shifted(byWeeks weeks: Int) -> TimetableImport {
+        let days = weeks * 7
+        func move(_ date: LocalDate?) -> LocalDate? { date?.adding(days: days) }
+        var result = self
+        result.schedules = schedules.map { schedule in
+            var schedule = schedule
+            schedule.term = schedule.term.map {
+                TermDates(
+                    lessonsStart: move($0.lessonsStart), lessonsEnd: move($0.lessonsEnd),
+                    examsStart: move($0.examsStart), examsEnd: move($0.examsEnd))
+            }
+            schedule.lastUpdate = move(schedule.lastUpdate)
+            schedule.lessons = schedule.lessons.map { lesson in
+                var lesson = lesson
+                lesson.date = move(lesson.date)
+                lesson.dateRange = lesson.dateRange.map { move($0.lowerBound)!...move($0.upperBound)! }
+                return lesson
+            }
+            return schedule
+        }
+        return result
+    }
+
+    /// The whole weeks from the start of the academic year `from` (the Monday of the week of
+    /// 1 September) to that of `to`.
+    public static func weeksBetweenAcademicYears(_ from: Int, _ to: Int) -> Int {
+        let first = LocalDate(year: from, month: 9, day: 1)!.monday
+        let last = LocalDate(year: to, month: 9, day: 1)!.monday
+        return first.days(until: last) / 7
+    }
+}

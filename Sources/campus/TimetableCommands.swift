@@ -1,0 +1,135 @@
+import ArgumentParser
+import CampusServer
+import Foundation
+import Storage
+import Timetable
+
+struct ImportCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "import", abstract: "Import timetable files.", subcommands: [IISFiles.self])
+
+    struct IISFiles: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "iis",
+            abstract: "Import BSUIR IIS responses: schedules of groups and teachers, and the lists.",
+            discussion: """
+                Files may be given in any order. Every file is read and checked before anything is \
+                stored; then all of them are stored in one transaction. Importing the same files again \
+                changes nothing.
+                """)
+
+        @OptionGroup var storage: StorageOptions
+        @Argument(help: "IIS JSON files.") var files: [String]
+
+        func run() async throws {
+            let started = ContinuousClock.now
+            let progress = ProgressBar(title: "Reading")
+            let summary = try await withDatabase(storage) { database, logger in
+                do {
+                    return try await TimetableImporter(database: database, logger: logger).importIIS(files: files) {
+                        progress.show($0.done, of: $0.total, note: $0.file)
+                    }
+                } catch {
+                    progress.end()
+                    throw ValidationError(describeForPeople(error))
+                }
+            }
+            progress.end()
+            let seconds = (ContinuousClock.now - started).components
+            let elapsed = Double(seconds.seconds) + Double(seconds.attoseconds) / 1e18
+            print(
+                "Imported \(summary.schedules) schedule(s): \(summary.lessons) lessons (\(summary.lessonsAdded) new, "
+                    + "\(summary.lessonsRemoved) removed), \(summary.groups) groups, \(summary.teachers) teachers, "
+                    + "\(summary.rooms) rooms in \(String(format: "%.2f", elapsed)) s.")
+        }
+    }
+}
+
+/// A progress bar on standard error when it is a terminal; plain lines otherwise.
+final class ProgressBar: @unchecked Sendable {
+    let title: String
+    let isTerminal = isatty(2) == 1
+    private var lastLine = ""
+
+    init(title: String) { self.title = title }
+
+    func show(_ done: Int, of total: Int, note: String) {
+        guard total > 0 else { return }
+        let width = 30
+        let filled = width * done / total
+        let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
+        let line = "\(title) ▕\(bar)▏ \(done)/\(total) \(note)"
+        if isTerminal {
+            FileHandle.standardError.write(Data(("\r\u{1B}[2K" + line).utf8))
+        } else if done == total || done % max(1, total / 10) == 0 {
+            FileHandle.standardError.write(Data((line + "\n").utf8))
+        }
+        lastLine = line
+    }
+
+    func end() {
+        if isTerminal && !lastLine.isEmpty { FileHandle.standardError.write(Data("\n".utf8)) }
+        lastLine = ""
+    }
+}
+
+struct ScheduleCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "schedule", abstract: "Print the schedule of a group, teacher or room.",
+        discussion: "campus schedule --group 151004 --date 2023-09-25 prints that day; add --week for its whole week.")
+
+    @OptionGroup var storage: StorageOptions
+    @Option(help: "A group's name, such as 151004.") var group: String?
+    @Option(help: "A teacher's URL id, such as i-kirinovich.") var teacher: String?
+    @Option(help: "A room, such as 604-5, or its id.") var room: String?
+    @Option(help: "The day, YYYY-MM-DD (default: today).") var date: String?
+    @Flag(help: "Print the whole week of the day.") var week = false
+    @Option(help: "Whole-group lessons and this subgroup's only.") var subgroup: Int?
+    @Option(name: .customLong("time-zone"), help: "The institution's time zone (default Europe/Minsk; env CAMPUS_TIME_ZONE).")
+    var timeZone: String?
+
+    func validate() throws {
+        if [group, teacher, room].compactMap({ $0 }).count != 1 {
+            throw ValidationError("Give one of --group, --teacher and --room.")
+        }
+        if let date, LocalDate(iso: date) == nil { throw ValidationError("--date must look like 2023-09-25.") }
+    }
+
+    func run() async throws {
+        let zone = TimeZone(identifier: timeZone ?? Environment.value("CAMPUS_TIME_ZONE") ?? "Europe/Minsk")
+            ?? TimeZone(identifier: "Europe/Minsk")!
+        let text = try await withDatabase(storage) { database, logger in
+            let printer = SchedulePrinter(database: database, timeZone: zone)
+            let day = date.flatMap { LocalDate(iso: $0) } ?? LocalDate(Date(), in: zone)
+            let range = week ? Schedule.week(holding: day) : day...day
+            do {
+                return try await printer.table(
+                    group: group, teacher: teacher, room: room, range: range, subgroup: subgroup)
+            } catch let error as SchedulePrinter.NotFound {
+                throw ValidationError(error.description)
+            }
+        }
+        print(text, terminator: "")
+    }
+}
+
+struct CalendarCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "calendar", abstract: "Show or set how the institution numbers its study weeks.",
+        discussion: """
+            bsuir: a 4-week cycle from the week of 1 September (the default). odd-even: odd and even \
+            weeks from --term-start. dated: every lesson has its own date.
+            """)
+
+    @OptionGroup var storage: StorageOptions
+    @Argument(help: "bsuir, odd-even or dated; absent shows the current setting.") var kind: String?
+    @Option(name: .customLong("term-start"), help: "The first day of term, YYYY-MM-DD (for odd-even).")
+    var termStart: String?
+
+    func run() async throws {
+        let text = try await withDatabase(storage) { database, _ in
+            try await StudyCalendarSetting(database: database).set(kind: kind, termStart: termStart)
+        }
+        print(text)
+    }
+}
