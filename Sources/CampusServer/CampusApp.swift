@@ -90,6 +90,7 @@ public enum CampusApp {
             configuration: Configuration(jsonEncodingOptions: [.sortedKeys]))
         AccountPages(pages: pages).register(on: router, routes: routes)
         SitePages(pages: pages, documentation: documentation).register(on: router, routes: routes)
+        TimetablePages(pages: pages).register(on: router, routes: routes)
         return router
     }
 

@@ -77,11 +77,10 @@ struct SitePages: Sendable {
 
     /// The three parts of Campus. Each has a page here until its own pages exist.
     enum Section: String, CaseIterable {
-        case timetable, listen, compete
+        case listen, compete
 
         var title: String {
             switch self {
-            case .timetable: "Timetable"
             case .listen: "Listen"
             case .compete: "Compete"
             }
@@ -89,8 +88,6 @@ struct SitePages: Sendable {
 
         var text: String {
             switch self {
-            case .timetable:
-                "Class schedules of groups, teachers and rooms will appear here once the timetable is imported."
             case .listen:
                 "Music, podcasts, audiobooks, lecture recordings and campus radio will appear here once the media library is set up."
             case .compete:
