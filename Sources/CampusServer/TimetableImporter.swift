@@ -37,6 +37,58 @@ public struct TimetableImporter: Sendable {
         return try await store(data)
     }
 
+    /// Reads seed 004's files (`schedule.json`, and `teachers.json` and `user.json` if given) and
+    /// stores them as the group's odd/even weekly schedule. With a term start, the institution's
+    /// calendar becomes odd and even weeks from it.
+    public func importOddEven(
+        files: [String], group: String?, termStart: LocalDate?, termEnd: LocalDate?
+    ) async throws -> ImportSummary {
+        var schedule: (Data, String)?
+        var teachers: (Data, String)?
+        var groupName = group
+        for path in files {
+            let name = URL(fileURLWithPath: path).lastPathComponent
+            let data = try InputFile.read(path)
+            switch OddEvenSchedule.kind(of: data) {
+            case .schedule: schedule = (data, name)
+            case .teachers: teachers = (data, name)
+            case .user: groupName = try groupName ?? OddEvenSchedule.group(fromUser: data, file: name)
+            case nil:
+                throw ImportError(
+                    file: name, field: "",
+                    message: "is not a schedule.json (oddWeek, evenWeek), teachers.json (teachers) or user.json (group).")
+            }
+        }
+        var data = TimetableImport()
+        if let teachers { data.merge(try OddEvenSchedule.teachers(teachers.0, file: teachers.1)) }
+        if let schedule {
+            guard let groupName else {
+                throw ImportError(file: schedule.1, field: "", message: "belongs to no group: give --group or user.json.")
+            }
+            data.merge(
+                try OddEvenSchedule.schedule(
+                    schedule.0, group: groupName, termStart: termStart, termEnd: termEnd, file: schedule.1))
+        }
+        let summary = try await store(data)
+        if let termStart {
+            try await database.write { db in
+                try await AccountStore(db).setSetting(TimetableService.calendarKey, to: "odd-even \(termStart.iso)")
+                try await TimetableStore(db).touch()
+            }
+        }
+        return summary
+    }
+
+    /// Reads seed 003's `subjects.json` and `schedule.json` and stores them: each subject's groups
+    /// get their dated lessons.
+    public func importKMA(subjects: String, schedule: String, minutes: Int) async throws -> ImportSummary {
+        let data = try KMASchedule.read(
+            subjects: try InputFile.read(subjects), schedule: try InputFile.read(schedule), minutes: minutes,
+            subjectsFile: URL(fileURLWithPath: subjects).lastPathComponent,
+            scheduleFile: URL(fileURLWithPath: schedule).lastPathComponent)
+        return try await store(data)
+    }
+
     /// Stores an import in one transaction.
     public func store(_ data: TimetableImport) async throws -> ImportSummary {
         let summary = try await database.write { db in try await TimetableStore(db).store(data, now: Date()) }

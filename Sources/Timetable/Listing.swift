@@ -170,9 +170,9 @@ public enum Listing {
             if room.isOffCampus { return nil }
             switch sections {
             case .building:
-                return room.building.map { "Building \($0)" }
+                return room.building.map { "Building \($0)" } ?? "No building"
             case .floor:
-                guard let building = room.building else { return nil }
+                guard let building = room.building else { return "No building" }
                 return room.floor.map { "Building \(building), floor \($0)" } ?? "Building \(building)"
             case .department:
                 return room.departmentAbbreviation

@@ -66,6 +66,13 @@ struct StorageOptions: ParsableArguments {
     }
 }
 
+/// A command that could not do its work, for a reason the person running it can act on. Unlike a
+/// `ValidationError` (a wrong option), it is printed without the usage.
+struct Failure: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
+
 enum Environment {
     static func value(_ name: String) -> String? {
         guard let value = ProcessInfo.processInfo.environment[name], !value.isEmpty else { return nil }

@@ -6,7 +6,65 @@ import Timetable
 
 struct ImportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "import", abstract: "Import timetable files.", subcommands: [IISFiles.self])
+        commandName: "import", abstract: "Import timetable files.", subcommands: [IISFiles.self, OddEvenFiles.self, KMAFiles.self])
+
+    struct OddEvenFiles: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "odd-even",
+            abstract: "Import a weekly schedule of odd and even weeks (schedule.json, teachers.json, user.json).",
+            discussion: """
+                The files of the "Schedule" app: schedule.json with oddWeek and evenWeek, teachers.json with the \
+                students' teacher cards, user.json naming the group. With --term-start, the institution's calendar \
+                becomes odd and even weeks counted from that date.
+                """)
+
+        @OptionGroup var storage: StorageOptions
+        @Argument(help: "schedule.json, teachers.json and user.json, in any order.") var files: [String]
+        @Option(help: "The group the schedule belongs to (otherwise user.json's).") var group: String?
+        @Option(name: .customLong("term-start"), help: "The first day of term, YYYY-MM-DD.") var termStart: String?
+        @Option(name: .customLong("term-end"), help: "The last day of term (default: 26 weeks later).") var termEnd: String?
+
+        func validate() throws {
+            if let termStart, LocalDate(iso: termStart) == nil { throw ValidationError("--term-start must look like 2026-02-09.") }
+            if let termEnd, LocalDate(iso: termEnd) == nil { throw ValidationError("--term-end must look like 2026-06-30.") }
+        }
+
+        func run() async throws {
+            let summary = try await withDatabase(storage) { database, logger in
+                do {
+                    return try await TimetableImporter(database: database, logger: logger).importOddEven(
+                        files: files, group: group, termStart: termStart.flatMap { LocalDate(iso: $0) },
+                        termEnd: termEnd.flatMap { LocalDate(iso: $0) })
+                } catch {
+                    throw Failure(describeForPeople(error))
+                }
+            }
+            print("Imported \(summary.lessons) lessons (\(summary.lessonsAdded) new, \(summary.lessonsRemoved) removed), \(summary.teachers) teachers.")
+        }
+    }
+
+    struct KMAFiles: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "kma",
+            abstract: "Import a study plan and its dated lessons (subjects.json and schedule.json of KMAScheduler).")
+
+        @OptionGroup var storage: StorageOptions
+        @Argument(help: "subjects.json") var subjects: String
+        @Argument(help: "schedule.json") var schedule: String
+        @Option(help: "How long a lesson lasts, in minutes (the files give only its start).") var minutes = 80
+
+        func run() async throws {
+            let summary = try await withDatabase(storage) { database, logger in
+                do {
+                    return try await TimetableImporter(database: database, logger: logger).importKMA(
+                        subjects: subjects, schedule: schedule, minutes: minutes)
+                } catch {
+                    throw Failure(describeForPeople(error))
+                }
+            }
+            print("Imported \(summary.lessons) lessons (\(summary.lessonsAdded) new, \(summary.lessonsRemoved) removed) in \(summary.groups) subject groups.")
+        }
+    }
 
     struct IISFiles: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
@@ -31,7 +89,7 @@ struct ImportCommand: AsyncParsableCommand {
                     }
                 } catch {
                     progress.end()
-                    throw ValidationError(describeForPeople(error))
+                    throw Failure(describeForPeople(error))
                 }
             }
             progress.end()
@@ -106,7 +164,7 @@ struct ScheduleCommand: AsyncParsableCommand {
                 return try await printer.table(
                     group: group, teacher: teacher, room: room, range: range, subgroup: subgroup)
             } catch let error as SchedulePrinter.NotFound {
-                throw ValidationError(error.description)
+                throw Failure(error.description)
             }
         }
         print(text, terminator: "")

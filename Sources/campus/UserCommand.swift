@@ -38,7 +38,7 @@ struct UserCommand: AsyncParsableCommand {
                     print("Created \(user.role.rawValue) \(user.email) (id \(user.id)).")
                     if self.password == nil { print("Password: \(password)") }
                 } catch {
-                    throw ValidationError(describeForPeople(error))
+                    throw Failure(describeForPeople(error))
                 }
             }
         }
@@ -66,7 +66,7 @@ struct UserCommand: AsyncParsableCommand {
                 configuration.baseURL = baseURL ?? Environment.value("CAMPUS_BASE_URL")
                 let administration = Administration(database: database, configuration: configuration, logger: logger)
                 guard let link = try await administration.resetLink(email: email) else {
-                    throw ValidationError("No account has the email address \(email).")
+                    throw Failure("No account has the email address \(email).")
                 }
                 print(link)
             }
@@ -87,11 +87,11 @@ struct UserCommand: AsyncParsableCommand {
                     database: database, configuration: ServerConfiguration(database: database.location), logger: logger)
                 do {
                     guard let user = try await administration.setRole(email: email, role: role) else {
-                        throw ValidationError("No account has the email address \(email).")
+                        throw Failure("No account has the email address \(email).")
                     }
                     print("\(user.email) is now \(user.role.rawValue).")
                 } catch let error as AdministrationError {
-                    throw ValidationError(error.description)
+                    throw Failure(error.description)
                 }
             }
         }
