@@ -77,6 +77,7 @@ let package = Package(
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "MultipartKit", package: "multipart-kit"),
                 .product(name: "Ink", package: "Ink"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ],

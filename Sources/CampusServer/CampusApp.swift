@@ -38,16 +38,24 @@ public enum CampusApp {
                 mailSender: mailSender, logger: logger, now: now)
             let router = try await makeRouter(services: services)
             let baseURL = configuration.resolvedBaseURL
+            var background: [any Service] = [
+                DatabaseService(database: database),
+                HousekeepingService(
+                    outbox: services.outbox, accounts: services.accounts,
+                    interval: configuration.housekeepingInterval, logger: logger),
+            ]
+            if let iisURL = configuration.iisURL {
+                background.append(
+                    IISSyncService(
+                        sync: IISSync(baseURL: iisURL, database: database, logger: logger),
+                        interval: configuration.iisSyncInterval, database: database, cache: services.responseCache,
+                        logger: logger))
+            }
             return Application(
                 router: router,
                 configuration: .init(
                     address: .hostname(configuration.host, port: configuration.port), serverName: "Campus"),
-                services: [
-                    DatabaseService(database: database),
-                    HousekeepingService(
-                        outbox: services.outbox, accounts: services.accounts,
-                        interval: configuration.housekeepingInterval, logger: logger),
-                ],
+                services: background,
                 onServerRunning: { channel in
                     let port = channel.localAddress?.port ?? configuration.port
                     logger.notice(

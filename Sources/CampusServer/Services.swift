@@ -23,6 +23,9 @@ public struct ServerConfiguration: Sendable {
     public var demo = false
     /// How often mail is retried and expired sessions are removed.
     public var housekeepingInterval: Duration = .seconds(60)
+    /// An IIS-compatible server to sync the timetable from, if any.
+    public var iisURL: URL?
+    public var iisSyncInterval: Duration = .seconds(6 * 3600)
 
     public init(database: DatabaseLocation) { self.database = database }
 

@@ -283,6 +283,21 @@ extension TimetableStore {
         return lessons
     }
 
+    /// The last-update dates of the schedules stored for groups and teachers (IIS sync compares
+    /// them with the server's).
+    public func lastUpdates() async throws -> [ScheduleOwner: LocalDate] {
+        var result: [ScheduleOwner: LocalDate] = [:]
+        for row in try await db.raw("SELECT name, last_update FROM study_groups WHERE last_update IS NOT NULL").all() {
+            result[.group(try row.decode(column: "name", as: String.self))] =
+                LocalDate(dayNumber: try row.decode(column: "last_update", as: Int.self))
+        }
+        for row in try await db.raw("SELECT url_id, last_update FROM teachers WHERE last_update IS NOT NULL").all() {
+            result[.teacher(try row.decode(column: "url_id", as: String.self))] =
+                LocalDate(dayNumber: try row.decode(column: "last_update", as: Int.self))
+        }
+        return result
+    }
+
     /// How much timetable there is.
     public func counts() async throws -> (groups: Int, teachers: Int, rooms: Int, lessons: Int) {
         func count(_ table: String) async throws -> Int {

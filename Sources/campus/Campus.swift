@@ -16,8 +16,8 @@ struct Campus: AsyncParsableCommand {
             CAMPUS_LOG_FORMAT. A flag wins over its variable.
             """,
         subcommands: [
-            Serve.self, Migrate.self, UserCommand.self, ImportCommand.self, ScheduleCommand.self, CalendarCommand.self,
-            DemoCommand.self,
+            Serve.self, Migrate.self, UserCommand.self, ImportCommand.self, SyncCommand.self, ScheduleCommand.self,
+            CalendarCommand.self, DemoCommand.self,
         ],
         defaultSubcommand: Serve.self)
 }
@@ -136,6 +136,12 @@ struct Serve: AsyncParsableCommand {
     @Flag(name: .customLong("trust-proxy"), help: "Take client addresses from X-Forwarded-For (only behind your own reverse proxy).")
     var trustProxy = false
 
+    @Option(name: .customLong("iis-url"), help: "Sync the timetable from this IIS-compatible server (env CAMPUS_IIS_URL).")
+    var iisURL: String?
+
+    @Option(name: .customLong("iis-sync-hours"), help: "Hours between syncs (default 6).")
+    var iisSyncHours: Double?
+
     func validate() throws {
         if let port, !(0...65535).contains(port) { throw ValidationError("--port must be 0–65535.") }
         if let cost = bcryptCost, !(4...31).contains(cost) { throw ValidationError("--bcrypt-cost must be 4–31.") }
@@ -159,6 +165,14 @@ struct Serve: AsyncParsableCommand {
         configuration.demo = demo
         if let bcryptCost { configuration.bcryptCost = bcryptCost }
         configuration.trustForwardedFor = trustProxy
+        if let text = iisURL ?? Environment.value("CAMPUS_IIS_URL") {
+            guard let url = URL(string: text), url.scheme != nil else { throw ValidationError("--iis-url must be a URL.") }
+            configuration.iisURL = url
+        }
+        if let hours = iisSyncHours {
+            guard hours > 0 else { throw ValidationError("--iis-sync-hours must be more than 0.") }
+            configuration.iisSyncInterval = .seconds(hours * 3600)
+        }
         let settings = configuration
         let app = try await CampusApp.make(configuration: configuration, logger: logger, onRunning: { port in
             let configuration = settings

@@ -191,3 +191,34 @@ struct CalendarCommand: AsyncParsableCommand {
         print(text)
     }
 }
+
+struct SyncCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sync", abstract: "Bring the timetable up to date from its source.", subcommands: [IISServer.self])
+
+    struct IISServer: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "iis",
+            abstract: "Sync from an IIS-compatible server: the lists, then every schedule that changed.",
+            discussion: "A failed or partial sync keeps the data that was there.")
+
+        @OptionGroup var storage: StorageOptions
+        @Option(name: .customLong("base-url"), help: "The server, such as https://iis.bsuir.by (env CAMPUS_IIS_URL).")
+        var baseURL: String?
+        @Option(help: "How many requests run at once.") var concurrency = 4
+
+        func run() async throws {
+            guard let text = baseURL ?? Environment.value("CAMPUS_IIS_URL"), let url = URL(string: text), url.scheme != nil
+            else { throw ValidationError("Give --base-url, such as https://iis.bsuir.by.") }
+            let report = try await withDatabase(storage) { database, logger in
+                do {
+                    return try await IISSync(baseURL: url, database: database, logger: logger, concurrency: concurrency).run()
+                } catch {
+                    throw Failure("The sync failed; nothing was removed. \(describeForPeople(error))")
+                }
+            }
+            print("Synced: \(report)")
+            if !report.failed.isEmpty { throw ExitCode(2) }
+        }
+    }
+}
