@@ -172,11 +172,18 @@ struct TimetableService: Sendable {
         return (Schedule.nowAndNext(in: occurrences, at: local), try await lessonTypes())
     }
 
-    /// The calendar feed of `targets`: their lessons from a year back to a year ahead.
+    /// The calendar feed of `targets`: every lesson they have, each over its own dates; a weekly
+    /// lesson without dates runs from a year back to a year ahead.
     func iCalendar(of targets: [Target], name: String, host: String, filter: ScheduleFilter) async throws -> String {
         let today = today()
-        let range = today.adding(days: -366)...today.adding(days: 366)
-        let lessons = try await lessons(of: targets, in: range)
+        let lessons = try await lessons(of: targets, in: nil)
+        var days = lessons.flatMap { lesson in
+            [lesson.date, lesson.dateRange?.lowerBound, lesson.dateRange?.upperBound].compactMap { $0 }
+        }
+        if days.isEmpty || lessons.contains(where: { $0.date == nil && $0.dateRange == nil }) {
+            days += [today.adding(days: -366), today.adding(days: 366)]
+        }
+        let range = days.min()!...days.max()!
         let stamp = today.start(in: timeZone)
         return ICalendar(
             name: name, timeZone: timeZone, calendar: try await studyCalendar(), host: host, stamp: stamp,

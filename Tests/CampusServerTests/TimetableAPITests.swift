@@ -1,0 +1,233 @@
+import CampusAPI
+import CampusClient
+import CampusTestSupport
+import Foundation
+import HTTPTypes
+import HummingbirdTesting
+import NIOCore
+import Storage
+import Testing
+import Timetable
+
+@testable import CampusServer
+@testable import Formats
+
+extension TestServer {
+    /// Imports the IIS fixtures into the server's database.
+    func importFixtures(_ files: [String] = Fixtures.iisFiles) async throws {
+        let database = try await Database.open(databaseLocation, logger: TestDatabases.logger)
+        var data = TimetableImport()
+        for file in files { data.merge(try IIS.read(try Fixtures.data("iis/\(file)"), file: file)) }
+        _ = try await TimetableImporter(database: database, logger: TestDatabases.logger).store(data)
+        await database.close()
+    }
+}
+
+@Suite struct TimetableAPITests {
+    /// 2023-09-25 10:00 in Minsk (a Monday of study week 1).
+    static let mondayMorning = Date(timeIntervalSince1970: 1_695_625_200)
+
+    @Test(arguments: TestDatabases.kinds)
+    func aGroupsWeek(_ kind: Database.Kind) async throws {
+        try await TestServer.run(kind) { server in
+            try await server.importFixtures()
+            let schedule = try await server.api().getGroupSchedule(
+                path: .init(name: "151004"), query: .init(from: "2023-09-25", to: "2023-10-01")
+            ).ok.body.json
+            #expect(schedule.days.count == 7)
+            #expect(schedule.timeZone == "Europe/Minsk")
+            let monday = schedule.days[0]
+            #expect(monday.date == "2023-09-25")
+            #expect(monday.weekday == 1)
+            #expect(monday.week == 1)
+            #expect(monday.lessons.map(\.start) == monday.lessons.map(\.start).sorted())
+            let lab = try #require(monday.lessons.first { $0.subgroup == 1 })
+            #expect(lab._type?.id == "ЛР")
+            #expect(lab._type?.colour == "#e08a1e")
+            #expect(!lab.rooms.isEmpty)
+            #expect(lab.groups == ["151004"])
+            let total = schedule.days.reduce(0) { $0 + $1.lessons.count }
+            // Subgroup 1: whole-group lessons and its own.
+            let first = try await server.api().getGroupSchedule(
+                path: .init(name: "151004"), query: .init(from: "2023-09-25", to: "2023-10-01", subgroup: 1)
+            ).ok.body.json
+            let firstLessons = first.days.flatMap(\.lessons)
+            #expect(firstLessons.allSatisfy { $0.subgroup != 2 })
+            #expect(firstLessons.count < total)
+            // Subjects.
+            let only = try await server.api().getGroupSchedule(
+                path: .init(name: "151004"), query: .init(from: "2023-09-25", to: "2023-10-01", subject: ["СП", "ВТ"])
+            ).ok.body.json
+            #expect(Set(only.days.flatMap(\.lessons).map(\.subject)) == ["СП", "ВТ"])
+        }
+    }
+
+    @Test func windowsAndTeacherAndRoomSchedules() async throws {
+        try await TestServer.run { server in
+            try await server.importFixtures()
+            let week = try await server.api().getGroupSchedule(
+                path: .init(name: "151004"), query: .init(from: "2023-11-13", to: "2023-11-19")
+            ).ok.body.json
+            #expect(week.days.contains { !$0.windows.isEmpty })
+            let teacher = try await server.api().getTeacherSchedule(
+                path: .init(urlId: "o-smoliakova"), query: .init(from: "2023-09-25", to: "2023-10-01")
+            ).ok.body.json
+            let taught = teacher.days.flatMap(\.lessons)
+            #expect(!taught.isEmpty)
+            #expect(taught.allSatisfy { $0.teachers.contains { $0.urlId == "o-smoliakova" } })
+            let rooms = try await server.api().listRooms(query: .init(q: "209-4")).ok.body.json
+            let room = try #require(rooms.sections.first?.items.first)
+            #expect(room.name == "209-4")
+            let roomWeek = try await server.api().getRoomSchedule(
+                path: .init(roomId: room.id), query: .init(from: "2023-09-25", to: "2023-10-01")
+            ).ok.body.json
+            #expect(roomWeek.days.flatMap(\.lessons).allSatisfy { $0.rooms.contains { $0.id == room.id } })
+            let compound = try await server.api().getCompoundSchedule(
+                body: .json(.init(groups: ["151004", "010101"], from: "2023-09-25", to: "2023-09-25"))
+            ).ok.body.json
+            let lessons = compound.days.flatMap(\.lessons)
+            #expect(Set(lessons.flatMap(\.groups)) == ["151004", "010101"])
+        }
+    }
+
+    @Test func listsAndDetails() async throws {
+        try await TestServer.run { server in
+            try await server.importFixtures()
+            let groups = try await server.api().listGroups(query: .init(q: "1510", sections: .flow)).ok.body.json
+            #expect(groups.sections.map(\.title) == ["1510"])
+            #expect(groups.total == 8)
+            let poit = try await server.api().listGroups(query: .init(q: "поит", course: 3)).ok.body.json
+            #expect(poit.sections.flatMap(\.items).allSatisfy { $0.course == 3 })
+            let detail = try await server.api().getGroup(path: .init(name: "151004")).ok.body.json
+            #expect(detail.speciality?.abbreviation == "ПОИТ")
+            #expect(detail.faculty?.abbreviation == "ФКСиС")
+            #expect(detail.term.lessonsStart == "2023-09-01")
+            #expect(detail.flow.contains("151003"))
+            let teachers = try await server.api().listTeachers(query: .init(q: "смолякова")).ok.body.json
+            #expect(teachers.sections.flatMap(\.items).map(\.urlId) == ["o-smoliakova"])
+            let teacher = try await server.api().getTeacher(path: .init(urlId: "o-smoliakova")).ok.body.json
+            #expect(teacher.teacher.lastName == "Смолякова")
+            #expect(try await server.api().listFaculties().ok.body.json.count == 8)
+            #expect(try await server.api().listLessonTypes().ok.body.json.contains { $0.id == "ПЗ" && $0.colour == "#2e9e5b" })
+        }
+    }
+
+    @Test func unknownThingsAndBadRangesAreExplained() async throws {
+        try await TestServer.run { server in
+            try await server.importFixtures(["151004.json"])
+            let missing = try await server.request(.get, "/api/v1/groups/999999/schedule")
+            #expect(missing.status == .notFound)
+            #expect((missing.json["detail"] as? String) == "There is no group 999999.")
+            #expect(try await server.request(.get, "/api/v1/teachers/nobody/calendar.ics").status == .notFound)
+            #expect(try await server.request(.get, "/api/v1/rooms/424242").status == .notFound)
+            let backwards = try await server.request(.get, "/api/v1/groups/151004/schedule?from=2023-10-01&to=2023-09-01")
+            #expect(backwards.status == .unprocessableContent)
+            let long = try await server.request(.get, "/api/v1/groups/151004/schedule?from=2023-01-01&to=2024-12-31")
+            #expect(long.status == .unprocessableContent)
+            let bad = try await server.request(.get, "/api/v1/groups/151004/schedule?from=25.09.2023")
+            #expect(bad.status == .unprocessableContent)
+            #expect((bad.json["detail"] as? String)?.contains("2023-09-25") == true)
+            let empty = try await server.request(.post, "/api/v1/schedule", json: "{}")
+            #expect(empty.status == .unprocessableContent)
+        }
+    }
+
+    @Test func theStudyWeekAndNowAndNext() async throws {
+        let clock = TestClock(Self.mondayMorning)
+        let (location, cleanup) = try await TestDatabases.location(.sqlite)
+        defer { Task { await cleanup() } }
+        try await TestServer.run(location: location, clock: clock) { server in
+            try await server.importFixtures(["151004.json"])
+            let week = try await server.api().getStudyWeek(query: .init(date: "2021-02-01")).ok.body.json
+            #expect(week.week == 3)
+            #expect(week.cycleLength == 4)
+            #expect(week.monday == "2021-02-01")
+            let today = try await server.api().getStudyWeek().ok.body.json
+            #expect(today.date == "2023-09-25")
+            #expect(today.week == 1)
+            // Monday 10:00: the 09:00 lecture is on, the 10:35 one next.
+            let now = try await server.api().getGroupNow(path: .init(name: "151004")).ok.body.json
+            #expect(now.current.map(\.subject) == ["РиАТ"])
+            #expect(now.minutesLeft == 20)
+            #expect(now.next?.start == "10:35")
+            #expect(now.minutesUntilNext == 35)
+            // Without dates, a schedule is this week's.
+            let schedule = try await server.api().getGroupSchedule(path: .init(name: "151004")).ok.body.json
+            #expect(schedule.from == "2023-09-25")
+            #expect(schedule.to == "2023-10-01")
+        }
+    }
+
+    @Test func calendarFeeds() async throws {
+        try await TestServer.run(configure: { $0.baseURL = "https://campus.example.org" }) { server in
+            try await server.importFixtures(["151004.json"])
+            let response = try await server.request(.get, "/api/v1/groups/151004/calendar.ics")
+            #expect(response.status == .ok)
+            #expect(response.headers[.contentType] == "text/calendar; charset=utf-8")
+            let text = response.text
+            #expect(text.hasPrefix("BEGIN:VCALENDAR\r\n"))
+            #expect(text.contains("BEGIN:VTIMEZONE\r\nTZID:Europe/Minsk"))
+            #expect(text.contains("DTSTART;TZID=Europe/Minsk:"))
+            #expect(text.contains("RRULE:FREQ=WEEKLY;INTERVAL=4;UNTIL="))
+            #expect(text.contains("@campus.example.org"))
+            // Lines are folded at 75 octets.
+            #expect(text.components(separatedBy: "\r\n").allSatisfy { $0.utf8.count <= 75 })
+            // UIDs are stable: the same feed again has the same ones.
+            func uids(_ text: String) -> [String] {
+                text.components(separatedBy: "\r\n").filter { $0.hasPrefix("UID:") }
+            }
+            let again = try await server.request(.get, "/api/v1/groups/151004/calendar.ics")
+            #expect(uids(text) == uids(again.text))
+            #expect(Set(uids(text)).count == uids(text).count)
+        }
+    }
+
+    @Test func answersAreCachedUntilTheTimetableChanges() async throws {
+        try await TestServer.run { server in
+            try await server.importFixtures(["151004.json"])
+            let path = "/api/v1/groups/151004/schedule?from=2023-09-25&to=2023-10-01"
+            let first = try await server.request(.get, path)
+            let etag = try #require(first.headers[.eTag])
+            let second = try await server.request(.get, path)
+            #expect(second.text == first.text)
+            #expect(second.headers[.eTag] == etag)
+            let notModified = try await server.request(.get, path, headers: [.ifNoneMatch: etag])
+            #expect(notModified.status == .notModified)
+            #expect(notModified.body.readableBytes == 0)
+            // An import elsewhere (the CLI) is seen within a second.
+            var changed = try IIS.read(try Fixtures.data("iis/151004.json"))
+            changed.schedules[0].lessons = Array(changed.schedules[0].lessons.dropFirst(10))
+            let database = try await Database.open(server.databaseLocation, logger: TestDatabases.logger)
+            _ = try await TimetableImporter(database: database, logger: TestDatabases.logger).store(changed)
+            await database.close()
+            try await Task.sleep(for: .milliseconds(1100))
+            let after = try await server.request(.get, path, headers: [.ifNoneMatch: etag])
+            #expect(after.status == .ok)
+            #expect(after.headers[.eTag] != etag)
+            #expect(after.text != first.text)
+        }
+    }
+
+    @Test func adminsRecolourLessonTypes() async throws {
+        try await TestServer.run { server in
+            try await server.importFixtures(["151004.json"])
+            try await server.register("admin@example.org")
+            try await server.makeAdmin("admin@example.org")
+            try await server.register("ann@example.org")
+            let admin = try await server.login("admin@example.org")
+            let ann = try await server.login("ann@example.org")
+            let body = ##"{"name":"Лекция","abbreviation":"Лек","colour":"#123456"}"##
+            #expect(try await server.request(.put, "/api/v1/lesson-types/%D0%9B%D0%9A", json: body).status == .unauthorized)
+            #expect(try await server.request(.put, "/api/v1/lesson-types/%D0%9B%D0%9A", json: body, token: ann).status == .forbidden)
+            let changed = try await server.request(.put, "/api/v1/lesson-types/%D0%9B%D0%9A", json: body, token: admin)
+            #expect(changed.status == .ok)
+            #expect(changed.json["colour"] as? String == "#123456")
+            let css = try await server.request(.get, "/timetable/lesson-types.css")
+            #expect(css.text.contains("#123456"))
+            let bad = try await server.request(
+                .put, "/api/v1/lesson-types/%D0%9B%D0%9A", json: #"{"name":"x","abbreviation":"x","colour":"red"}"#, token: admin)
+            #expect(bad.status == .unprocessableContent)
+            #expect(try await server.request(.put, "/api/v1/lesson-types/nope", json: body, token: admin).status == .notFound)
+        }
+    }
+}
