@@ -164,3 +164,91 @@ def test_admin_changes_a_role(browser, campus):
     wait_text(browser, (By.CLASS_NAME, "flash"), "Bob Builder is now an organizer")
     token = campus.login("bob@example.org")
     assert campus.call("GET", "/api/v1/me", token=token).json()["role"] == "organizer"
+
+
+def test_a_groups_week_in_the_browser(browser, campus):
+    """Search, the week grid with type colours and windows, week switching, the subgroup toggle,
+    past lessons dimmed, links to teachers and rooms, the feed link, and the day list on a phone."""
+    import datetime
+
+    term = campus.call("GET", "/api/v1/groups/151004").json()["term"]
+    start = datetime.date.fromisoformat(term["lessonsStart"])
+    week = start + datetime.timedelta(days=21 - start.weekday())
+
+    browser.get(campus.url + "/timetable")
+    fill(browser, "timetable-search", "151004")
+    browser.find_element(By.CSS_SELECTOR, "form.search button").click()
+    wait_text(browser, (By.CSS_SELECTOR, ".results"), "151004")
+    browser.find_element(By.LINK_TEXT, "151004").click()
+    wait_text(browser, (By.ID, "schedule-title"), "Group 151004")
+
+    browser.get(campus.url + f"/timetable/groups/151004?week={week.isoformat()}&view=grid")
+    title = browser.find_element(By.ID, "week-title").text
+    assert str(week.day) in title
+    assert browser.find_element(By.ID, "study-week").text.startswith("Study week ")
+    grid = browser.find_element(By.ID, "week-grid")
+    lessons = grid.find_elements(By.CSS_SELECTOR, ".lesson")
+    assert len(lessons) > 20
+    # Colours by type: lecture blue, practice green, lab orange.
+    colours = {}
+    for lesson in lessons:
+        kind = lesson.find_element(By.CSS_SELECTOR, ".type").text
+        colours[kind] = lesson.value_of_css_property("border-left-color")
+    assert colours["ЛК"] == "rgba(59, 125, 221, 1)"
+    assert colours["ПЗ"] == "rgba(46, 158, 91, 1)"
+    assert colours["ЛР"] == "rgba(224, 138, 30, 1)"
+    # Windows between lessons are grey gaps.
+    assert grid.find_elements(By.CSS_SELECTOR, "td.window")
+    # A past week is dimmed.
+    if week + datetime.timedelta(days=6) < datetime.date.today():
+        assert all("past" in lesson.get_attribute("class") for lesson in lessons)
+        assert lessons[0].value_of_css_property("opacity") == "0.5"
+
+    # Subgroup 1 hides subgroup 2's lessons and keeps the whole group's.
+    browser.find_element(By.LINK_TEXT, "Subgroup 1").click()
+    wait_text(browser, (By.CSS_SELECTOR, ".subgroup-choice[aria-current='true']"), "Subgroup 1")
+    subgroups = [e.text for e in browser.find_elements(By.CSS_SELECTOR, "#week-grid .subgroup")]
+    assert subgroups and all(text == "sg 1" for text in subgroups)
+    assert len(browser.find_elements(By.CSS_SELECTOR, "#week-grid .lesson")) < len(lessons)
+
+    # Next and previous weeks.
+    browser.find_element(By.ID, "next-week").click()
+    wait_text(browser, (By.ID, "week-title"), str((week + datetime.timedelta(days=7)).day))
+    browser.find_element(By.ID, "previous-week").click()
+    wait_text(browser, (By.ID, "week-title"), str(week.day))
+
+    # The feed, and links from a lesson to its teacher's and room's schedules.
+    assert browser.find_element(By.ID, "subscribe").get_attribute("href").endswith("/api/v1/groups/151004/calendar.ics")
+    teacher = browser.find_element(By.CSS_SELECTOR, "#week-grid .lesson a.teacher")
+    name = teacher.text
+    teacher.click()
+    wait_text(browser, (By.ID, "schedule-title"), name.split()[0])
+    assert browser.find_elements(By.CSS_SELECTOR, ".lesson a.group")
+    browser.back()
+    room = browser.find_element(By.CSS_SELECTOR, "#week-grid .lesson a.room")
+    room_name = room.text
+    room.click()
+    wait_text(browser, (By.ID, "schedule-title"), "Room " + room_name)
+
+    # On a phone the week is a list of days.
+    browser.set_window_size(375, 812)
+    browser.get(campus.url + f"/timetable/groups/151004?week={week.isoformat()}")
+    assert not browser.find_element(By.ID, "week-grid").is_displayed()
+    days = browser.find_elements(By.CSS_SELECTOR, "#day-list .day")
+    assert len(days) == 6
+    assert browser.find_elements(By.CSS_SELECTOR, "#day-list .window-bar")
+    overflow = browser.execute_script("return document.documentElement.scrollWidth - window.innerWidth")
+    assert overflow <= 0
+
+
+def test_teacher_and_room_lists(browser, campus):
+    # Every word of the search begins a part of the name: "смол ол" is Смолякова Ольга.
+    browser.get(campus.url + "/timetable/teachers?q=смол+ол")
+    names = [link.find_element(By.TAG_NAME, "strong").text for link in browser.find_elements(By.CSS_SELECTOR, ".grid-list a")]
+    assert len(names) == 1 and names[0].startswith("Смолякова Ольга")
+    browser.get(campus.url + "/timetable/rooms?sections=floor")
+    titles = [h.text for h in browser.find_elements(By.CSS_SELECTOR, ".list-section h2")]
+    assert "Building 4, floor 2" in titles
+    browser.get(campus.url + "/timetable/groups?q=поит&sections=flow")
+    titles = [h.text for h in browser.find_elements(By.CSS_SELECTOR, ".list-section h2")]
+    assert "1510" in titles

@@ -1,0 +1,145 @@
+"""The timetable end to end: importing real IIS files with the CLI, bad files, the iCalendar feeds
+read by Python's icalendar and recurring-ical-events, and the schedule as the CLI prints it."""
+import collections
+import datetime
+import os
+import sqlite3
+from pathlib import Path
+
+import icalendar
+import recurring_ical_events
+
+from conftest import Campus, run_cli
+
+ROOT = Path(__file__).resolve().parents[2]
+FIXTURES = Path(os.environ.get("CAMPUS_FIXTURES", ROOT.parent / "shared" / "fixtures")) / "iis"
+IIS_FILES = sorted(str(p) for p in FIXTURES.glob("*.json"))
+
+
+def timetable_rows(data_dir):
+    """Every row of the timetable tables but the time it was written, to compare whole states."""
+    db = sqlite3.connect(data_dir / "campus.sqlite")
+    rows = []
+    for table in ("study_groups", "teachers", "rooms", "lessons", "lesson_groups", "lesson_teachers", "lesson_rooms"):
+        cursor = db.execute(f"SELECT * FROM {table} ORDER BY 1, 2")
+        columns = [column[0] for column in cursor.description]
+        rows += [(table, *(v for c, v in zip(columns, row) if c != "updated_at")) for row in cursor]
+    db.close()
+    return rows
+
+
+def test_import_is_idempotent_and_reports(data_dir):
+    first = run_cli("import", "iis", *IIS_FILES, data_dir=data_dir)
+    assert "Imported 5 schedule(s): 150 lessons (150 new, 0 removed), 329 groups, 573 teachers" in first.stdout
+    assert "Reading" in first.stderr and "7/7" in first.stderr
+    before = timetable_rows(data_dir)
+    second = run_cli("import", "iis", *IIS_FILES, data_dir=data_dir)
+    assert "150 lessons (0 new, 0 removed)" in second.stdout
+    assert timetable_rows(data_dir) == before
+
+
+def test_bad_files_name_the_file_and_field_and_change_nothing(data_dir, tmp_path):
+    run_cli("import", "iis", str(FIXTURES / "151004.json"), data_dir=data_dir)
+    before = timetable_rows(data_dir)
+    malformed = tmp_path / "malformed.json"
+    malformed.write_text('{"studentGroupDto": {"name": "1"}, "schedules": ')
+    wrong = tmp_path / "wrong-types.json"
+    wrong.write_text('{"studentGroupDto": {"name": "1"}, "schedules": {"Понедельник": [{"subject": 5, '
+                     '"startLessonTime": "09:00", "endLessonTime": "10:20"}]}}')
+    empty = tmp_path / "empty.json"
+    empty.write_text("")
+    huge = tmp_path / "huge.json"
+    with open(huge, "wb") as f:
+        f.truncate(50 * 1024 * 1024)
+    cases = [
+        (malformed, "malformed.json: is not valid JSON."),
+        (wrong, "wrong-types.json: schedules.Понедельник[0].subject: expected a string."),
+        (empty, "empty.json: is not valid JSON."),
+        (huge, "huge.json: is 50 MiB; files larger than 20 MiB are not imported."),
+    ]
+    for path, message in cases:
+        # A bad file among good ones: nothing at all is stored.
+        result = run_cli("import", "iis", str(FIXTURES / "010101.json"), str(path), data_dir=data_dir, check=False)
+        assert result.returncode != 0, path
+        assert message in result.stderr, result.stderr
+        assert timetable_rows(data_dir) == before
+
+
+def expand_feed(server, path, start, end):
+    text = server.call("GET", path).text
+    calendar = icalendar.Calendar.from_ical(text)
+    events = recurring_ical_events.of(calendar).between(start, end + datetime.timedelta(days=1))
+    found = collections.Counter()
+    for event in events:
+        begin, finish = event["DTSTART"].dt, event["DTEND"].dt
+        assert str(begin.tzinfo) == "Europe/Minsk"
+        summary = str(event["SUMMARY"])
+        found[(begin.date().isoformat(), begin.strftime("%H:%M"), finish.strftime("%H:%M"),
+               summary.split(" (")[0].split(" · ")[0], str(event.get("LOCATION", "")))] += 1
+    return found, calendar
+
+
+def api_occurrences(server, path, start, end):
+    schedule = server.call("GET", path, params={"from": start.isoformat(), "to": end.isoformat()}).json()
+    found = collections.Counter()
+    for day in schedule["days"]:
+        for lesson in day["lessons"]:
+            found[(day["date"], lesson["start"], lesson["end"], lesson["subject"],
+                   ", ".join(room["name"] for room in lesson["rooms"]))] += 1
+    return found
+
+
+def test_calendar_feeds_equal_the_api_for_the_whole_term(data_dir):
+    run_cli("import", "iis", *IIS_FILES, data_dir=data_dir)
+    server = Campus(data_dir).start()
+    try:
+        for group, expected in (("151004", 392), ("010101", 268)):
+            term = server.call("GET", f"/api/v1/groups/{group}").json()["term"]
+            start = datetime.date.fromisoformat(term["lessonsStart"])
+            end = datetime.date.fromisoformat(term["lessonsEnd"])
+            api = api_occurrences(server, f"/api/v1/groups/{group}/schedule", start, end)
+            feed, calendar = expand_feed(server, f"/api/v1/groups/{group}/calendar.ics", start, end)
+            assert sum(api.values()) == expected
+            assert feed == api
+            uids = [str(event["UID"]) for event in calendar.walk("VEVENT")]
+            assert len(uids) == len(set(uids))
+        # A teacher's and a room's feeds too, over the exam session of 913801.
+        start, end = datetime.date(2022, 9, 1), datetime.date(2023, 1, 15)
+        rooms = server.call("GET", "/api/v1/rooms", params={"q": "413-1"}).json()
+        room = rooms["sections"][0]["items"][0]["id"]
+        for path in (f"/api/v1/rooms/{room}", "/api/v1/teachers/s-krakasevich"):
+            api = api_occurrences(server, f"{path}/schedule", start, end)
+            feed, _ = expand_feed(server, f"{path}/calendar.ics", start, end)
+            assert sum(api.values()) > 0
+            assert feed == api
+        # Subscribing needs no account, and the feed says it is a calendar.
+        response = server.call("GET", "/api/v1/groups/151004/calendar.ics")
+        assert response.headers["Content-Type"] == "text/calendar; charset=utf-8"
+    finally:
+        server.stop()
+
+
+def test_the_cli_prints_a_day_and_a_week(data_dir):
+    run_cli("import", "iis", *IIS_FILES, data_dir=data_dir)
+    day = run_cli("schedule", "--group", "151004", "--date", "2023-09-25", data_dir=data_dir).stdout
+    assert day.startswith("Group 151004 · Monday 25.09.2023 · week 1\n")
+    assert "09:00–10:20  ЛК" in day and "sg 1" in day and "sg 2" in day
+    week = run_cli("schedule", "--group", "151004", "--date", "2023-09-27", "--week", data_dir=data_dir).stdout
+    assert week.count("Group 151004 · ") == 7
+    assert "— free" in week
+    teacher = run_cli("schedule", "--teacher", "o-smoliakova", "--date", "2023-09-25", data_dir=data_dir).stdout
+    assert "151004" in teacher
+    room = run_cli("schedule", "--room", "209-4", "--date", "2023-09-25", data_dir=data_dir).stdout
+    assert room.startswith("Room 209-4 · Monday 25.09.2023")
+    missing = run_cli("schedule", "--group", "000000", data_dir=data_dir, check=False)
+    assert missing.returncode != 0 and "There is no group 000000." in missing.stderr
+
+
+def test_the_cli_imports_while_the_server_runs(data_dir):
+    server = Campus(data_dir).start()
+    try:
+        assert server.call("GET", "/api/v1/groups/151004").status_code == 404
+        run_cli("import", "iis", str(FIXTURES / "151004.json"), data_dir=data_dir)
+        assert server.call("GET", "/api/v1/groups/151004").status_code == 200
+    finally:
+        server.stop()
