@@ -51,8 +51,10 @@ public enum CampusApp {
                         interval: configuration.iisSyncInterval, database: database, cache: services.responseCache,
                         logger: logger))
             }
+            let timetable = services.timetable
             return Application(
-                router: router,
+                responder: CachingResponder(
+                    inner: router.buildResponder(), cache: services.responseCache, today: { timetable.todayKey() }),
                 configuration: .init(
                     address: .hostname(configuration.host, port: configuration.port), serverName: "Campus"),
                 services: background,
@@ -88,10 +90,8 @@ public enum CampusApp {
                 resources.staticFiles, urlBasePath: "/static",
                 cacheControl: .init([(MediaType(type: .any), [.public, .maxAge(3600)])]), logger: services.logger))
         router.add(middleware: BodyLimitMiddleware(limit: bodyLimit(method:path:)))
-        let timetable = services.timetable
-        router.add(middleware: ResponseCacheMiddleware(cache: services.responseCache, today: { timetable.today().iso }))
         router.add(middleware: RequestScopeMiddleware(trustForwardedFor: services.configuration.trustForwardedFor))
-        router.add(middleware: RequestValidationMiddleware(validator: try RequestValidator(yaml: documentation.yaml)))
+        router.add(middleware: RequestValidationMiddleware(validator: documentation.validator))
 
         try APIHandler(services: services).registerHandlers(
             on: RecordingTransport(router: router, routes: routes),

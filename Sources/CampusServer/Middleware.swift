@@ -15,16 +15,16 @@ struct RequestLogMiddleware: RouterMiddleware {
         let start = ContinuousClock.now
         do {
             let response = try await next(request, context)
-            log(request, context, status: response.status.code, start: start)
+            Self.log(request, context, status: response.status.code, start: start)
             return response
         } catch {
             let status = (error as? any HTTPResponseError)?.status.code ?? 500
-            log(request, context, status: status, start: start)
+            Self.log(request, context, status: status, start: start)
             throw error
         }
     }
 
-    private func log(_ request: Request, _ context: Context, status: Int, start: ContinuousClock.Instant) {
+    static func log(_ request: Request, _ context: Context, status: Int, start: ContinuousClock.Instant) {
         let elapsed = ContinuousClock.now - start
         let milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
         context.logger.info(

@@ -4,7 +4,6 @@ import HTTPTypes
 import Timetable
 import Hummingbird
 import NIOCore
-import Yams
 
 /// Checks each API request against the schemas of openapi.yaml before the generated code decodes
 /// it: types, required fields, `null`, string lengths (in code points, as JSON Schema counts),
@@ -53,10 +52,8 @@ struct RequestValidator: Sendable {
 
     // MARK: Reading the document
 
-    init(yaml: String) throws {
-        guard let document = try Yams.load(yaml: yaml) as? [String: Any] else {
-            throw RequestValidatorError.unreadable
-        }
+    /// The operations of a parsed document.
+    init(document: [String: Any]) throws {
         let components = document["components"] as? [String: Any] ?? [:]
         var operations: [Operation] = []
         for (path, item) in document["paths"] as? [String: Any] ?? [:] {
@@ -382,10 +379,6 @@ struct RequestValidator: Sendable {
         return String(cString: number.objCType) == "c"
     }
 
-}
-
-enum RequestValidatorError: Error {
-    case unreadable
 }
 
 /// Runs ``RequestValidator`` on every request for an operation of the API.

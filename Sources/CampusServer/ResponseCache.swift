@@ -1,7 +1,9 @@
+import Crypto
 import Foundation
 import HTTPTypes
 import Hummingbird
 import Logging
+import Metrics
 import NIOConcurrencyHelpers
 import NIOCore
 import Storage
@@ -20,19 +22,28 @@ final class ResponseCache: Sendable {
 
     private struct State {
         var entries: [String: Entry] = [:]
+        var bytes = 0
         var version: String?
         var checked: ContinuousClock.Instant?
+
+        mutating func removeAll() {
+            entries.removeAll(keepingCapacity: true)
+            bytes = 0
+        }
     }
 
     private let state = NIOLockedValueBox(State())
     let database: Database
-    /// The most entries kept; when full, the cache starts over.
+    /// The most entries and body bytes kept; when either is reached, the cache starts over.
+    /// An answer bigger than a sixteenth of the bytes is not kept.
     let capacity: Int
+    let maximumBytes: Int
     static let recheckInterval: Duration = .seconds(1)
 
-    init(database: Database, capacity: Int = 5000) {
+    init(database: Database, capacity: Int = 5000, maximumBytes: Int = 64 << 20) {
         self.database = database
         self.capacity = capacity
+        self.maximumBytes = maximumBytes
     }
 
     /// The timetable's version, read from the database at most once a second.
@@ -47,7 +58,7 @@ final class ResponseCache: Sendable {
         if let cached { return cached }
         let version = try await database.read { db in try await TimetableStore(db).version() }
         state.withLockedValue { state in
-            if state.version != version { state.entries.removeAll(keepingCapacity: true) }
+            if state.version != version { state.removeAll() }
             state.version = version
             state.checked = now
         }
@@ -68,59 +79,71 @@ final class ResponseCache: Sendable {
 
     func store(_ entry: Entry, for key: String) {
         state.withLockedValue { state in
-            guard state.version == entry.version else { return }
-            if state.entries.count >= capacity { state.entries.removeAll(keepingCapacity: true) }
+            let size = entry.body.readableBytes
+            guard state.version == entry.version, size <= maximumBytes / 16 else { return }
+            if state.entries.count >= capacity || state.bytes + size > maximumBytes { state.removeAll() }
+            state.bytes += size - (state.entries[key]?.body.readableBytes ?? 0)
             state.entries[key] = entry
         }
     }
 }
 
-/// Serves timetable GET requests from ``ResponseCache``, with an ETag so that clients can ask
-/// "has it changed?" (`If-None-Match` → 304).
-struct ResponseCacheMiddleware: RouterMiddleware {
+/// Serves timetable GET requests from ``ResponseCache`` before routing: a hit skips the router
+/// and the middleware (its response was made by them and keeps their headers) but is logged and
+/// counted like any request. A miss goes through the router, and a 200 is kept. Answers carry an
+/// ETag, so that clients can ask "has it changed?" (`If-None-Match` → 304).
+struct CachingResponder<Inner: HTTPResponder>: HTTPResponder where Inner.Context == CampusRequestContext {
     typealias Context = CampusRequestContext
+    let inner: Inner
     let cache: ResponseCache
     /// Today's date, part of the key: a schedule without dates is this week's.
     let today: @Sendable () -> String
+    let hits = Counter(
+        label: "hb.requests",
+        dimensions: [("http.route", "cached"), ("http.request.method", "GET"), ("http.response.status_code", "200")])
 
     /// Paths whose answers depend only on the timetable, the query and the date.
     static func isCacheable(_ path: String) -> Bool {
         guard path.hasPrefix("/api/v1/") else { return false }
-        let rest = path.dropFirst("/api/v1/".count)
-        let parts = rest.split(separator: "/")
-        guard let first = parts.first else { return false }
+        let parts = path.utf8.dropFirst(8).split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
+        guard let first = parts.first.map({ String(decoding: $0, as: UTF8.self) }) else { return false }
         switch first {
         case "faculties", "specialities", "departments", "lesson-types":
             return parts.count == 1
         case "groups", "teachers", "rooms":
-            return parts.count <= 2 || (parts.count == 3 && (parts[2] == "schedule" || parts[2] == "calendar.ics"))
+            if parts.count <= 2 { return true }
+            guard parts.count == 3 else { return false }
+            let last = String(decoding: parts[2], as: UTF8.self)
+            return last == "schedule" || last == "calendar.ics"
         default:
             return false
         }
     }
 
-    func handle(
-        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
-    ) async throws -> Response {
-        guard request.method == .get, Self.isCacheable(request.uri.path) else {
-            return try await next(request, context)
+    func respond(to request: Request, context: Context) async throws -> Response {
+        guard request.method == .get, Self.isCacheable(request.uri.path),
+            let version = try? await cache.currentVersion()
+        else {
+            return try await inner.respond(to: request, context: context)
         }
-        let version = try await cache.currentVersion()
         let key = "\(today()) \(request.uri.path)?\(request.uri.query ?? "")"
         if let entry = cache.entry(key, version: version) {
-            return respond(entry, to: request)
+            let start = ContinuousClock.now
+            let response = respond(entry, to: request)
+            hits.increment()
+            RequestLogMiddleware.log(request, context, status: response.status.code, start: start)
+            return response
         }
-        let response = try await next(request, context)
+        let response = try await inner.respond(to: request, context: context)
         guard response.status == .ok else { return response }
         let collector = BodyCollector()
         try await response.body.write(CollectingWriter(collector: collector))
-        let body = collector.buffer
         var headers = response.headers
         headers[.contentLength] = nil
-        let digest = key.utf8.reduce(into: UInt64(14_695_981_039_346_656_037)) { $0 = ($0 ^ UInt64($1)) &* 1_099_511_628_211 }
+        let digest = collector.buffer.withUnsafeReadableBytes { SHA256.hash(data: $0) }
         let entry = ResponseCache.Entry(
-            version: version, headers: headers, body: body,
-            etag: "\"\(version.prefix(8))-\(String(digest, radix: 36))\"")
+            version: version, headers: headers, body: collector.buffer,
+            etag: "\"\(digest.prefix(12).hexadecimal)\"")
         cache.store(entry, for: key)
         return respond(entry, to: request)
     }
@@ -129,9 +152,12 @@ struct ResponseCacheMiddleware: RouterMiddleware {
         var headers = entry.headers
         headers[.eTag] = entry.etag
         headers[.cacheControl] = "no-cache"
-        if let match = request.headers[.ifNoneMatch], match.split(separator: ",").contains(where: {
-            $0.trimmingCharacters(in: .whitespaces) == entry.etag || $0.trimmingCharacters(in: .whitespaces) == "*"
-        }) {
+        if let match = request.headers[.ifNoneMatch],
+            match.split(separator: ",").contains(where: {
+                let tag = $0.trimmingCharacters(in: .whitespaces)
+                return tag == entry.etag || tag == "*"
+            })
+        {
             headers[.contentType] = nil
             return Response(status: .notModified, headers: headers, body: ResponseBody())
         }

@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import HummingbirdBcrypt
 import NIOPosix
+import Storage
 
 /// Hashes and checks passwords with bcrypt, off the event loops.
 ///
@@ -47,7 +48,7 @@ enum Token {
 
     /// The stored form of a token: SHA-256, hex.
     static func hash(_ token: String) -> String {
-        SHA256.hash(data: Data(token.utf8)).map { String(format: "%02x", $0) }.joined()
+        SHA256.hash(data: Data(token.utf8)).hexadecimal
     }
 }
 

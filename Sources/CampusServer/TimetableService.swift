@@ -1,5 +1,6 @@
 import Accounts
 import Foundation
+import NIOConcurrencyHelpers
 import Storage
 import Timetable
 
@@ -9,6 +10,7 @@ struct TimetableService: Sendable {
     let database: Database
     let timeZone: TimeZone
     let now: @Sendable () -> Date
+    private let todayCache = DayCache()
 
     /// The longest range one schedule request may cover.
     static let maximumDays = 366
@@ -71,6 +73,10 @@ struct TimetableService: Sendable {
     }
 
     func today() -> LocalDate { LocalDate(now(), in: timeZone) }
+
+    /// Today's date as `YYYY-MM-DD`, worked out again only when the day changes (it is part of
+    /// the key of every cached answer).
+    func todayKey() -> String { todayCache.value(now: now(), timeZone: timeZone) }
 
     // MARK: Ranges
 
@@ -189,5 +195,20 @@ struct TimetableService: Sendable {
             name: name, timeZone: timeZone, calendar: try await studyCalendar(), host: host, stamp: stamp,
             lessonTypes: try await lessonTypes()
         ).render(lessons, within: range, filter: filter)
+    }
+}
+
+/// Today's date as text until the day ends.
+final class DayCache: Sendable {
+    private let state = NIOLockedValueBox<(text: String, until: Date)?>(nil)
+
+    func value(now: Date, timeZone: TimeZone) -> String {
+        if let cached = state.withLockedValue({ $0 }), now < cached.until, now >= cached.until.addingTimeInterval(-86400 * 2) {
+            return cached.text
+        }
+        let today = LocalDate(now, in: timeZone)
+        let text = today.iso
+        state.withLockedValue { $0 = (text, today.adding(days: 1).start(in: timeZone)) }
+        return text
     }
 }

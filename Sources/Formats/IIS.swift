@@ -39,6 +39,14 @@ public enum IIS {
 
     /// Tells a document's kind from its keys.
     public static func kind(of data: Data) throws -> Document {
+        // The common cases without parsing the whole file: an object with a schedule's keys.
+        if let first = data.first(where: { ![0x20, 0x0A, 0x0D, 0x09, 0xEF, 0xBB, 0xBF].contains($0) }), first == UInt8(ascii: "{") {
+            let head = data.prefix(4096)
+            for key in ["\"schedules\"", "\"studentGroupDto\"", "\"employeeDto\"", "\"exams\""]
+            where head.range(of: Data(key.utf8)) != nil {
+                return .schedule
+            }
+        }
         let json: Any
         do {
             json = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
@@ -310,8 +318,8 @@ public enum IIS {
         var seenRooms: [RoomKey: ImportedRoom] = [:]
         var seenTeachers: [String: ImportedTeacher] = [:]
         var seenGroups: [String: ImportedGroup] = [:]
-        func add(_ lesson: LessonDTO, weekday: Weekday?, isExam: Bool, path: String) throws {
-            let converted = try self.lesson(lesson, weekday: weekday, isExam: isExam, owner: owner, path: path)
+        func add(_ lesson: LessonDTO, weekday: Weekday?, isExam: Bool, path: @autoclosure () -> String) throws {
+            let converted = try self.lesson(lesson, weekday: weekday, isExam: isExam, owner: owner, path: path())
             lessons.append(converted.lesson)
             for room in converted.rooms { seenRooms[room.key] = seenRooms[room.key] ?? room }
             for teacher in converted.teachers { seenTeachers[teacher.urlID] = teacher }
@@ -342,14 +350,16 @@ public enum IIS {
     }
 
     /// One lesson, checked field by field.
-    static func lesson(_ dto: LessonDTO, weekday: Weekday?, isExam: Bool, owner: ScheduleOwner, path: String) throws
+    static func lesson(
+        _ dto: LessonDTO, weekday: Weekday?, isExam: Bool, owner: ScheduleOwner, path: @autoclosure () -> String
+    ) throws
         -> (lesson: ImportedLesson, rooms: [ImportedRoom], teachers: [ImportedTeacher], groups: [ImportedGroup])
     {
         let isAnnouncement = dto.announcement ?? false
-        guard var start = try time(dto.startLessonTime, "\(path).startLessonTime"),
-            var end = try time(dto.endLessonTime, "\(path).endLessonTime")
+        guard var start = try time(dto.startLessonTime, "\(path()).startLessonTime"),
+            var end = try time(dto.endLessonTime, "\(path()).endLessonTime")
         else {
-            throw ImportError(field: "\(path).startLessonTime", message: "is missing: a lesson needs a start and an end time.")
+            throw ImportError(field: "\(path()).startLessonTime", message: "is missing: a lesson needs a start and an end time.")
         }
         // An announcement may carry its own times; IIS also puts dates there, which say nothing
         // about the time of day and are left alone.
@@ -360,11 +370,11 @@ public enum IIS {
             end = announcedEnd
         }
         guard start < end else {
-            throw ImportError(field: "\(path).endLessonTime", message: "\(end) is not after the start time \(start).")
+            throw ImportError(field: "\(path()).endLessonTime", message: "\(end) is not after the start time \(start).")
         }
-        let single = try date(dto.dateLesson, "\(path).dateLesson")
-        var rangeStart = try date(dto.startLessonDate, "\(path).startLessonDate")
-        var rangeEnd = try date(dto.endLessonDate, "\(path).endLessonDate")
+        let single = try date(dto.dateLesson, "\(path()).dateLesson")
+        var rangeStart = try date(dto.startLessonDate, "\(path()).startLessonDate")
+        var rangeEnd = try date(dto.endLessonDate, "\(path()).endLessonDate")
         if let first = rangeStart, let last = rangeEnd, first > last { swap(&rangeStart, &rangeEnd) }
         var lessonDate: LocalDate?
         var range: ClosedRange<LocalDate>?
@@ -373,7 +383,7 @@ public enum IIS {
             // Exams and one-off lessons have a date; some carry it only as a one-day range.
             guard let day = single ?? rangeStart ?? rangeEnd else {
                 throw ImportError(
-                    field: "\(path).dateLesson", message: "is missing: a lesson in exams needs its date.")
+                    field: "\(path()).dateLesson", message: "is missing: a lesson in exams needs its date.")
             }
             lessonDate = day
             lessonWeekday = nil
@@ -383,22 +393,22 @@ public enum IIS {
         var weeks = Set((dto.weekNumber ?? []).filter { (1...4).contains($0) })
         if dto.weekNumber?.contains(0) == true || weeks.count == 4 || lessonDate != nil { weeks = [] }
         if let invalid = dto.weekNumber?.first(where: { !(0...4).contains($0) }) {
-            throw ImportError(field: "\(path).weekNumber", message: "\(invalid) is not a study week (1–4, or 0 for every week).")
+            throw ImportError(field: "\(path()).weekNumber", message: "\(invalid) is not a study week (1–4, or 0 for every week).")
         }
         let subgroup = dto.numSubgroup ?? 0
         guard (0...9).contains(subgroup) else {
-            throw ImportError(field: "\(path).numSubgroup", message: "\(subgroup) is not a subgroup (0–9).")
+            throw ImportError(field: "\(path()).numSubgroup", message: "\(subgroup) is not a subgroup (0–9).")
         }
         var rooms: [ImportedRoom] = []
         for (index, text) in (dto.auditories ?? []).enumerated() {
             guard let room = room(text) else {
-                throw ImportError(field: "\(path).auditories[\(index)]", message: "is empty.")
+                throw ImportError(field: "\(path()).auditories[\(index)]", message: "is empty.")
             }
             rooms.append(room)
         }
         var teachers: [ImportedTeacher] = []
         for (index, employee) in (dto.employees ?? []).enumerated() {
-            teachers.append(try teacher(employee, path: "\(path).employees[\(index)]"))
+            teachers.append(try teacher(employee, path: "\(path()).employees[\(index)]"))
         }
         var groups = (dto.studentGroups ?? []).map {
             ImportedGroup(name: $0.name, educationDegree: $0.educationDegree, studentCount: $0.numberOfStudents)
@@ -412,7 +422,7 @@ public enum IIS {
         }
         let subject = nonEmpty(dto.subject) ?? nonEmpty(dto.subjectFullName) ?? (isAnnouncement ? "Announcement" : nil)
         guard let subject else {
-            throw ImportError(field: "\(path).subject", message: "is missing: a lesson needs a subject.")
+            throw ImportError(field: "\(path()).subject", message: "is missing: a lesson needs a subject.")
         }
         let lesson = ImportedLesson(
             subject: subject, subjectFullName: nonEmpty(dto.subjectFullName), typeID: nonEmpty(dto.lessonTypeAbbrev),
@@ -424,12 +434,12 @@ public enum IIS {
 
     /// A teacher from either IIS form: the list's (`degree` is the abbreviation) or the one
     /// embedded in lessons (`degree` is the full name and `degreeAbbrev` the abbreviation).
-    static func teacher(_ dto: EmployeeDTO, path: String) throws -> ImportedTeacher {
+    static func teacher(_ dto: EmployeeDTO, path: @autoclosure () -> String) throws -> ImportedTeacher {
         guard let urlID = nonEmpty(dto.urlId) else {
-            throw ImportError(field: "\(path).urlId", message: "is missing: a teacher needs a URL id.")
+            throw ImportError(field: "\(path()).urlId", message: "is missing: a teacher needs a URL id.")
         }
         guard let lastName = nonEmpty(dto.lastName) else {
-            throw ImportError(field: "\(path).lastName", message: "is missing.")
+            throw ImportError(field: "\(path()).lastName", message: "is missing.")
         }
         var degree: String?
         var abbreviation: String?
@@ -452,10 +462,24 @@ public enum IIS {
     /// 213а; "epam 104 к1-2 к." is a room off campus credited to building 2. A string without a
     /// building is a room of its own name.
     public static func room(_ text: String) -> ImportedRoom? {
-        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !trimmed.isEmpty else { return nil }
-        if let match = trimmed.wholeMatch(of: #/(.+?)\s*-\s*(\d{1,3})\s*к\.?/#), let building = Int(match.2) {
-            return room(named: String(match.1), building: building)
+        guard let trimmed = nonEmpty(text) else { return nil }
+        // "<room>-<building> к." read from the end: an optional ".", "к", spaces, the digits of
+        // the building, spaces, "-".
+        var rest = Substring(trimmed)
+        if rest.last == "." { rest.removeLast() }
+        if rest.last == "к" || rest.last == "К" {
+            rest.removeLast()
+            while rest.last?.isWhitespace == true { rest.removeLast() }
+            let digits = rest.reversed().prefix { $0.isASCII && $0.isNumber }
+            if (1...3).contains(digits.count), let building = Int(String(digits.reversed())) {
+                rest.removeLast(digits.count)
+                while rest.last?.isWhitespace == true { rest.removeLast() }
+                if rest.last == "-" {
+                    rest.removeLast()
+                    while rest.last?.isWhitespace == true { rest.removeLast() }
+                    if !rest.isEmpty { return room(named: String(rest), building: building) }
+                }
+            }
         }
         return room(named: trimmed, building: nil)
     }
@@ -489,25 +513,36 @@ public enum IIS {
 
     // MARK: Values
 
-    static func date(_ text: String?, _ path: String) throws -> LocalDate? {
+    static func date(_ text: String?, _ path: @autoclosure () -> String) throws -> LocalDate? {
         guard let text = nonEmpty(text) else { return nil }
         guard let date = LocalDate(dotted: text) else {
-            throw ImportError(field: path, message: "\"\(text)\" is not a date like 01.09.2023.")
+            throw ImportError(field: path(), message: "\"\(text)\" is not a date like 01.09.2023.")
         }
         return date
     }
 
-    static func time(_ text: String?, _ path: String) throws -> WallTime? {
+    static func time(_ text: String?, _ path: @autoclosure () -> String) throws -> WallTime? {
         guard let text = nonEmpty(text) else { return nil }
         guard let time = WallTime(text) else {
-            throw ImportError(field: path, message: "\"\(text)\" is not a time like 09:00.")
+            throw ImportError(field: path(), message: "\"\(text)\" is not a time like 09:00.")
         }
         return time
     }
 
+    /// Unicode's White_Space characters, told without a property lookup.
+    static func isWhitespace(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x09...0x0D, 0x20, 0x85, 0xA0, 0x1680, 0x2000...0x200A, 0x2028, 0x2029, 0x202F, 0x205F, 0x3000: true
+        default: false
+        }
+    }
+
     static func nonEmpty(_ text: String?) -> String? {
-        guard let text = text?.trimmingCharacters(in: .whitespacesAndNewlines), !text.isEmpty else { return nil }
-        return text
+        guard let text, let first = text.unicodeScalars.first else { return nil }
+        // Most strings have no spaces around them; trimming only those that do is much cheaper.
+        guard isWhitespace(first) || isWhitespace(text.unicodeScalars.last!) else { return text }
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        return trimmed.isEmpty ? nil : trimmed
     }
 
     /// `GET /last-update-date/…`: `{"lastUpdateDate": "dd.MM.yyyy"}`.

@@ -158,9 +158,12 @@ struct SQLiteSource: ConnectionPoolSource {
                 storage: .file(path: path), threadPool: threadPool, logger: logger, on: eventLoop
             ).get()
             do {
-                // busy_timeout replaces SQLiteNIO's busy handler, which would retry forever.
+                // busy_timeout replaces SQLiteNIO's busy handler, which would retry forever. A
+                // 32 MiB page cache (the default is 2 MiB; pages are taken only as needed) keeps a
+                // big import's transaction in memory until it commits.
                 for pragma in [
                     "PRAGMA busy_timeout = 10000", "PRAGMA foreign_keys = ON", "PRAGMA synchronous = FULL",
+                    "PRAGMA cache_size = -32768",
                 ] {
                     _ = try await connection.query(pragma).get()
                 }

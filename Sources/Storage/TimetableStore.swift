@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import NIOPosix
 import SQLKit
 import Timetable
 
@@ -25,7 +26,7 @@ public struct TimetableStore: Sendable {
     public init(_ db: any SQLDatabase) { self.db = db }
 
     /// Rows per multi-row statement: well under both databases' limits on bound values.
-    static let chunk = 400
+    static let chunk = 1000
 
     // MARK: Importing
 
@@ -53,11 +54,12 @@ public struct TimetableStore: Sendable {
         }
 
         // Lessons: one row per identity, whichever schedules name it.
+        let keys = try await Self.identityHashes(data.schedules)
         var lessonsByIdentity: [String: ImportedLesson] = [:]
         var order: [String] = []
-        for schedule in data.schedules {
-            for lesson in schedule.lessons {
-                let key = Self.hash(lesson.identity)
+        for (scheduleIndex, schedule) in data.schedules.enumerated() {
+            for (lessonIndex, lesson) in schedule.lessons.enumerated() {
+                let key = keys[scheduleIndex][lessonIndex]
                 if var existing = lessonsByIdentity[key] {
                     existing.teachers = Array(Set(existing.teachers + lesson.teachers)).sorted()
                     lessonsByIdentity[key] = existing
@@ -73,19 +75,19 @@ public struct TimetableStore: Sendable {
         for part in order.chunked(Self.chunk) {
             var query: SQLQueryString = """
                 INSERT INTO lessons (identity_hash, subject, subject_full, type_id, start_minute, end_minute, weekday,
-                weeks, subgroup, start_day, end_day, date_day, note, announcement, exam) VALUES
+                weeks, subgroup, start_day, end_day, date_day, note, announcement, exam) VALUES\u{20}
                 """
-            for (index, key) in part.enumerated() {
-                let lesson = lessonsByIdentity[key]!
-                let weeks = lesson.weeks.reduce(0) { $0 | (1 << $1) }
-                query += index == 0 ? " " : ", "
-                query += Self.row([
-                    key, lesson.subject, lesson.subjectFullName, lesson.typeID, lesson.start.minutes, lesson.end.minutes,
-                    lesson.weekday?.rawValue, weeks, lesson.subgroup, lesson.dateRange?.lowerBound.dayNumber,
-                    lesson.dateRange?.upperBound.dayNumber, lesson.date?.dayNumber, lesson.note, lesson.isAnnouncement,
-                    lesson.isExam,
-                ])
-            }
+            query += Self.values(
+                part.lazy.map { key -> [(any Encodable & Sendable)?] in
+                    let lesson = lessonsByIdentity[key]!
+                    let weeks = lesson.weeks.reduce(0) { $0 | (1 << $1) }
+                    return [
+                        key, lesson.subject, lesson.subjectFullName, lesson.typeID, lesson.start.minutes,
+                        lesson.end.minutes, lesson.weekday?.rawValue, weeks, lesson.subgroup,
+                        lesson.dateRange?.lowerBound.dayNumber, lesson.dateRange?.upperBound.dayNumber,
+                        lesson.date?.dayNumber, lesson.note, lesson.isAnnouncement, lesson.isExam,
+                    ]
+                })
             query += """
                  ON CONFLICT (identity_hash) DO UPDATE SET subject_full = excluded.subject_full,
                  note = excluded.note RETURNING id, identity_hash
@@ -104,9 +106,9 @@ public struct TimetableStore: Sendable {
         var groupOwners: [String] = []
         var teacherOwners: [Int64] = []
         var groupScheduleLessons = Set<Int64>()
-        var teacherScheduleLinks = Set<[Int64]>()
-        for schedule in data.schedules {
-            let ids = schedule.lessons.map { lessonIDs[Self.hash($0.identity)]! }
+        var teacherScheduleLinks = Set<LessonTeacher>()
+        for (scheduleIndex, schedule) in data.schedules.enumerated() {
+            let ids = keys[scheduleIndex].map { lessonIDs[$0]! }
             switch schedule.owner {
             case .group(let name):
                 groupOwners.append(name)
@@ -116,7 +118,7 @@ public struct TimetableStore: Sendable {
                     throw ImportError(message: "the schedule's teacher \(urlID) is not in the import.")
                 }
                 teacherOwners.append(id)
-                for lessonID in ids { teacherScheduleLinks.insert([lessonID, id]) }
+                for lessonID in ids { teacherScheduleLinks.insert(LessonTeacher(lesson: lessonID, teacher: id)) }
             }
         }
         try await deleteWhere("lesson_groups", column: "group_name", in: groupOwners)
@@ -142,7 +144,7 @@ public struct TimetableStore: Sendable {
                 guard let teacherID = teacherIDs[urlID] else {
                     throw ImportError(message: "a lesson of \(lesson.subject) names the teacher \(urlID), who is not in the import.")
                 }
-                teacherLinks.append([id, teacherID, teacherScheduleLinks.contains([id, teacherID])])
+                teacherLinks.append([id, teacherID, teacherScheduleLinks.contains(LessonTeacher(lesson: id, teacher: teacherID))])
             }
             for room in Set(lesson.rooms).sorted() {
                 guard let roomID = roomIDs[room] else {
@@ -174,6 +176,11 @@ public struct TimetableStore: Sendable {
         return summary
     }
 
+    private struct LessonTeacher: Hashable {
+        var lesson: Int64
+        var teacher: Int64
+    }
+
     public struct ImportError: Error, CustomStringConvertible {
         public var message: String
         public var description: String { "The import is inconsistent: \(message)" }
@@ -183,18 +190,62 @@ public struct TimetableStore: Sendable {
         try await db.raw("SELECT COUNT(*) AS n FROM \(unsafeRaw: table)").first(decodingColumn: "n", as: Int.self) ?? 0
     }
 
-    private static func hash(_ identity: String) -> String {
-        SHA256.hash(data: Data(identity.utf8)).prefix(20).map { String(format: "%02x", $0) }.joined()
+    /// Each schedule's lesson identity hashes, in lesson order; computed on every core (on
+    /// NIO's thread pool: tasks started from an event loop stay on it).
+    private static func identityHashes(_ schedules: [ImportedSchedule]) async throws -> [[String]] {
+        let width = max(1, ProcessInfo.processInfo.activeProcessorCount)
+        let size = max(1, (schedules.count + width - 1) / width)
+        return try await withThrowingTaskGroup(of: (Int, [[String]]).self) { group in
+            for start in stride(from: 0, to: schedules.count, by: size) {
+                let part = schedules[start..<min(start + size, schedules.count)]
+                group.addTask {
+                    try await NIOThreadPool.singleton.runIfActive { (start, part.map { $0.lessons.map { hash($0.identity) } }) }
+                }
+            }
+            var result = [[String]](repeating: [], count: schedules.count)
+            for try await (start, hashes) in group {
+                for (offset, item) in hashes.enumerated() { result[start + offset] = item }
+            }
+            return result
+        }
     }
 
-    private static func row(_ values: [(any Encodable & Sendable)?]) -> SQLQueryString {
-        var query: SQLQueryString = "("
-        for (index, value) in values.enumerated() {
-            if index > 0 { query += ", " }
-            if let value { query += "\(SQLBind(value))" } else { query += "NULL" }
+    private static func hash(_ identity: String) -> String {
+        SHA256.hash(data: Data(identity.utf8)).prefix(20).hexadecimal
+    }
+
+    /// The VALUES of a multi-row INSERT. Integers, booleans and NULL are written as SQL literals
+    /// (they cannot carry anything but a number), everything else is bound: fewer binds and
+    /// fragments make big imports faster.
+    private static func values(_ rows: some Sequence<[(any Encodable & Sendable)?]>) -> SQLQueryString {
+        var query: SQLQueryString = ""
+        var text = ""
+        for (rowIndex, row) in rows.enumerated() {
+            text += rowIndex == 0 ? "(" : ", ("
+            for (index, value) in row.enumerated() {
+                if index > 0 { text += ", " }
+                if let value {
+                    append(value, to: &query, text: &text)
+                } else {
+                    text += "NULL"
+                }
+            }
+            text += ")"
         }
-        query += ")"
+        query += "\(unsafeRaw: text)"
         return query
+    }
+
+    /// Appends a value: an integer or boolean to the SQL text, anything else as a bind after it.
+    private static func append(_ value: any Encodable & Sendable, to query: inout SQLQueryString, text: inout String) {
+        switch value {
+        case let number as Int: text += String(number)
+        case let number as Int64: text += String(number)
+        case let flag as Bool: text += flag ? "TRUE" : "FALSE"
+        default:
+            query += "\(unsafeRaw: text)\(bind: value)"
+            text = ""
+        }
     }
 
     /// A multi-row INSERT, in chunks.
@@ -204,10 +255,7 @@ public struct TimetableStore: Sendable {
     ) async throws {
         for part in rows.chunked(Self.chunk) {
             var query: SQLQueryString = "INSERT INTO \(unsafeRaw: table) (\(unsafeRaw: columns.joined(separator: ", "))) VALUES "
-            for (index, row) in part.enumerated() {
-                if index > 0 { query += ", " }
-                query += Self.row(row)
-            }
+            query += Self.values(part)
             if let conflict {
                 query += SQLQueryString(" " + conflict)
             } else if ignoringConflicts {
@@ -217,24 +265,21 @@ public struct TimetableStore: Sendable {
         }
     }
 
+    /// A comma-separated list of values, as in `IN (…)`.
     func list<T: Encodable & Sendable>(_ values: [T]) -> SQLQueryString {
         var query: SQLQueryString = ""
+        var text = ""
         for (index, value) in values.enumerated() {
-            if index > 0 { query += ", " }
-            query += "\(bind: value)"
+            if index > 0 { text += ", " }
+            Self.append(value, to: &query, text: &text)
         }
+        query += "\(unsafeRaw: text)"
         return query
     }
 
     private func deleteWhere<T: Encodable & Sendable>(_ table: String, column: String, in values: [T]) async throws {
         for part in values.chunked(Self.chunk) {
-            var query: SQLQueryString = "DELETE FROM \(unsafeRaw: table) WHERE \(unsafeRaw: column) IN ("
-            for (index, value) in part.enumerated() {
-                if index > 0 { query += ", " }
-                query += "\(bind: value)"
-            }
-            query += ")"
-            try await db.raw(query).run()
+            try await db.raw("DELETE FROM \(unsafeRaw: table) WHERE \(unsafeRaw: column) IN (\(list(Array(part))))").run()
         }
     }
 
@@ -549,5 +594,19 @@ public struct TimetableStore: Sendable {
 extension Array {
     func chunked(_ size: Int) -> [ArraySlice<Element>] {
         stride(from: 0, to: count, by: size).map { self[$0..<Swift.min($0 + size, count)] }
+    }
+}
+
+extension Sequence where Element == UInt8 {
+    /// The bytes as lowercase hexadecimal digits.
+    public var hexadecimal: String {
+        let digits = Array("0123456789abcdef".utf8)
+        var text = [UInt8]()
+        text.reserveCapacity(underestimatedCount * 2)
+        for byte in self {
+            text.append(digits[Int(byte >> 4)])
+            text.append(digits[Int(byte & 0x0F)])
+        }
+        return String(decoding: text, as: UTF8.self)
     }
 }

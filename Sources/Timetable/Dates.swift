@@ -20,15 +20,27 @@ public struct LocalDate: Hashable, Comparable, Sendable, CustomStringConvertible
 
     /// The date with these parts; nil when there is no such day (31 February).
     public init?(year: Int, month: Int, day: Int) {
-        guard (1...9999).contains(year), (1...12).contains(month), (1...31).contains(day),
-            let date = Self.calendar.date(from: DateComponents(year: year, month: month, day: day)),
-            Self.calendar.component(.day, from: date) == day
-        else { return nil }
+        guard (1...9999).contains(year), (1...12).contains(month), (1...31).contains(day) else { return nil }
+        let key = (year * 100 + month) * 100 + day
+        let dayNumber: Int
+        if let known = Self.known.number(for: key) {
+            dayNumber = known
+        } else {
+            guard let date = Self.calendar.date(from: DateComponents(year: year, month: month, day: day)),
+                Self.calendar.component(.day, from: date) == day
+            else { return nil }
+            dayNumber = Int((date.timeIntervalSince1970 / 86400).rounded(.down))
+            Self.known.remember(dayNumber, for: key)
+        }
         self.year = year
         self.month = month
         self.day = day
-        self.dayNumber = Int((date.timeIntervalSince1970 / 86400).rounded(.down))
+        self.dayNumber = dayNumber
     }
+
+    /// Day numbers of dates already worked out: imports read the same few dates thousands of
+    /// times, and the calendar is the slow part.
+    private static let known = KnownDays()
 
     public init(dayNumber: Int) {
         let parts = Self.calendar.dateComponents(
@@ -66,14 +78,10 @@ public struct LocalDate: Hashable, Comparable, Sendable, CustomStringConvertible
     }
 
     /// `YYYY-MM-DD`.
-    public var iso: String {
-        String(format: "%04d-%02d-%02d", year, month, day)
-    }
+    public var iso: String { "\(padded(year, 4))-\(padded(month, 2))-\(padded(day, 2))" }
 
     /// `dd.MM.yyyy`.
-    public var dotted: String {
-        String(format: "%02d.%02d.%04d", day, month, year)
-    }
+    public var dotted: String { "\(padded(day, 2)).\(padded(month, 2)).\(padded(year, 4))" }
 
     public var description: String { iso }
 
@@ -154,7 +162,7 @@ public struct WallTime: Hashable, Comparable, Sendable, CustomStringConvertible 
     public var minute: Int { minutes % 60 }
 
     /// `HH:mm`.
-    public var description: String { String(format: "%02d:%02d", hour, minute) }
+    public var description: String { "\(padded(hour, 2)):\(padded(minute, 2))" }
 
     public static func < (lhs: WallTime, rhs: WallTime) -> Bool { lhs.minutes < rhs.minutes }
 }
@@ -189,5 +197,31 @@ public struct LocalDateTime: Hashable, Comparable, Sendable {
         return calendar.date(
             from: DateComponents(
                 year: date.year, month: date.month, day: date.day, hour: minutes / 60, minute: minutes % 60))!
+    }
+}
+
+/// A number with leading zeros to `width` digits (cheaper than `String(format:)`, which these
+/// dates and times are written with on every schedule answer).
+func padded(_ value: Int, _ width: Int) -> String {
+    let digits = String(value)
+    return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
+}
+
+/// A lock-protected memo of valid dates (yyyymmdd → day number).
+final class KnownDays: @unchecked Sendable {
+    private let lock = NSLock()
+    private var numbers: [Int: Int] = [:]
+
+    func number(for key: Int) -> Int? {
+        lock.lock()
+        defer { lock.unlock() }
+        return numbers[key]
+    }
+
+    func remember(_ number: Int, for key: Int) {
+        lock.lock()
+        defer { lock.unlock() }
+        if numbers.count > 100_000 { numbers.removeAll() }
+        numbers[key] = number
     }
 }

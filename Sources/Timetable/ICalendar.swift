@@ -171,20 +171,20 @@ public struct ICalendar: Sendable {
     static func offset(_ seconds: Int) -> String {
         let sign = seconds < 0 ? "-" : "+"
         let value = abs(seconds)
-        return String(format: "%@%02d%02d", sign, value / 3600, (value % 3600) / 60)
+        return sign + padded(value / 3600, 2) + padded((value % 3600) / 60, 2)
     }
 
     static func local(_ date: LocalDate, _ time: WallTime) -> String {
-        String(format: "%04d%02d%02dT%02d%02d00", date.year, date.month, date.day, time.hour, time.minute)
+        padded(date.year, 4) + padded(date.month, 2) + padded(date.day, 2) + "T" + padded(time.hour, 2)
+            + padded(time.minute, 2) + "00"
     }
 
     static func utc(_ moment: Date) -> String {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(identifier: "UTC")!
         let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: moment)
-        return String(
-            format: "%04d%02d%02dT%02d%02d%02dZ", parts.year!, parts.month!, parts.day!, parts.hour!, parts.minute!,
-            parts.second!)
+        return padded(parts.year!, 4) + padded(parts.month!, 2) + padded(parts.day!, 2) + "T" + padded(parts.hour!, 2)
+            + padded(parts.minute!, 2) + padded(parts.second!, 2) + "Z"
     }
 
     /// TEXT escaping (RFC 5545 3.3.11).

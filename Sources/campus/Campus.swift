@@ -5,7 +5,6 @@ import Foundation
 import Logging
 import Storage
 
-@main
 struct Campus: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "campus",
@@ -86,7 +85,7 @@ enum LoggingSetup {
         guard !done else { return }
         done = true
         LoggingSystem.bootstrap { label in
-            var handler: any LogHandler = json ? JSONLogHandler(label: label) : StreamLogHandler.standardError(label: label)
+            var handler = CampusLogHandler(label: label, format: json ? .json : .text)
             handler.logLevel = level
             return handler
         }
@@ -219,5 +218,32 @@ struct DemoCommand: AsyncParsableCommand {
                 print("\(account.email)\t\(account.password)\t\(account.role.rawValue)")
             }
         }
+    }
+}
+
+extension Campus {
+    /// What ArgumentParser's asynchronous `main()` does: parse the command line, run the command,
+    /// and exit with a message on error. (Called from main.swift, where `main()` would resolve to
+    /// the synchronous variant.)
+    static func runFromCommandLine() async {
+        do {
+            var command = try parseAsRoot()
+            if var asyncCommand = command as? any AsyncParsableCommand {
+                try await asyncCommand.runAsync()
+            } else {
+                try command.run()
+            }
+        } catch {
+            exit(withError: error)
+        }
+    }
+}
+
+extension AsyncParsableCommand {
+    /// The asynchronous `run()` (a bare `run()` on a command that has both resolves to the
+    /// synchronous one, which only prints help).
+    mutating func runAsync() async throws {
+        let body: (inout Self) async throws -> Void = { try await $0.run() }
+        try await body(&self)
     }
 }

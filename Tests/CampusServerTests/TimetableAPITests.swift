@@ -194,6 +194,12 @@ extension TestServer {
             let notModified = try await server.request(.get, path, headers: [.ifNoneMatch: etag])
             #expect(notModified.status == .notModified)
             #expect(notModified.body.readableBytes == 0)
+            // The tag is the answer's: importing the same schedule again leaves it, so a client
+            // that polls after every sync downloads nothing.
+            try await server.importFixtures(["151004.json"])
+            try await Task.sleep(for: .milliseconds(1100))
+            let unchanged = try await server.request(.get, path, headers: [.ifNoneMatch: etag])
+            #expect(unchanged.status == .notModified)
             // An import elsewhere (the CLI) is seen within a second.
             var changed = try IIS.read(try Fixtures.data("iis/151004.json"))
             changed.schedules[0].lessons = Array(changed.schedules[0].lessons.dropFirst(10))
@@ -228,6 +234,46 @@ extension TestServer {
                 .put, "/api/v1/lesson-types/%D0%9B%D0%9A", json: #"{"name":"x","abbreviation":"x","colour":"red"}"#, token: admin)
             #expect(bad.status == .unprocessableContent)
             #expect(try await server.request(.put, "/api/v1/lesson-types/nope", json: body, token: admin).status == .notFound)
+        }
+    }
+}
+
+@Suite struct ResponseCacheTests {
+    func entry(_ version: String, bytes: Int) -> ResponseCache.Entry {
+        ResponseCache.Entry(
+            version: version, headers: [:], body: ByteBuffer(repeating: 0x61, count: bytes), etag: "\"x\"")
+    }
+
+    @Test func keepsNoMoreThanItsBytes() async throws {
+        try await TestDatabases.withDatabase(.sqlite) { database in
+            let cache = ResponseCache(database: database, capacity: 100, maximumBytes: 16_000)
+            let version = try await cache.currentVersion()
+            // An answer over a sixteenth of the bytes is never kept.
+            cache.store(entry(version, bytes: 1001), for: "big")
+            #expect(cache.entry("big", version: version) == nil)
+            for index in 0..<16 { cache.store(entry(version, bytes: 1000), for: "\(index)") }
+            #expect(cache.entry("0", version: version) != nil)
+            #expect(cache.entry("15", version: version) != nil)
+            // The seventeenth answer would pass the limit: the cache starts over.
+            cache.store(entry(version, bytes: 1000), for: "16")
+            #expect(cache.entry("0", version: version) == nil)
+            #expect(cache.entry("16", version: version) != nil)
+            // Storing a key again replaces its bytes rather than adding to them.
+            for _ in 0..<40 { cache.store(entry(version, bytes: 1000), for: "16") }
+            cache.store(entry(version, bytes: 1000), for: "17")
+            #expect(cache.entry("16", version: version) != nil)
+        }
+    }
+
+    @Test func keepsNoMoreThanItsEntries() async throws {
+        try await TestDatabases.withDatabase(.sqlite) { database in
+            let cache = ResponseCache(database: database, capacity: 3)
+            let version = try await cache.currentVersion()
+            for index in 0..<3 { cache.store(entry(version, bytes: 10), for: "\(index)") }
+            #expect(cache.entry("2", version: version) != nil)
+            cache.store(entry(version, bytes: 10), for: "3")
+            #expect(cache.entry("0", version: version) == nil)
+            #expect(cache.entry("3", version: version) != nil)
         }
     }
 }

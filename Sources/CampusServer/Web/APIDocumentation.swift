@@ -1,14 +1,31 @@
 import Foundation
 import CampusAPI
 import Ink
+import NIOConcurrencyHelpers
 import Yams
 
 /// The OpenAPI document, as served (`/openapi.yaml`, `/openapi.json`) and as a readable page (`/api`).
 struct APIDocumentation: Sendable {
     let yaml: String
-    let json: Data
+    /// The document as JSON with sorted keys, made when first asked for: Foundation's
+    /// JSONSerialization sorts keys with ICU's collation, which would otherwise load megabytes of
+    /// ICU into every server at start.
+    var json: Data {
+        get throws {
+            try jsonBox.withLockedValue { json in
+                if let json { return json }
+                guard let document = try Yams.load(yaml: yaml) else { throw DocumentationError.empty }
+                let made = try JSONSerialization.data(withJSONObject: document, options: [.sortedKeys, .withoutEscapingSlashes])
+                json = made
+                return made
+            }
+        }
+    }
+    private let jsonBox = NIOLockedValueBox<Data?>(nil)
     /// Values for the `api` template: operations grouped by tag, and schemas.
     let page: PageValues
+    /// Checks requests against the document's schemas.
+    let validator: RequestValidator
 
     struct PageValues: Sendable {
         var title: String
@@ -62,12 +79,15 @@ struct APIDocumentation: Sendable {
         try APIDocumentation(yaml: CampusAPIDocument.yaml())
     }
 
+    /// Reads the document once (YAML parsing is most of the server's start-up time) for the
+    /// docs page, the JSON form and the request validator.
     init(yaml: String) throws {
         self.yaml = yaml
-        let any = try Yams.load(yaml: yaml) ?? [:]
-        self.json = try JSONSerialization.data(withJSONObject: any, options: [.sortedKeys, .withoutEscapingSlashes])
-        guard let root = try Yams.compose(yaml: yaml) else { throw DocumentationError.empty }
+        guard let root = try Yams.compose(yaml: yaml),
+            let document = Constructor.default.any(from: root) as? [String: Any]
+        else { throw DocumentationError.empty }
         self.page = Self.pageValues(root)
+        self.validator = try RequestValidator(document: document)
     }
 
     enum DocumentationError: Error { case empty }

@@ -18,7 +18,7 @@ struct SitePages: Sendable {
             Self.document(documentation.yaml, type: "application/yaml; charset=utf-8")
         }
         get("/openapi.json") { _, _ in
-            Self.document(String(decoding: documentation.json, as: UTF8.self), type: "application/json")
+            Self.document(String(decoding: try documentation.json, as: UTF8.self), type: "application/json")
         }
         for section in Section.allCases {
             get("/\(section.rawValue)") { request, _ in
