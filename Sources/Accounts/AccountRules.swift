@@ -67,7 +67,8 @@ public enum AccountRules {
         guard subgroups.contains(value) else {
             throw FieldProblem(
                 field: field,
-                detail: "The subgroup is a number from \(subgroups.lowerBound) (whole group) to \(subgroups.upperBound).")
+                detail:
+                    "The subgroup is a number from \(subgroups.lowerBound) (whole group) to \(subgroups.upperBound).")
         }
         return value
     }

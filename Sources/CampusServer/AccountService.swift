@@ -97,7 +97,8 @@ struct AccountService: Sendable {
         guard !token.isEmpty, token.utf8.count <= 200 else { return nil }
         let now = now()
         let hash = Token.hash(token)
-        guard let found = try await database.read({ db in try await AccountStore(db).session(tokenHash: hash, now: now) })
+        guard
+            let found = try await database.read({ db in try await AccountStore(db).session(tokenHash: hash, now: now) })
         else { return nil }
         if now.timeIntervalSince(found.session.lastSeenAt) > Self.sessionTouchInterval {
             let expires = now.addingTimeInterval(Self.sessionLifetime)
@@ -269,12 +270,14 @@ struct AccountService: Sendable {
     func setAvatar(of user: UserRecord, contentType: String, data: [UInt8]) async throws -> UserRecord {
         guard data.count <= BodyLimits.avatar else { throw Problem.tooLarge(limit: BodyLimits.avatar) }
         guard let detected = ImageKind(sniffing: data) else {
-            throw Problem.invalid(FieldProblem(field: "avatar", detail: "The avatar must be a PNG, JPEG or WebP image."))
+            throw Problem.invalid(
+                FieldProblem(field: "avatar", detail: "The avatar must be a PNG, JPEG or WebP image."))
         }
         guard detected.mediaType == contentType || contentType == "application/octet-stream" else {
             throw Problem.invalid(
                 FieldProblem(
-                    field: "avatar", detail: "The file is a \(detected.mediaType) image but was sent as \(contentType)."))
+                    field: "avatar", detail: "The file is a \(detected.mediaType) image but was sent as \(contentType)."
+                ))
         }
         let now = now()
         return try await database.write { db in

@@ -26,7 +26,8 @@ public struct Administration: Sendable {
         let user = try await accounts.register(
             email: email, password: password, firstName: firstName, lastName: lastName, organizer: role == .organizer)
         guard role == .admin else { return user }
-        try await database.write { db in try await AccountStore(db).setRole(userID: user.id, role: .admin, now: Date()) }
+        try await database.write { db in try await AccountStore(db).setRole(userID: user.id, role: .admin, now: Date())
+        }
         return try await database.read { db in try await AccountStore(db).user(id: user.id) } ?? user
     }
 
@@ -48,7 +49,9 @@ public struct Administration: Sendable {
     }
 
     public func users(search: String?, limit: Int) async throws -> (users: [UserRecord], total: Int) {
-        try await database.read { db in try await AccountStore(db).users(search: search, role: nil, limit: limit, offset: 0) }
+        try await database.read { db in
+            try await AccountStore(db).users(search: search, role: nil, limit: limit, offset: 0)
+        }
     }
 }
 

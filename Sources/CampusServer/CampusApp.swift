@@ -118,7 +118,9 @@ struct Resources {
 
     struct Missing: Error, CustomStringConvertible {
         var path: String
-        var description: String { "The web app's files are missing at \(path); reinstall Campus with its resource bundles." }
+        var description: String {
+            "The web app's files are missing at \(path); reinstall Campus with its resource bundles."
+        }
     }
 
     static func locate() throws -> Resources {
@@ -126,7 +128,9 @@ struct Resources {
         let resources = Resources(
             templates: root.appendingPathComponent("templates").path,
             staticFiles: root.appendingPathComponent("static").path)
-        guard FileManager.default.fileExists(atPath: resources.templates) else { throw Missing(path: resources.templates) }
+        guard FileManager.default.fileExists(atPath: resources.templates) else {
+            throw Missing(path: resources.templates)
+        }
         return resources
     }
 }

@@ -84,8 +84,11 @@ public enum Demo {
         for file in timetableFiles {
             var part = try IIS.read(try Data(contentsOf: file), file: file.lastPathComponent)
             // Each schedule moves from its own academic year into the current one.
-            if let start = part.schedules.first?.term?.span?.lowerBound ?? part.schedules.first?.lessons.compactMap({ $0.date ?? $0.dateRange?.lowerBound }).min() {
-                let sourceYear = start >= LocalDate(year: start.year, month: 9, day: 1)!.monday ? start.year : start.year - 1
+            if let start = part.schedules.first?.term?.span?.lowerBound
+                ?? part.schedules.first?.lessons.compactMap({ $0.date ?? $0.dateRange?.lowerBound }).min()
+            {
+                let sourceYear =
+                    start >= LocalDate(year: start.year, month: 9, day: 1)!.monday ? start.year : start.year - 1
                 part = part.shifted(byWeeks: TimetableImport.weeksBetweenAcademicYears(sourceYear, currentYear))
             }
             data.merge(part)

@@ -2,6 +2,7 @@ import Accounts
 import Foundation
 import HTTPTypes
 import Hummingbird
+import NIOConcurrencyHelpers
 import OpenAPIHummingbird
 import OpenAPIRuntime
 import Storage
@@ -61,7 +62,8 @@ extension Problem {
                 return .badRequest("The request body is not valid JSON: \(context.debugDescription)")
             }
             let field = path(context.codingPath)
-            return .invalid(FieldProblem(field: field, detail: "\(field) has an invalid value: \(context.debugDescription)"))
+            return .invalid(
+                FieldProblem(field: field, detail: "\(field) has an invalid value: \(context.debugDescription)"))
         case .keyNotFound(let key, let context):
             let field = path(context.codingPath + [key])
             return .invalid(FieldProblem(field: field, detail: "\(field) is required."))
@@ -115,17 +117,16 @@ final class RouteTable: Sendable {
     }
 }
 
-import NIOConcurrencyHelpers
-
 /// Registers generated OpenAPI handlers on the router and records their routes.
 struct RecordingTransport: ServerTransport {
     let router: Router<CampusRequestContext>
     let routes: RouteTable
 
     func register(
-        _ handler: @escaping @Sendable (HTTPRequest, HTTPBody?, ServerRequestMetadata) async throws -> (
-            HTTPResponse, HTTPBody?
-        ),
+        _ handler:
+            @escaping @Sendable (HTTPRequest, HTTPBody?, ServerRequestMetadata) async throws -> (
+                HTTPResponse, HTTPBody?
+            ),
         method: HTTPRequest.Method,
         path: String
     ) throws {

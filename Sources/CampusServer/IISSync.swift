@@ -1,6 +1,6 @@
 import AsyncHTTPClient
-import Foundation
 import Formats
+import Foundation
 import Logging
 import NIOCore
 import ServiceLifecycle
@@ -89,7 +89,8 @@ public struct IISSync: Sendable {
                 lists.merge(path == "auditories" ? try IIS.auditories(data).import : try IIS.read(data, file: path))
             } catch {
                 if required { throw SyncError(description: "\(api)/\(path): \(describeForPeople(error))") }
-                logger.warning("IIS list skipped", metadata: ["list": "\(path)", "error": "\(describeForPeople(error))"])
+                logger.warning(
+                    "IIS list skipped", metadata: ["list": "\(path)", "error": "\(describeForPeople(error))"])
             }
         }
         _ = try await TimetableImporter(database: database, logger: logger).store(lists)
@@ -157,13 +158,14 @@ public struct IISSync: Sendable {
     /// One owner: its last-update date, and its schedule when the date is newer than the one
     /// stored (or none is stored).
     func check(_ owner: ScheduleOwner, known: [ScheduleOwner: LocalDate]) async throws -> Outcome {
-        let (updatePath, updateQuery, schedulePath, scheduleQuery): (String, [String: String], String, [String: String]) =
-            switch owner {
-            case .group(let name):
-                ("last-update-date/student-group", ["groupNumber": name], "schedule", ["studentGroup": name])
-            case .teacher(let urlID):
-                ("last-update-date/employee", ["url-id": urlID], "employees/schedule/\(urlID)", [:])
-            }
+        let (updatePath, updateQuery, schedulePath, scheduleQuery):
+            (String, [String: String], String, [String: String]) =
+                switch owner {
+                case .group(let name):
+                    ("last-update-date/student-group", ["groupNumber": name], "schedule", ["studentGroup": name])
+                case .teacher(let urlID):
+                    ("last-update-date/employee", ["url-id": urlID], "employees/schedule/\(urlID)", [:])
+                }
         var lastUpdate: LocalDate?
         if let data = try await fetch(updatePath, query: updateQuery) {
             lastUpdate = try? IIS.lastUpdate(data)
@@ -172,7 +174,8 @@ public struct IISSync: Sendable {
             return .unchanged
         }
         guard let data = try await fetch(schedulePath, query: scheduleQuery),
-            !data.isEmpty, String(decoding: data.prefix(8), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) != "null"
+            !data.isEmpty,
+            String(decoding: data.prefix(8), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) != "null"
         else { return .none }
         var schedule = try IIS.read(data, file: "\(schedulePath)")
         guard !schedule.schedules.isEmpty else { return .none }
@@ -242,7 +245,9 @@ struct IISSyncService: Service {
                     logger.notice("timetable synced from IIS", metadata: ["report": "\(report)"])
                 }
             } catch {
-                logger.error("timetable sync failed; the data stays as it was", metadata: ["error": "\(describeForPeople(error))"])
+                logger.error(
+                    "timetable sync failed; the data stays as it was",
+                    metadata: ["error": "\(describeForPeople(error))"])
             }
             try? await cancelWhenGracefulShutdown { try await Task.sleep(for: interval) }
         }
@@ -256,7 +261,9 @@ struct IISSyncService: Service {
             let store = AccountStore(db)
             if let lease = try await store.setting(Self.leaseKey) {
                 let parts = lease.split(separator: " ")
-                if parts.count == 2, parts[0] != instance, let until = Double(parts[1]), until > now.timeIntervalSince1970 {
+                if parts.count == 2, parts[0] != instance, let until = Double(parts[1]),
+                    until > now.timeIntervalSince1970
+                {
                     return false
                 }
             }

@@ -60,7 +60,8 @@ struct ProblemMiddleware: RouterMiddleware {
                 problem = known
             } else {
                 context.logger.error(
-                    "unexpected error", metadata: ["error": "\(String(reflecting: error))", "path": "\(request.uri.path)"])
+                    "unexpected error",
+                    metadata: ["error": "\(String(reflecting: error))", "path": "\(request.uri.path)"])
                 problem = Problem(
                     .internalServerError,
                     detail:
@@ -72,7 +73,8 @@ struct ProblemMiddleware: RouterMiddleware {
                 if !allowed.isEmpty && !allowed.contains(request.method) {
                     let names = allowed.map(\.rawValue).sorted().joined(separator: ", ")
                     problem = Problem(
-                        .methodNotAllowed, detail: "\(request.uri.path) answers \(names), not \(request.method.rawValue).",
+                        .methodNotAllowed,
+                        detail: "\(request.uri.path) answers \(names), not \(request.method.rawValue).",
                         headers: [.allow: names])
                 } else {
                     problem.detail = "There is nothing at \(request.uri.path)."

@@ -51,7 +51,8 @@ struct Outbox: Sendable {
         for message in pending {
             let now = now()
             let claimed = try await database.write { db in
-                try await AccountStore(db).claimMail(id: message.id, now: now, staleBefore: now.addingTimeInterval(-300))
+                try await AccountStore(db).claimMail(
+                    id: message.id, now: now, staleBefore: now.addingTimeInterval(-300))
             }
             guard claimed else { continue }
             do {
@@ -60,7 +61,8 @@ struct Outbox: Sendable {
                 delivered += 1
             } catch {
                 let text = String(describing: error)
-                try await database.write { db in try await AccountStore(db).markMailFailed(id: message.id, error: text) }
+                try await database.write { db in try await AccountStore(db).markMailFailed(id: message.id, error: text)
+                }
                 logger.warning("mail not delivered", metadata: ["id": "\(message.id)", "error": "\(text)"])
             }
         }

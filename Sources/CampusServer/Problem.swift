@@ -88,7 +88,8 @@ struct Problem: Error, Sendable, Equatable {
         headers[.contentType] = "application/problem+json"
         headers[.cacheControl] = "no-store"
         return Response(
-            status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(data: body(instance: instance))))
+            status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(data: body(instance: instance)))
+        )
     }
 }
 

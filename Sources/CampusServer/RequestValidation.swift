@@ -1,9 +1,9 @@
 import Accounts
 import Foundation
 import HTTPTypes
-import Timetable
 import Hummingbird
 import NIOCore
+import Timetable
 
 /// Checks each API request against the schemas of openapi.yaml before the generated code decodes
 /// it: types, required fields, `null`, string lengths (in code points, as JSON Schema counts),
@@ -167,7 +167,8 @@ struct RequestValidator: Sendable {
         for (segment, part) in zip(operation.segments, parts) where segment.hasPrefix("{") {
             let name = String(segment.dropFirst().dropLast())
             if let parameter = operation.path.first(where: { $0.name == name }) {
-                Self.check(text: String(part).removingPercentEncoding ?? String(part), parameter.schema, name, &problems)
+                Self.check(
+                    text: String(part).removingPercentEncoding ?? String(part), parameter.schema, name, &problems)
             }
         }
         for parameter in operation.query {
@@ -175,16 +176,20 @@ struct RequestValidator: Sendable {
                 if case .array(let items, let minItems, let maxItems) = parameter.schema {
                     if let maxItems, values.count > maxItems {
                         problems.append(
-                            FieldProblem(field: parameter.name, detail: "\(parameter.name) is given at most \(maxItems) times."))
+                            FieldProblem(
+                                field: parameter.name, detail: "\(parameter.name) is given at most \(maxItems) times."))
                     }
                     if let minItems, values.count < minItems {
                         problems.append(
-                            FieldProblem(field: parameter.name, detail: "\(parameter.name) is given at least \(minItems) times."))
+                            FieldProblem(
+                                field: parameter.name, detail: "\(parameter.name) is given at least \(minItems) times.")
+                        )
                     }
                     for value in values { Self.check(text: value, items, parameter.name, &problems) }
                 } else {
                     if values.count > 1 {
-                        problems.append(FieldProblem(field: parameter.name, detail: "\(parameter.name) is given more than once."))
+                        problems.append(
+                            FieldProblem(field: parameter.name, detail: "\(parameter.name) is given more than once."))
                     }
                     Self.check(text: values[values.count - 1], parameter.schema, parameter.name, &problems)
                 }
@@ -298,13 +303,16 @@ struct RequestValidator: Sendable {
                 problems.append(
                     FieldProblem(
                         field: field,
-                        detail: minLength == 1 ? "\(name) must not be empty." : "\(name) needs at least \(minLength) characters."))
+                        detail: minLength == 1
+                            ? "\(name) must not be empty." : "\(name) needs at least \(minLength) characters."))
             } else if let maxLength, length > maxLength {
                 problems.append(FieldProblem(field: field, detail: "\(name) has at most \(maxLength) characters."))
             } else if let pattern, !pattern.matches(text) {
                 problems.append(
                     FieldProblem(
-                        field: field, detail: "\(name) has characters that are not allowed here (control characters, or only spaces)."))
+                        field: field,
+                        detail: "\(name) has characters that are not allowed here (control characters, or only spaces)."
+                    ))
             } else if format == "date", LocalDate(iso: text) == nil {
                 problems.append(FieldProblem(field: field, detail: "\(name) must be a date like 2023-09-25."))
             } else if format == "email" {

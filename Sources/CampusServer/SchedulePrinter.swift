@@ -63,7 +63,10 @@ public struct SchedulePrinter: Sendable {
                 }
                 let type = lesson.typeID.map { result.types[$0]?.abbreviation ?? $0 } ?? ""
                 var who = lesson.teachers.map(\.name).joined(separator: ", ")
-                if case .group = target {} else { who = lesson.groups.joined(separator: ", ") + (who.isEmpty ? "" : " · \(who)") }
+                if case .group = target {
+                } else {
+                    who = lesson.groups.joined(separator: ", ") + (who.isEmpty ? "" : " · \(who)")
+                }
                 rows.append([
                     "\(lesson.start)–\(lesson.end)", type, lesson.subgroup == 0 ? "" : "sg \(lesson.subgroup)",
                     lesson.subject + (lesson.note.map { " (\($0))" } ?? ""),

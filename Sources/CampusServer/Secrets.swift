@@ -11,8 +11,6 @@ import Storage
 struct PasswordHasher: Sendable {
     var cost: UInt8
 
-    init(cost: UInt8) { self.cost = cost }
-
     private static func condensed(_ password: String) -> String {
         Data(SHA256.hash(data: Data(password.utf8))).base64EncodedString()
     }

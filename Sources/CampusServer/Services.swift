@@ -106,7 +106,7 @@ extension Database {
                 try await store.setSetting(Self.secretKey, to: candidate)
                 return candidate
             }
-        } catch where isUniqueViolation(error) {
+        } catch  where isUniqueViolation(error) {
             // Another instance made it at the same moment.
             guard let secret = try await read({ db in try await AccountStore(db).setting(Self.secretKey) }) else {
                 throw error

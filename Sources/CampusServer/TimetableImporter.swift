@@ -1,5 +1,5 @@
-import Foundation
 import Formats
+import Foundation
 import Logging
 import NIOPosix
 import Storage
@@ -51,13 +51,17 @@ public struct TimetableImporter: Sendable {
             while let (index, part) = try await group.next() {
                 parts[index] = part
                 done += 1
-                progress(Progress(done: done, total: files.count, file: URL(fileURLWithPath: files[index]).lastPathComponent))
+                progress(
+                    Progress(done: done, total: files.count, file: URL(fileURLWithPath: files[index]).lastPathComponent)
+                )
                 start()
             }
         }
         var data = TimetableImport()
         for part in parts { if let part { data.merge(part) } }
-        logger.debug("timetable files read", metadata: ["files": "\(files.count)", "seconds": "\(ContinuousClock.now - started)"])
+        logger.debug(
+            "timetable files read",
+            metadata: ["files": "\(files.count)", "seconds": "\(ContinuousClock.now - started)"])
         return try await store(data)
     }
 
@@ -80,14 +84,16 @@ public struct TimetableImporter: Sendable {
             case nil:
                 throw ImportError(
                     file: name, field: "",
-                    message: "is not a schedule.json (oddWeek, evenWeek), teachers.json (teachers) or user.json (group).")
+                    message:
+                        "is not a schedule.json (oddWeek, evenWeek), teachers.json (teachers) or user.json (group).")
             }
         }
         var data = TimetableImport()
         if let teachers { data.merge(try OddEvenSchedule.teachers(teachers.0, file: teachers.1)) }
         if let schedule {
             guard let groupName else {
-                throw ImportError(file: schedule.1, field: "", message: "belongs to no group: give --group or user.json.")
+                throw ImportError(
+                    file: schedule.1, field: "", message: "belongs to no group: give --group or user.json.")
             }
             data.merge(
                 try OddEvenSchedule.schedule(
@@ -121,7 +127,8 @@ public struct TimetableImporter: Sendable {
         logger.info(
             "timetable imported",
             metadata: [
-                "schedules": "\(summary.schedules)", "lessons": "\(summary.lessons)", "added": "\(summary.lessonsAdded)",
+                "schedules": "\(summary.schedules)", "lessons": "\(summary.lessons)",
+                "added": "\(summary.lessonsAdded)",
                 "removed": "\(summary.lessonsRemoved)",
             ])
         return summary

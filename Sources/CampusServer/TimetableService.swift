@@ -98,7 +98,9 @@ struct TimetableService: Sendable {
         }
         guard start.days(until: end) < Self.maximumDays else {
             throw Problem.invalid(
-                FieldProblem(field: "to", detail: "A schedule covers at most \(Self.maximumDays) days; ask for a shorter range."))
+                FieldProblem(
+                    field: "to", detail: "A schedule covers at most \(Self.maximumDays) days; ask for a shorter range.")
+            )
         }
         return start...end
     }
@@ -148,7 +150,8 @@ struct TimetableService: Sendable {
     }
 
     /// The schedule of `targets` from `range`'s first to last day, day by day, with windows.
-    func schedule(of targets: [Target], in range: ClosedRange<LocalDate>, filter: ScheduleFilter) async throws -> Result {
+    func schedule(of targets: [Target], in range: ClosedRange<LocalDate>, filter: ScheduleFilter) async throws -> Result
+    {
         let lessons = try await lessons(of: targets, in: range)
         let calendar = try await studyCalendar()
         let occurrences = Schedule.occurrences(of: lessons, in: range, calendar: calendar, filter: filter)
@@ -203,7 +206,9 @@ final class DayCache: Sendable {
     private let state = NIOLockedValueBox<(text: String, until: Date)?>(nil)
 
     func value(now: Date, timeZone: TimeZone) -> String {
-        if let cached = state.withLockedValue({ $0 }), now < cached.until, now >= cached.until.addingTimeInterval(-86400 * 2) {
+        if let cached = state.withLockedValue({ $0 }), now < cached.until,
+            now >= cached.until.addingTimeInterval(-86400 * 2)
+        {
             return cached.text
         }
         let today = LocalDate(now, in: timeZone)

@@ -40,7 +40,9 @@ public enum IIS {
     /// Tells a document's kind from its keys.
     public static func kind(of data: Data) throws -> Document {
         // The common cases without parsing the whole file: an object with a schedule's keys.
-        if let first = data.first(where: { ![0x20, 0x0A, 0x0D, 0x09, 0xEF, 0xBB, 0xBF].contains($0) }), first == UInt8(ascii: "{") {
+        if let first = data.first(where: { ![0x20, 0x0A, 0x0D, 0x09, 0xEF, 0xBB, 0xBF].contains($0) }),
+            first == UInt8(ascii: "{")
+        {
             let head = data.prefix(4096)
             for key in ["\"schedules\"", "\"studentGroupDto\"", "\"employeeDto\"", "\"exams\""]
             where head.range(of: Data(key.utf8)) != nil {
@@ -59,7 +61,8 @@ public enum IIS {
                 return .schedule
             }
             throw ImportError(
-                field: "", message: "is not an IIS schedule: it has no \"schedules\", \"exams\" or \"studentGroupDto\".")
+                field: "", message: "is not an IIS schedule: it has no \"schedules\", \"exams\" or \"studentGroupDto\"."
+            )
         }
         guard let array = json as? [Any] else {
             throw ImportError(field: "", message: "is neither an IIS schedule (an object) nor an IIS list (an array).")
@@ -77,7 +80,8 @@ public enum IIS {
             let abbreviations = array.compactMap { ($0 as? [String: Any])?["abbrev"] as? String }
             return abbreviations.contains { $0.hasPrefix("Каф") } ? .departments : .faculties
         }
-        throw ImportError(field: "[0]", message: "is not an IIS group, employee, auditory, faculty, speciality or department.")
+        throw ImportError(
+            field: "[0]", message: "is not an IIS group, employee, auditory, faculty, speciality or department.")
     }
 
     // MARK: Lists
@@ -142,7 +146,9 @@ public enum IIS {
     public static func faculties(_ data: Data) throws -> TimetableImport {
         var result = TimetableImport()
         result.faculties = try JSONDecoder().decode([FacultyDTO].self, from: data).map {
-            Faculty(id: $0.id, name: nonEmpty($0.name), abbreviation: nonEmpty($0.abbrev) ?? nonEmpty($0.name) ?? "\($0.id)")
+            Faculty(
+                id: $0.id, name: nonEmpty($0.name), abbreviation: nonEmpty($0.abbrev) ?? nonEmpty($0.name) ?? "\($0.id)"
+            )
         }
         return result
     }
@@ -185,7 +191,8 @@ public enum IIS {
         result.departments = try JSONDecoder().decode([DepartmentDTO].self, from: data).enumerated().map {
             index, dto in
             guard let abbreviation = nonEmpty(dto.abbrev) ?? nonEmpty(dto.name) else {
-                throw ImportError(field: "[\(index)].abbrev", message: "is missing: a department needs an abbreviation.")
+                throw ImportError(
+                    field: "[\(index)].abbrev", message: "is missing: a department needs an abbreviation.")
             }
             return Department(
                 abbreviation: Department.key(abbreviation), name: nonEmpty(dto.name), iisID: dto.id ?? dto.idDepartment)
@@ -229,7 +236,9 @@ public enum IIS {
                 throw ImportError(field: "[\(index)].name", message: "is empty.")
             }
             var departmentKey: String?
-            if let department = dto.department, let abbreviation = nonEmpty(department.abbrev) ?? nonEmpty(department.name) {
+            if let department = dto.department,
+                let abbreviation = nonEmpty(department.abbrev) ?? nonEmpty(department.name)
+            {
                 let key = Department.key(abbreviation)
                 departmentKey = key
                 departments[key] = Department(
@@ -342,7 +351,9 @@ public enum IIS {
         // The owner's own record (from studentGroupDto) says more than the lessons' embedded ones.
         let ownerName: String? = if case .group(let name) = owner { name } else { nil }
         result.groups += seenGroups.values.filter { $0.name != ownerName }.sorted { $0.name < $1.name }
-        if let ownerName, let embedded = seenGroups[ownerName], let index = result.groups.firstIndex(where: { $0.name == ownerName }) {
+        if let ownerName, let embedded = seenGroups[ownerName],
+            let index = result.groups.firstIndex(where: { $0.name == ownerName })
+        {
             result.groups[index].studentCount = embedded.studentCount
         }
         result.schedules = [ImportedSchedule(owner: owner, term: term, lessons: lessons)]
@@ -359,7 +370,8 @@ public enum IIS {
         guard var start = try time(dto.startLessonTime, "\(path()).startLessonTime"),
             var end = try time(dto.endLessonTime, "\(path()).endLessonTime")
         else {
-            throw ImportError(field: "\(path()).startLessonTime", message: "is missing: a lesson needs a start and an end time.")
+            throw ImportError(
+                field: "\(path()).startLessonTime", message: "is missing: a lesson needs a start and an end time.")
         }
         // An announcement may carry its own times; IIS also puts dates there, which say nothing
         // about the time of day and are left alone.
@@ -393,7 +405,8 @@ public enum IIS {
         var weeks = Set((dto.weekNumber ?? []).filter { (1...4).contains($0) })
         if dto.weekNumber?.contains(0) == true || weeks.count == 4 || lessonDate != nil { weeks = [] }
         if let invalid = dto.weekNumber?.first(where: { !(0...4).contains($0) }) {
-            throw ImportError(field: "\(path()).weekNumber", message: "\(invalid) is not a study week (1–4, or 0 for every week).")
+            throw ImportError(
+                field: "\(path()).weekNumber", message: "\(invalid) is not a study week (1–4, or 0 for every week).")
         }
         let subgroup = dto.numSubgroup ?? 0
         guard (0...9).contains(subgroup) else {
@@ -571,7 +584,9 @@ extension TimetableImport {
         if let facultyID = dto.facultyId, let abbreviation = IIS.nonEmpty(dto.facultyAbbrev) {
             faculties.append(Faculty(id: facultyID, name: nil, abbreviation: abbreviation))
         }
-        if let specialityID = dto.specialityDepartmentEducationFormId, let specialityName = IIS.nonEmpty(dto.specialityName) {
+        if let specialityID = dto.specialityDepartmentEducationFormId,
+            let specialityName = IIS.nonEmpty(dto.specialityName)
+        {
             specialities.append(
                 Speciality(
                     id: specialityID, name: specialityName,

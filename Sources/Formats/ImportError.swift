@@ -42,11 +42,13 @@ public struct ImportError: Error, Sendable, Equatable, CustomStringConvertible {
         case .typeMismatch(let type, let context):
             self.init(file: file, field: path(context.codingPath), message: "expected \(Self.describe(type)).")
         case .valueNotFound(let type, let context):
-            self.init(file: file, field: path(context.codingPath), message: "expected \(Self.describe(type)), found null.")
+            self.init(
+                file: file, field: path(context.codingPath), message: "expected \(Self.describe(type)), found null.")
         case .keyNotFound(let key, let context):
             self.init(file: file, field: path(context.codingPath + [key]), message: "is missing.")
         case .dataCorrupted(let context):
-            let message = context.codingPath.isEmpty ? "is not valid JSON." : "is not valid: \(context.debugDescription)"
+            let message =
+                context.codingPath.isEmpty ? "is not valid JSON." : "is not valid: \(context.debugDescription)"
             self.init(file: file, field: path(context.codingPath), message: message)
         @unknown default:
             self.init(file: file, field: "", message: "could not be read.")

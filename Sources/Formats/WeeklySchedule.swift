@@ -88,19 +88,27 @@ public enum OddEvenSchedule {
             for (dayIndex, day) in week.days.enumerated() {
                 let dayPath = "\(weekName).days[\(dayIndex)]"
                 guard let weekday = Weekday(rawValue: day.weekday) else {
-                    throw ImportError(file: file, field: "\(dayPath).weekday", message: "\(day.weekday) is not a weekday (1 Monday … 7 Sunday).")
+                    throw ImportError(
+                        file: file, field: "\(dayPath).weekday",
+                        message: "\(day.weekday) is not a weekday (1 Monday … 7 Sunday).")
                 }
                 var pairs = Set<Int>()
                 for (slotIndex, slot) in day.slots.enumerated() {
                     let path = "\(dayPath).slots[\(slotIndex)]"
                     guard pairs.insert(slot.pairNumber).inserted else {
-                        throw ImportError(file: file, field: "\(path).pairNumber", message: "pair \(slot.pairNumber) is on this day twice.")
+                        throw ImportError(
+                            file: file, field: "\(path).pairNumber",
+                            message: "pair \(slot.pairNumber) is on this day twice.")
                     }
                     guard let start = WallTime(slot.startTime) else {
-                        throw ImportError(file: file, field: "\(path).startTime", message: "\"\(slot.startTime)\" is not a time like 08:00.")
+                        throw ImportError(
+                            file: file, field: "\(path).startTime",
+                            message: "\"\(slot.startTime)\" is not a time like 08:00.")
                     }
                     guard let end = WallTime(slot.endTime), start < end else {
-                        throw ImportError(file: file, field: "\(path).endTime", message: "\"\(slot.endTime)\" is not a time after the start.")
+                        throw ImportError(
+                            file: file, field: "\(path).endTime",
+                            message: "\"\(slot.endTime)\" is not a time after the start.")
                     }
                     guard let lesson = slot.lesson else { continue }
                     guard lessonTypes.contains(lesson.type) else {
@@ -109,7 +117,8 @@ public enum OddEvenSchedule {
                             message: "\"\(lesson.type)\" is not a lesson type; expected lecture, practice or lab.")
                     }
                     guard let teacher = Self.teacher(lesson.teacher) else {
-                        throw ImportError(file: file, field: "\(path).lesson.teacher", message: "needs an id and a name.")
+                        throw ImportError(
+                            file: file, field: "\(path).lesson.teacher", message: "needs an id and a name.")
                     }
                     teachers[teacher.urlID] = teachers[teacher.urlID] ?? teacher
                     let room = lesson.room.flatMap { IIS.nonEmpty($0) }
@@ -120,7 +129,8 @@ public enum OddEvenSchedule {
                     }
                     lessons.append(
                         ImportedLesson(
-                            subject: lesson.name.trimmingCharacters(in: .whitespaces), typeID: lesson.type, start: start,
+                            subject: lesson.name.trimmingCharacters(in: .whitespaces), typeID: lesson.type,
+                            start: start,
                             end: end, weekday: weekday, weeks: [number], dateRange: range,
                             rooms: roomKey.map { [$0] } ?? [], teachers: [teacher.urlID], groups: [group]))
                 }
@@ -129,7 +139,9 @@ public enum OddEvenSchedule {
         result.teachers = teachers.values.sorted { $0.urlID < $1.urlID }
         result.groups = [ImportedGroup(name: group)]
         result.schedules = [
-            ImportedSchedule(owner: .group(group), term: TermDates(lessonsStart: range?.lowerBound, lessonsEnd: range?.upperBound), lessons: lessons)
+            ImportedSchedule(
+                owner: .group(group), term: TermDates(lessonsStart: range?.lowerBound, lessonsEnd: range?.upperBound),
+                lessons: lessons)
         ]
         return result
     }
@@ -187,12 +199,15 @@ public enum OddEvenSchedule {
         let first = parts.first ?? ""
         let middle = parts.count > 1 ? parts[1] : nil
         return ImportedTeacher(
-            urlID: id, firstName: first, middleName: middle, lastName: last, email: dto.email.flatMap { IIS.nonEmpty($0) })
+            urlID: id, firstName: first, middleName: middle, lastName: last,
+            email: dto.email.flatMap { IIS.nonEmpty($0) })
     }
 
     /// Without control characters (seed 004 strips them, U+0000–U+001F and U+007F–U+009F).
     static func clean(_ text: String) -> String {
-        String(String.UnicodeScalarView(text.unicodeScalars.filter { !($0.value < 0x20 || (0x7F...0x9F).contains($0.value)) }))
+        String(
+            String.UnicodeScalarView(
+                text.unicodeScalars.filter { !($0.value < 0x20 || (0x7F...0x9F).contains($0.value)) }))
     }
 }
 
@@ -245,16 +260,19 @@ public enum KMASchedule {
                     message: "\"\(dto.type)\" is not normative, prof or selective.")
             }
             guard dto.numberOfGroups >= 1 else {
-                throw ImportError(file: subjectsFile, field: "[\(index)].numberOfGroups", message: "must be at least 1.")
+                throw ImportError(
+                    file: subjectsFile, field: "[\(index)].numberOfGroups", message: "must be at least 1.")
             }
             let subject = ImportedSubject(
-                id: dto.id, name: dto.name, faculty: dto.faculty.flatMap { IIS.nonEmpty($0) }, speciality: dto.specialty,
+                id: dto.id, name: dto.name, faculty: dto.faculty.flatMap { IIS.nonEmpty($0) },
+                speciality: dto.specialty,
                 year: dto.year, trimester: dto.trimester, kind: kind, numberOfGroups: dto.numberOfGroups)
             subjects[dto.id] = subject
             result.subjects.append(subject)
             for group in 1...dto.numberOfGroups {
                 result.groups.append(
-                    ImportedGroup(name: groupName(subject: dto.id, group: group), title: "\(dto.name) · group \(group)"))
+                    ImportedGroup(name: groupName(subject: dto.id, group: group), title: "\(dto.name) · group \(group)")
+                )
             }
         }
         let lessonDTOs: [LessonDTO]
@@ -267,21 +285,28 @@ public enum KMASchedule {
         for (index, dto) in lessonDTOs.enumerated() {
             let path = "[\(index)]"
             guard let subject = subjects[dto.id] else {
-                throw ImportError(file: scheduleFile, field: "\(path).id", message: "\(dto.id) is not a subject of the subjects file.")
+                throw ImportError(
+                    file: scheduleFile, field: "\(path).id", message: "\(dto.id) is not a subject of the subjects file."
+                )
             }
             guard let date = LocalDate(dotted: dto.date) else {
-                throw ImportError(file: scheduleFile, field: "\(path).date", message: "\"\(dto.date)\" is not a date like 11.04.2024.")
+                throw ImportError(
+                    file: scheduleFile, field: "\(path).date", message: "\"\(dto.date)\" is not a date like 11.04.2024."
+                )
             }
             guard let start = WallTime(dto.time), let end = WallTime(minutes: start.minutes + minutes) else {
-                throw ImportError(file: scheduleFile, field: "\(path).time", message: "\"\(dto.time)\" is not a time like 11:40.")
+                throw ImportError(
+                    file: scheduleFile, field: "\(path).time", message: "\"\(dto.time)\" is not a time like 11:40.")
             }
             // Group 0 is every group of the subject (a lecture for the whole stream).
             guard (0...subject.numberOfGroups).contains(dto.group) else {
                 throw ImportError(
                     file: scheduleFile, field: "\(path).group",
-                    message: "\(dto.group) is not a group of \(subject.name) (1–\(subject.numberOfGroups), or 0 for all).")
+                    message:
+                        "\(dto.group) is not a group of \(subject.name) (1–\(subject.numberOfGroups), or 0 for all).")
             }
-            let groups = dto.group == 0
+            let groups =
+                dto.group == 0
                 ? (1...subject.numberOfGroups).map { groupName(subject: dto.id, group: $0) }
                 : [groupName(subject: dto.id, group: dto.group)]
             let room = dto.auditorium.flatMap { IIS.nonEmpty($0) }.map(room)
@@ -293,7 +318,9 @@ public enum KMASchedule {
         }
         // Every group of every subject gets its schedule, so that a lesson taken out of the file
         // goes from the timetable too.
-        result.schedules = result.groups.map { ImportedSchedule(owner: .group($0.name), lessons: byGroup[$0.name] ?? []) }
+        result.schedules = result.groups.map {
+            ImportedSchedule(owner: .group($0.name), lessons: byGroup[$0.name] ?? [])
+        }
         return result
     }
 

@@ -112,7 +112,7 @@ public struct AccountStore: Sendable {
                     .first(decodingColumn: "id", as: Int64.self)
             else { throw StoreError.emailTaken }
             id = inserted
-        } catch where isUniqueViolation(error) {
+        } catch  where isUniqueViolation(error) {
             throw StoreError.emailTaken
         }
         guard let user = try await user(id: id) else { throw StoreError.emailTaken }
@@ -187,7 +187,9 @@ public struct AccountStore: Sendable {
     ) {
         var conditions: [SQLQueryString] = []
         if let search, !search.isEmpty {
-            let pattern = "%" + search.lowercased().replacingOccurrences(of: "\\", with: "\\\\")
+            let pattern =
+                "%"
+                + search.lowercased().replacingOccurrences(of: "\\", with: "\\\\")
                 .replacingOccurrences(of: "%", with: "\\%").replacingOccurrences(of: "_", with: "\\_") + "%"
             conditions.append(
                 """

@@ -67,20 +67,25 @@ extension Database {
             let done = Set(
                 try await db.raw("SELECT version FROM schema_migrations").all(decodingColumn: "version", as: Int.self))
             var now: [AppliedMigration] = []
-            for migration in migrations.sorted(by: { $0.version < $1.version }) where !done.contains(migration.version) {
+            for migration in migrations.sorted(by: { $0.version < $1.version }) where !done.contains(migration.version)
+            {
                 for statement in migration.sql(for: kind) {
                     try await db.raw(SQLQueryString(statement)).run()
                 }
                 try await db.insert(into: "schema_migrations")
                     .columns("version", "name", "applied_at")
-                    .values(SQLBind(migration.version), SQLBind(migration.name), SQLBind(Int64(Date().timeIntervalSince1970)))
+                    .values(
+                        SQLBind(migration.version), SQLBind(migration.name),
+                        SQLBind(Int64(Date().timeIntervalSince1970))
+                    )
                     .run()
                 now.append(AppliedMigration(version: migration.version, name: migration.name))
             }
             return now
         }
         for migration in applied {
-            logger.info("applied migration", metadata: ["version": "\(migration.version)", "name": "\(migration.name)"])
+            logger.info(
+                "applied migration", metadata: ["version": "\(migration.version)", "name": "\(migration.name)"])
         }
         return applied
     }

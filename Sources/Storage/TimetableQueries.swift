@@ -46,7 +46,8 @@ extension TimetableStore {
 
     private func group(from row: any SQLRow) throws -> StudyGroup {
         StudyGroup(
-            name: try row.decode(column: "name", as: String.self), title: try row.decode(column: "title", as: String?.self),
+            name: try row.decode(column: "name", as: String.self),
+            title: try row.decode(column: "title", as: String?.self),
             course: try row.decode(column: "course", as: Int?.self),
             facultyID: try row.decode(column: "faculty_id", as: Int?.self),
             specialityID: try row.decode(column: "speciality_id", as: Int?.self),
@@ -64,7 +65,8 @@ extension TimetableStore {
     }
 
     public func groups() async throws -> [StudyGroup] {
-        try await db.raw("SELECT \(unsafeRaw: Self.groupColumns) FROM study_groups ORDER BY name").all().map(group(from:))
+        try await db.raw("SELECT \(unsafeRaw: Self.groupColumns) FROM study_groups ORDER BY name").all().map(
+            group(from:))
     }
 
     public func group(named name: String) async throws -> StudyGroup? {
@@ -84,7 +86,8 @@ extension TimetableStore {
             firstName: try row.decode(column: "first_name", as: String.self),
             middleName: try row.decode(column: "middle_name", as: String?.self),
             lastName: try row.decode(column: "last_name", as: String.self),
-            rank: try row.decode(column: "rank", as: String?.self), degree: try row.decode(column: "degree", as: String?.self),
+            rank: try row.decode(column: "rank", as: String?.self),
+            degree: try row.decode(column: "degree", as: String?.self),
             degreeAbbreviation: try row.decode(column: "degree_abbreviation", as: String?.self),
             departments: departments[id] ?? [], photoURL: try row.decode(column: "photo_url", as: String?.self),
             email: try row.decode(column: "email", as: String?.self), term: try term(from: row))
@@ -92,7 +95,8 @@ extension TimetableStore {
 
     public func teachers() async throws -> [Teacher] {
         var departments: [Int64: [String]] = [:]
-        for row in try await db.raw("SELECT teacher_id, department FROM teacher_departments ORDER BY department").all() {
+        for row in try await db.raw("SELECT teacher_id, department FROM teacher_departments ORDER BY department").all()
+        {
             departments[try row.decode(column: "teacher_id", as: Int64.self), default: []].append(
                 try row.decode(column: "department", as: String.self))
         }
@@ -101,7 +105,10 @@ extension TimetableStore {
     }
 
     public func teacher(urlID: String) async throws -> Teacher? {
-        guard let row = try await db.raw("SELECT \(unsafeRaw: Self.teacherColumns) FROM teachers WHERE url_id = \(bind: urlID)").first()
+        guard
+            let row = try await db.raw(
+                "SELECT \(unsafeRaw: Self.teacherColumns) FROM teachers WHERE url_id = \(bind: urlID)"
+            ).first()
         else { return nil }
         let id = try row.decode(column: "id", as: Int64.self)
         let departments = try await db.raw(
@@ -133,26 +140,32 @@ extension TimetableStore {
         let typeAbbreviation = try row.decode(column: "type_abbreviation", as: String?.self)
         return Room(
             id: try row.decode(column: "id", as: Int64.self), name: try row.decode(column: "name", as: String.self),
-            building: try row.decode(column: "building", as: Int?.self), floor: try row.decode(column: "floor", as: Int?.self),
+            building: try row.decode(column: "building", as: Int?.self),
+            floor: try row.decode(column: "floor", as: Int?.self),
             type: typeName.map { RoomType(name: $0, abbreviation: typeAbbreviation ?? $0) },
-            capacity: try row.decode(column: "capacity", as: Int?.self), note: try row.decode(column: "note", as: String?.self),
+            capacity: try row.decode(column: "capacity", as: Int?.self),
+            note: try row.decode(column: "note", as: String?.self),
             departmentAbbreviation: try row.decode(column: "department", as: String?.self),
             isOffCampus: try row.decode(column: "off_campus", as: Bool.self))
     }
 
     public func rooms() async throws -> [Room] {
-        try await db.raw("SELECT \(unsafeRaw: Self.roomColumns) FROM rooms ORDER BY building, name").all().map(room(from:))
+        try await db.raw("SELECT \(unsafeRaw: Self.roomColumns) FROM rooms ORDER BY building, name").all().map(
+            room(from:))
     }
 
     public func room(id: Int64) async throws -> Room? {
-        try await db.raw("SELECT \(unsafeRaw: Self.roomColumns) FROM rooms WHERE id = \(bind: id)").first().map(room(from:))
+        try await db.raw("SELECT \(unsafeRaw: Self.roomColumns) FROM rooms WHERE id = \(bind: id)").first().map(
+            room(from:))
     }
 
     public func lessonTypes() async throws -> [LessonType] {
-        let stored = try await db.raw("SELECT id, name, abbreviation, colour, is_exam FROM lesson_types ORDER BY id").all()
+        let stored = try await db.raw("SELECT id, name, abbreviation, colour, is_exam FROM lesson_types ORDER BY id")
+            .all()
             .map { row in
                 LessonType(
-                    id: try row.decode(column: "id", as: String.self), name: try row.decode(column: "name", as: String.self),
+                    id: try row.decode(column: "id", as: String.self),
+                    name: try row.decode(column: "name", as: String.self),
                     abbreviation: try row.decode(column: "abbreviation", as: String.self),
                     colour: try row.decode(column: "colour", as: String.self),
                     isExam: try row.decode(column: "is_exam", as: Bool.self))
@@ -254,7 +267,8 @@ extension TimetableStore {
                 """
             ).all() {
                 let room = Room(
-                    id: try row.decode(column: "id", as: Int64.self), name: try row.decode(column: "name", as: String.self),
+                    id: try row.decode(column: "id", as: Int64.self),
+                    name: try row.decode(column: "name", as: String.self),
                     building: try row.decode(column: "building", as: Int?.self))
                 lessons[index[try row.decode(column: "lesson_id", as: Int64.self)]!].rooms.append(
                     RoomReference(id: room.id, name: room.displayName))
@@ -301,7 +315,8 @@ extension TimetableStore {
     /// How much timetable there is.
     public func counts() async throws -> (groups: Int, teachers: Int, rooms: Int, lessons: Int) {
         func count(_ table: String) async throws -> Int {
-            try await db.raw("SELECT COUNT(*) AS n FROM \(unsafeRaw: table)").first(decodingColumn: "n", as: Int.self) ?? 0
+            try await db.raw("SELECT COUNT(*) AS n FROM \(unsafeRaw: table)").first(decodingColumn: "n", as: Int.self)
+                ?? 0
         }
         return (
             try await count("study_groups"), try await count("teachers"), try await count("rooms"),

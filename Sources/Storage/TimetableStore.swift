@@ -142,18 +142,25 @@ public struct TimetableStore: Sendable {
             for group in Set(lesson.groups).sorted() { groupLinks.append([id, group]) }
             for urlID in Set(lesson.teachers).sorted() {
                 guard let teacherID = teacherIDs[urlID] else {
-                    throw ImportError(message: "a lesson of \(lesson.subject) names the teacher \(urlID), who is not in the import.")
+                    throw ImportError(
+                        message: "a lesson of \(lesson.subject) names the teacher \(urlID), who is not in the import.")
                 }
-                teacherLinks.append([id, teacherID, teacherScheduleLinks.contains(LessonTeacher(lesson: id, teacher: teacherID))])
+                teacherLinks.append([
+                    id, teacherID, teacherScheduleLinks.contains(LessonTeacher(lesson: id, teacher: teacherID)),
+                ])
             }
             for room in Set(lesson.rooms).sorted() {
                 guard let roomID = roomIDs[room] else {
-                    throw ImportError(message: "a lesson of \(lesson.subject) names the room \(room.displayName), which is not in the import.")
+                    throw ImportError(
+                        message:
+                            "a lesson of \(lesson.subject) names the room \(room.displayName), which is not in the import."
+                    )
                 }
                 roomLinks.append([id, roomID])
             }
         }
-        try await insert("lesson_groups", columns: ["lesson_id", "group_name"], rows: groupLinks, ignoringConflicts: true)
+        try await insert(
+            "lesson_groups", columns: ["lesson_id", "group_name"], rows: groupLinks, ignoringConflicts: true)
         try await insert(
             "lesson_teachers", columns: ["lesson_id", "teacher_id", "from_teacher_schedule"], rows: teacherLinks,
             conflict: """
@@ -199,7 +206,9 @@ public struct TimetableStore: Sendable {
             for start in stride(from: 0, to: schedules.count, by: size) {
                 let part = schedules[start..<min(start + size, schedules.count)]
                 group.addTask {
-                    try await NIOThreadPool.singleton.runIfActive { (start, part.map { $0.lessons.map { hash($0.identity) } }) }
+                    try await NIOThreadPool.singleton.runIfActive {
+                        (start, part.map { $0.lessons.map { hash($0.identity) } })
+                    }
                 }
             }
             var result = [[String]](repeating: [], count: schedules.count)
@@ -254,7 +263,8 @@ public struct TimetableStore: Sendable {
         conflict: String? = nil
     ) async throws {
         for part in rows.chunked(Self.chunk) {
-            var query: SQLQueryString = "INSERT INTO \(unsafeRaw: table) (\(unsafeRaw: columns.joined(separator: ", "))) VALUES "
+            var query: SQLQueryString =
+                "INSERT INTO \(unsafeRaw: table) (\(unsafeRaw: columns.joined(separator: ", "))) VALUES "
             query += Self.values(part)
             if let conflict {
                 query += SQLQueryString(" " + conflict)
@@ -279,7 +289,8 @@ public struct TimetableStore: Sendable {
 
     private func deleteWhere<T: Encodable & Sendable>(_ table: String, column: String, in values: [T]) async throws {
         for part in values.chunked(Self.chunk) {
-            try await db.raw("DELETE FROM \(unsafeRaw: table) WHERE \(unsafeRaw: column) IN (\(list(Array(part))))").run()
+            try await db.raw("DELETE FROM \(unsafeRaw: table) WHERE \(unsafeRaw: column) IN (\(list(Array(part))))")
+                .run()
         }
     }
 
@@ -325,7 +336,9 @@ public struct TimetableStore: Sendable {
         }
         try await insert(
             "departments", columns: ["abbreviation", "name", "iis_id"],
-            rows: merged.values.sorted { $0.abbreviation < $1.abbreviation }.map { [$0.abbreviation, $0.name, $0.iisID] },
+            rows: merged.values.sorted { $0.abbreviation < $1.abbreviation }.map {
+                [$0.abbreviation, $0.name, $0.iisID]
+            },
             conflict: """
                 ON CONFLICT (abbreviation) DO UPDATE SET name = COALESCE(excluded.name, departments.name),
                 iis_id = COALESCE(excluded.iis_id, departments.iis_id)
@@ -472,13 +485,16 @@ public struct TimetableStore: Sendable {
         }
         // Departments as the import gives them replace the stored ones.
         let withDepartments = sorted.filter { $0.departments != nil }
-        try await deleteWhere("teacher_departments", column: "teacher_id", in: withDepartments.compactMap { ids[$0.urlID] })
+        try await deleteWhere(
+            "teacher_departments", column: "teacher_id", in: withDepartments.compactMap { ids[$0.urlID] })
         try await upsertDepartments(
             withDepartments.flatMap { $0.departments ?? [] }.map { Department(abbreviation: $0) })
         try await insert(
             "teacher_departments", columns: ["teacher_id", "department"],
             rows: withDepartments.flatMap { teacher in
-                Set(teacher.departments ?? []).sorted().map { [ids[teacher.urlID]!, $0] as [(any Encodable & Sendable)?] }
+                Set(teacher.departments ?? []).sorted().map {
+                    [ids[teacher.urlID]!, $0] as [(any Encodable & Sendable)?]
+                }
             }, ignoringConflicts: true)
         return ids
     }
@@ -505,7 +521,8 @@ public struct TimetableStore: Sendable {
                 rooms[key] = ImportedRoom(key: key, floor: nil, isOffCampus: key.name.first?.isNumber != true)
             }
         }
-        try await upsertDepartments(rooms.values.compactMap { $0.departmentAbbreviation.map { Department(abbreviation: $0) } })
+        try await upsertDepartments(
+            rooms.values.compactMap { $0.departmentAbbreviation.map { Department(abbreviation: $0) } })
         try await insert(
             "rooms",
             columns: [
@@ -536,7 +553,8 @@ public struct TimetableStore: Sendable {
             }
             for row in try await db.raw(query).all() {
                 let building = try row.decode(column: "building_key", as: Int.self)
-                let key = RoomKey(name: try row.decode(column: "name", as: String.self), building: building < 0 ? nil : building)
+                let key = RoomKey(
+                    name: try row.decode(column: "name", as: String.self), building: building < 0 ? nil : building)
                 ids[key] = try row.decode(column: "id", as: Int64.self)
             }
         }
@@ -563,7 +581,8 @@ public struct TimetableStore: Sendable {
     private func upsertSubjects(_ subjects: [ImportedSubject]) async throws {
         let unique = Dictionary(subjects.map { ($0.id, $0) }) { _, new in new }
         try await insert(
-            "subjects", columns: ["id", "name", "faculty", "speciality", "year", "trimester", "kind", "number_of_groups"],
+            "subjects",
+            columns: ["id", "name", "faculty", "speciality", "year", "trimester", "kind", "number_of_groups"],
             rows: unique.values.sorted { $0.id < $1.id }.map {
                 [$0.id, $0.name, $0.faculty, $0.speciality, $0.year, $0.trimester, $0.kind.rawValue, $0.numberOfGroups]
             },

@@ -113,7 +113,8 @@ public struct LocalDate: Hashable, Comparable, Sendable, CustomStringConvertible
 
 /// A day of the week, Monday first (ISO 8601).
 public enum Weekday: Int, Sendable, CaseIterable, Comparable, Codable {
-    case monday = 1, tuesday, wednesday, thursday, friday, saturday, sunday
+    case monday = 1
+    case tuesday, wednesday, thursday, friday, saturday, sunday
 
     public static func < (lhs: Weekday, rhs: Weekday) -> Bool { lhs.rawValue < rhs.rawValue }
 

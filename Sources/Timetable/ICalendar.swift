@@ -39,7 +39,9 @@ public struct ICalendar: Sendable {
 
     /// The calendar of `lessons` within `range` (a repeating lesson without dates of its own is
     /// bounded by it).
-    public func render(_ lessons: [Lesson], within range: ClosedRange<LocalDate>, filter: ScheduleFilter = ScheduleFilter())
+    public func render(
+        _ lessons: [Lesson], within range: ClosedRange<LocalDate>, filter: ScheduleFilter = ScheduleFilter()
+    )
         -> String
     {
         var events: [Event] = []
@@ -64,7 +66,9 @@ public struct ICalendar: Sendable {
             var description: [String] = []
             if let full = lesson.subjectFullName { description.append(full) }
             if let type { description.append(type.name) }
-            if !lesson.teachers.isEmpty { description.append("Teachers: " + lesson.teachers.map(\.name).joined(separator: ", ")) }
+            if !lesson.teachers.isEmpty {
+                description.append("Teachers: " + lesson.teachers.map(\.name).joined(separator: ", "))
+            }
             if !lesson.groups.isEmpty { description.append("Groups: " + lesson.groups.joined(separator: ", ")) }
             if let note = lesson.note { description.append(note) }
             lines += [
@@ -80,7 +84,9 @@ public struct ICalendar: Sendable {
                 lines.append("RRULE:FREQ=WEEKLY;INTERVAL=\(repeating.interval);UNTIL=\(Self.utc(end))")
             }
             lines.append("SUMMARY:\(escape(summary))")
-            if !lesson.rooms.isEmpty { lines.append("LOCATION:\(escape(lesson.rooms.map(\.name).joined(separator: ", ")))") }
+            if !lesson.rooms.isEmpty {
+                lines.append("LOCATION:\(escape(lesson.rooms.map(\.name).joined(separator: ", ")))")
+            }
             if !description.isEmpty { lines.append("DESCRIPTION:\(escape(description.joined(separator: "\n")))") }
             if let type { lines.append("CATEGORIES:\(escape(type.name))") }
             lines.append("END:VEVENT")

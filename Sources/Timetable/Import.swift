@@ -222,7 +222,9 @@ public struct ImportedLesson: Sendable, Hashable {
 /// A subject of a study plan (seed 003): normative, professional or free choice, with its groups.
 public struct ImportedSubject: Sendable, Hashable {
     public enum Kind: String, Sendable, Hashable, CaseIterable {
-        case normative, professional = "prof", freeChoice = "selective"
+        case normative
+        case professional = "prof"
+        case freeChoice = "selective"
     }
 
     public var id: Int

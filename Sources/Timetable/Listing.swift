@@ -31,7 +31,8 @@ public struct SearchText: Sendable, Hashable {
     /// inside one of `contained`.
     public func matches(prefixOf parts: [String?], contained: [String?] = []) -> Bool {
         let whole = parts.compactMap { $0 }.map(Self.fold)
-        let parts = whole + whole.flatMap { $0.split(whereSeparator: { $0.isWhitespace || $0 == "-" }).map(String.init) }
+        let parts =
+            whole + whole.flatMap { $0.split(whereSeparator: { $0.isWhitespace || $0 == "-" }).map(String.init) }
         let contained = contained.compactMap { $0 }.map(Self.fold)
         return words.allSatisfy { word in
             parts.contains { $0.hasPrefix(word) } || (word.count >= 3 && contained.contains { $0.contains(word) })
@@ -72,7 +73,9 @@ public enum Listing {
     ) -> [Section<StudyGroup>] {
         let found = groups.filter { group in
             let speciality = group.specialityID.flatMap { specialities[$0] }
-            if let facultyID = filter.facultyID, (group.facultyID ?? speciality?.facultyID) != facultyID { return false }
+            if let facultyID = filter.facultyID, (group.facultyID ?? speciality?.facultyID) != facultyID {
+                return false
+            }
             if let course = filter.course, group.course != course { return false }
             if let degree = filter.educationDegree, group.educationDegree != degree { return false }
             if let specialityID = filter.specialityID, group.specialityID != specialityID { return false }
@@ -89,7 +92,8 @@ public enum Listing {
                 guard let speciality = group.specialityID.flatMap({ specialities[$0] }) else { return nil }
                 let faculty = (group.facultyID ?? speciality.facultyID).flatMap { faculties[$0]?.abbreviation }
                 let details = [faculty, speciality.educationForm?.name.lowercased()].compactMap { $0 }
-                return details.isEmpty ? speciality.abbreviation : "\(speciality.abbreviation) (\(details.joined(separator: ", ")))"
+                return details.isEmpty
+                    ? speciality.abbreviation : "\(speciality.abbreviation) (\(details.joined(separator: ", ")))"
             case .faculty:
                 let id = group.facultyID ?? group.specialityID.flatMap { specialities[$0]?.facultyID }
                 return id.map { faculties[$0]?.abbreviation ?? "Faculty \($0)" }

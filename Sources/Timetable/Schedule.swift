@@ -14,8 +14,9 @@ public struct ScheduleFilter: Sendable, Hashable {
         if let subgroup, subgroup != 0, lesson.subgroup != 0, lesson.subgroup != subgroup { return false }
         if let subjects {
             let wanted = Set(subjects.map { $0.lowercased() })
-            guard wanted.contains(lesson.subject.lowercased())
-                || lesson.subjectFullName.map({ wanted.contains($0.lowercased()) }) == true
+            guard
+                wanted.contains(lesson.subject.lowercased())
+                    || lesson.subjectFullName.map({ wanted.contains($0.lowercased()) }) == true
             else { return false }
         }
         return true
@@ -57,8 +58,14 @@ public enum Schedule {
             }
         }
         result.sort { a, b in
-            (a.date.dayNumber, a.lesson.start.minutes, a.lesson.subgroup, a.lesson.end.minutes, a.lesson.subject, a.lesson.id)
-                < (b.date.dayNumber, b.lesson.start.minutes, b.lesson.subgroup, b.lesson.end.minutes, b.lesson.subject, b.lesson.id)
+            (
+                a.date.dayNumber, a.lesson.start.minutes, a.lesson.subgroup, a.lesson.end.minutes, a.lesson.subject,
+                a.lesson.id
+            )
+                < (
+                    b.date.dayNumber, b.lesson.start.minutes, b.lesson.subgroup, b.lesson.end.minutes, b.lesson.subject,
+                    b.lesson.id
+                )
         }
         return result
     }

@@ -120,10 +120,13 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "The port to listen on (default 8080; env CAMPUS_PORT).")
     var port: Int?
 
-    @Option(name: .customLong("base-url"), help: "The URL users reach Campus by, for links in mail (env CAMPUS_BASE_URL).")
+    @Option(
+        name: .customLong("base-url"), help: "The URL users reach Campus by, for links in mail (env CAMPUS_BASE_URL).")
     var baseURL: String?
 
-    @Option(name: .customLong("time-zone"), help: "The institution's IANA time zone (default Europe/Minsk; env CAMPUS_TIME_ZONE).")
+    @Option(
+        name: .customLong("time-zone"),
+        help: "The institution's IANA time zone (default Europe/Minsk; env CAMPUS_TIME_ZONE).")
     var timeZone: String?
 
     @Flag(help: "Load the demo institution and accounts (see the README).")
@@ -132,10 +135,13 @@ struct Serve: AsyncParsableCommand {
     @Option(name: .customLong("bcrypt-cost"), help: "bcrypt's cost factor, 4–31 (default 12).")
     var bcryptCost: UInt8?
 
-    @Flag(name: .customLong("trust-proxy"), help: "Take client addresses from X-Forwarded-For (only behind your own reverse proxy).")
+    @Flag(
+        name: .customLong("trust-proxy"),
+        help: "Take client addresses from X-Forwarded-For (only behind your own reverse proxy).")
     var trustProxy = false
 
-    @Option(name: .customLong("iis-url"), help: "Sync the timetable from this IIS-compatible server (env CAMPUS_IIS_URL).")
+    @Option(
+        name: .customLong("iis-url"), help: "Sync the timetable from this IIS-compatible server (env CAMPUS_IIS_URL).")
     var iisURL: String?
 
     @Option(name: .customLong("iis-sync-hours"), help: "Hours between syncs (default 6).")
@@ -165,7 +171,9 @@ struct Serve: AsyncParsableCommand {
         if let bcryptCost { configuration.bcryptCost = bcryptCost }
         configuration.trustForwardedFor = trustProxy
         if let text = iisURL ?? Environment.value("CAMPUS_IIS_URL") {
-            guard let url = URL(string: text), url.scheme != nil else { throw ValidationError("--iis-url must be a URL.") }
+            guard let url = URL(string: text), url.scheme != nil else {
+                throw ValidationError("--iis-url must be a URL.")
+            }
             configuration.iisURL = url
         }
         if let hours = iisSyncHours {
@@ -173,18 +181,22 @@ struct Serve: AsyncParsableCommand {
             configuration.iisSyncInterval = .seconds(hours * 3600)
         }
         let settings = configuration
-        let app = try await CampusApp.make(configuration: configuration, logger: logger, onRunning: { port in
-            let configuration = settings
-            var url = configuration.resolvedBaseURL
-            if configuration.baseURL == nil, port != configuration.port {
-                url = "http://\(configuration.host):\(port)"
-            }
-            var text = "Campus is running. Open \(url)/ in your browser.\n"
-            if configuration.demo {
-                text += "Demo accounts: " + Demo.accounts.map { "\($0.email) / \($0.password)" }.joined(separator: ", ") + "\n"
-            }
-            FileHandle.standardOutput.write(Data(text.utf8))
-        })
+        let app = try await CampusApp.make(
+            configuration: configuration, logger: logger,
+            onRunning: { port in
+                let configuration = settings
+                var url = configuration.resolvedBaseURL
+                if configuration.baseURL == nil, port != configuration.port {
+                    url = "http://\(configuration.host):\(port)"
+                }
+                var text = "Campus is running. Open \(url)/ in your browser.\n"
+                if configuration.demo {
+                    text +=
+                        "Demo accounts: " + Demo.accounts.map { "\($0.email) / \($0.password)" }.joined(separator: ", ")
+                        + "\n"
+                }
+                FileHandle.standardOutput.write(Data(text.utf8))
+            })
         try await app.runService()
     }
 }

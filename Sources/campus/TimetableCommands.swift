@@ -6,7 +6,8 @@ import Timetable
 
 struct ImportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "import", abstract: "Import timetable files.", subcommands: [IISFiles.self, OddEvenFiles.self, KMAFiles.self])
+        commandName: "import", abstract: "Import timetable files.",
+        subcommands: [IISFiles.self, OddEvenFiles.self, KMAFiles.self])
 
     struct OddEvenFiles: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
@@ -22,11 +23,16 @@ struct ImportCommand: AsyncParsableCommand {
         @Argument(help: "schedule.json, teachers.json and user.json, in any order.") var files: [String]
         @Option(help: "The group the schedule belongs to (otherwise user.json's).") var group: String?
         @Option(name: .customLong("term-start"), help: "The first day of term, YYYY-MM-DD.") var termStart: String?
-        @Option(name: .customLong("term-end"), help: "The last day of term (default: 26 weeks later).") var termEnd: String?
+        @Option(name: .customLong("term-end"), help: "The last day of term (default: 26 weeks later).") var termEnd:
+            String?
 
         func validate() throws {
-            if let termStart, LocalDate(iso: termStart) == nil { throw ValidationError("--term-start must look like 2026-02-09.") }
-            if let termEnd, LocalDate(iso: termEnd) == nil { throw ValidationError("--term-end must look like 2026-06-30.") }
+            if let termStart, LocalDate(iso: termStart) == nil {
+                throw ValidationError("--term-start must look like 2026-02-09.")
+            }
+            if let termEnd, LocalDate(iso: termEnd) == nil {
+                throw ValidationError("--term-end must look like 2026-06-30.")
+            }
         }
 
         func run() async throws {
@@ -39,7 +45,9 @@ struct ImportCommand: AsyncParsableCommand {
                     throw Failure(describeForPeople(error))
                 }
             }
-            print("Imported \(summary.lessons) lessons (\(summary.lessonsAdded) new, \(summary.lessonsRemoved) removed), \(summary.teachers) teachers.")
+            print(
+                "Imported \(summary.lessons) lessons (\(summary.lessonsAdded) new, \(summary.lessonsRemoved) removed), \(summary.teachers) teachers."
+            )
         }
     }
 
@@ -62,7 +70,9 @@ struct ImportCommand: AsyncParsableCommand {
                     throw Failure(describeForPeople(error))
                 }
             }
-            print("Imported \(summary.lessons) lessons (\(summary.lessonsAdded) new, \(summary.lessonsRemoved) removed) in \(summary.groups) subject groups.")
+            print(
+                "Imported \(summary.lessons) lessons (\(summary.lessonsAdded) new, \(summary.lessonsRemoved) removed) in \(summary.groups) subject groups."
+            )
         }
     }
 
@@ -143,7 +153,9 @@ struct ScheduleCommand: AsyncParsableCommand {
     @Option(help: "The day, YYYY-MM-DD (default: today).") var date: String?
     @Flag(help: "Print the whole week of the day.") var week = false
     @Option(help: "Whole-group lessons and this subgroup's only.") var subgroup: Int?
-    @Option(name: .customLong("time-zone"), help: "The institution's time zone (default Europe/Minsk; env CAMPUS_TIME_ZONE).")
+    @Option(
+        name: .customLong("time-zone"),
+        help: "The institution's time zone (default Europe/Minsk; env CAMPUS_TIME_ZONE).")
     var timeZone: String?
 
     func validate() throws {
@@ -154,7 +166,8 @@ struct ScheduleCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let zone = TimeZone(identifier: timeZone ?? Environment.value("CAMPUS_TIME_ZONE") ?? "Europe/Minsk")
+        let zone =
+            TimeZone(identifier: timeZone ?? Environment.value("CAMPUS_TIME_ZONE") ?? "Europe/Minsk")
             ?? TimeZone(identifier: "Europe/Minsk")!
         let text = try await withDatabase(storage) { database, logger in
             let printer = SchedulePrinter(database: database, timeZone: zone)
@@ -208,11 +221,13 @@ struct SyncCommand: AsyncParsableCommand {
         @Option(help: "How many requests run at once.") var concurrency = 4
 
         func run() async throws {
-            guard let text = baseURL ?? Environment.value("CAMPUS_IIS_URL"), let url = URL(string: text), url.scheme != nil
+            guard let text = baseURL ?? Environment.value("CAMPUS_IIS_URL"), let url = URL(string: text),
+                url.scheme != nil
             else { throw ValidationError("Give --base-url, such as https://iis.bsuir.by.") }
             let report = try await withDatabase(storage) { database, logger in
                 do {
-                    return try await IISSync(baseURL: url, database: database, logger: logger, concurrency: concurrency).run()
+                    return try await IISSync(baseURL: url, database: database, logger: logger, concurrency: concurrency)
+                        .run()
                 } catch {
                     throw Failure("The sync failed; nothing was removed. \(describeForPeople(error))")
                 }

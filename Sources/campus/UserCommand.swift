@@ -81,7 +81,9 @@ struct UserCommand: AsyncParsableCommand {
         @Argument(help: "user, organizer or admin") var role: String
 
         func run() async throws {
-            guard let role = Role(rawValue: role) else { throw ValidationError("The role is user, organizer or admin.") }
+            guard let role = Role(rawValue: role) else {
+                throw ValidationError("The role is user, organizer or admin.")
+            }
             try await withDatabase(storage) { database, logger in
                 let administration = Administration(
                     database: database, configuration: ServerConfiguration(database: database.location), logger: logger)

@@ -72,7 +72,8 @@ import Testing
             #expect(malformed.json["status"] as? Int == 400)
             #expect((malformed.json["detail"] as? String)?.contains("not valid JSON") == true)
 
-            let mistyped = try await server.request(.post, "/api/v1/auth/login", json: #"{"email": 5, "password": "x"}"#)
+            let mistyped = try await server.request(
+                .post, "/api/v1/auth/login", json: #"{"email": 5, "password": "x"}"#)
             #expect(mistyped.status == .unprocessableContent)
             #expect((mistyped.json["errors"] as? [[String: Any]])?.first?["field"] as? String == "email")
 
@@ -81,7 +82,8 @@ import Testing
             #expect((missing.json["detail"] as? String)?.contains("password is required") == true)
 
             let wrongType = try await server.request(
-                .post, "/api/v1/auth/login", json: "email=a", headers: [.contentType: "application/x-www-form-urlencoded"])
+                .post, "/api/v1/auth/login", json: "email=a",
+                headers: [.contentType: "application/x-www-form-urlencoded"])
             #expect(wrongType.status == .unsupportedMediaType)
         }
     }
@@ -132,7 +134,8 @@ import Testing
             try await server.register("ann@example.org")
             for index in 0..<5 {
                 _ = try await server.request(
-                    .post, "/api/v1/auth/login", json: #"{"email":"nobody\#(index)@example.org","password":"guess1234"}"#)
+                    .post, "/api/v1/auth/login",
+                    json: #"{"email":"nobody\#(index)@example.org","password":"guess1234"}"#)
             }
             let blocked = try await server.request(
                 .post, "/api/v1/auth/login", json: #"{"email":"ann@example.org","password":"correct horse"}"#)
@@ -181,11 +184,13 @@ import Testing
                 .noContent
             #expect(try await server.request(.get, "/api/v1/me", token: oldToken).status == .unauthorized)
             let again = try await server.request(
-                .post, "/api/v1/auth/password-reset/confirm", json: #"{"token":"\#(resetToken)","password":"other password"}"#)
+                .post, "/api/v1/auth/password-reset/confirm",
+                json: #"{"token":"\#(resetToken)","password":"other password"}"#)
             #expect(again.status == .forbidden)
-            #expect(try await server.request(
-                .post, "/api/v1/auth/login", json: #"{"email":"ann@example.org","password":"correct horse"}"#
-            ).status == .unauthorized)
+            #expect(
+                try await server.request(
+                    .post, "/api/v1/auth/login", json: #"{"email":"ann@example.org","password":"correct horse"}"#
+                ).status == .unauthorized)
             _ = try await server.login("ann@example.org", password: "new password")
             #expect(server.mail.all.count == 1)
         }
@@ -211,10 +216,12 @@ import Testing
             try await server.register("ann@example.org")
             _ = try await server.api().requestPasswordReset(body: .json(.init(email: "ann@example.org")))
             let mail = try await server.mail.waitFor(count: 1)
-            let resetToken = String(mail.body.split(separator: "\n").first { $0.contains("token=") }!.split(separator: "=").last!)
+            let resetToken = String(
+                mail.body.split(separator: "\n").first { $0.contains("token=") }!.split(separator: "=").last!)
             server.clock.advance(by: 3601)
             let late = try await server.request(
-                .post, "/api/v1/auth/password-reset/confirm", json: #"{"token":"\#(resetToken)","password":"new password"}"#)
+                .post, "/api/v1/auth/password-reset/confirm",
+                json: #"{"token":"\#(resetToken)","password":"new password"}"#)
             #expect(late.status == .forbidden)
             #expect((late.json["detail"] as? String)?.contains("older than one hour") == true)
         }
@@ -276,8 +283,10 @@ import Testing
             #expect(try await server.request(.get, "/api/v1/users").status == .unauthorized)
             #expect(try await server.request(.get, "/api/v1/users", token: bobToken).status == .forbidden)
             #expect(
-                try await server.request(.put, "/api/v1/users/\(carol.id)/role", json: #"{"role":"admin"}"#, token: bobToken)
-                    .status == .forbidden)
+                try await server.request(
+                    .put, "/api/v1/users/\(carol.id)/role", json: #"{"role":"admin"}"#, token: bobToken
+                )
+                .status == .forbidden)
             #expect(try await server.request(.get, "/api/v1/users/\(carol.id)", token: bobToken).status == .notFound)
             #expect(try await server.request(.get, "/api/v1/users/\(bob.id)", token: bobToken).status == .ok)
 

@@ -18,7 +18,9 @@ final class FixtureIIS: Sendable {
         var requests: [String: Int] = [:]
         var inFlight = 0
         var maxInFlight = 0
-        var lastUpdates: [String: String] = ["010101": "01.09.2023", "151004": "01.09.2023", "i-kirinovich": "01.09.2023"]
+        var lastUpdates: [String: String] = [
+            "010101": "01.09.2023", "151004": "01.09.2023", "i-kirinovich": "01.09.2023",
+        ]
         /// Paths that fail with 500 this many more times.
         var failures: [String: Int] = [:]
         var listsDown = false
@@ -32,12 +34,15 @@ final class FixtureIIS: Sendable {
 
     func router() throws -> Router<BasicRequestContext> {
         let groupList = try JSONSerialization.jsonObject(with: try Fixtures.data("iis/groups.json")) as! [[String: Any]]
-        let groupsJSON = try JSONSerialization.data(withJSONObject: groupList.filter { Self.groups.contains($0["name"] as! String) })
-        let employeeList = try JSONSerialization.jsonObject(with: try Fixtures.data("iis/employees.json")) as! [[String: Any]]
+        let groupsJSON = try JSONSerialization.data(
+            withJSONObject: groupList.filter { Self.groups.contains($0["name"] as! String) })
+        let employeeList =
+            try JSONSerialization.jsonObject(with: try Fixtures.data("iis/employees.json")) as! [[String: Any]]
         let wanted = ["n-novitskaia", "o-smoliakova", "i-marina"]
         var employees = employeeList.filter { wanted.contains($0["urlId"] as! String) }
         employees.append([
-            "id": 505741, "urlId": "i-kirinovich", "firstName": "Ирина", "middleName": "Федоровна", "lastName": "Киринович",
+            "id": 505741, "urlId": "i-kirinovich", "firstName": "Ирина", "middleName": "Федоровна",
+            "lastName": "Киринович",
             "degree": "к.т.н.", "rank": "доцент", "academicDepartment": ["Каф.ПОИТ"],
         ])
         let employeesJSON = try JSONSerialization.data(withJSONObject: employees)
@@ -65,7 +70,9 @@ final class FixtureIIS: Sendable {
         }
         router.get("/api/v1/last-update-date/employee") { request, _ in
             let urlID = request.uri.queryParameters["url-id"].map(String.init) ?? ""
-            guard let date = state.withLockedValue({ $0.lastUpdates[urlID] }) else { return Response(status: .notFound) }
+            guard let date = state.withLockedValue({ $0.lastUpdates[urlID] }) else {
+                return Response(status: .notFound)
+            }
             return Self.json(Data(#"{"lastUpdateDate":"\#(date)"}"#.utf8))
         }
         router.get("/api/v1/schedule") { request, _ in
@@ -80,7 +87,9 @@ final class FixtureIIS: Sendable {
     }
 
     static func json(_ data: Data) -> Response {
-        Response(status: .ok, headers: [.contentType: "application/json"], body: ResponseBody(byteBuffer: ByteBuffer(data: data)))
+        Response(
+            status: .ok, headers: [.contentType: "application/json"],
+            body: ResponseBody(byteBuffer: ByteBuffer(data: data)))
     }
 
     /// Counts requests and those in flight, and fails paths the test asked to fail.
@@ -88,7 +97,9 @@ final class FixtureIIS: Sendable {
         typealias Context = BasicRequestContext
         let state: NIOLockedValueBox<State>
 
-        func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response)
+            async throws -> Response
+        {
             let key = request.uri.path + (request.uri.query.map { "?" + $0 } ?? "")
             let fail = state.withLockedValue { state -> Bool in
                 state.requests[key, default: 0] += 1
@@ -110,14 +121,18 @@ final class FixtureIIS: Sendable {
 @Suite struct IISSyncTests {
     func withIIS(_ body: @Sendable (FixtureIIS, URL) async throws -> Void) async throws {
         let iis = FixtureIIS()
-        let app = Application(router: try iis.router(), configuration: .init(address: .hostname("127.0.0.1", port: 0)), logger: TestDatabases.logger)
+        let app = Application(
+            router: try iis.router(), configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+            logger: TestDatabases.logger)
         try await app.test(.live) { client in
             try await body(iis, URL(string: "http://127.0.0.1:\(client.port!)")!)
         }
     }
 
     func sync(_ url: URL, _ database: Database) -> IISSync {
-        IISSync(baseURL: url, database: database, logger: TestDatabases.logger, concurrency: 3, attempts: 3, backoff: .milliseconds(20))
+        IISSync(
+            baseURL: url, database: database, logger: TestDatabases.logger, concurrency: 3, attempts: 3,
+            backoff: .milliseconds(20))
     }
 
     @Test(arguments: TestDatabases.kinds)
@@ -135,8 +150,11 @@ final class FixtureIIS: Sendable {
                 #expect(iis.state.withLockedValue { $0.maxInFlight } <= 3)
                 let lessons = try await database.read { db in try await TimetableStore(db).lessons(groups: ["151004"]) }
                 #expect(lessons.count == 42)
-                let teacher = try #require(try await database.read { db in try await TimetableStore(db).teacher(urlID: "i-kirinovich") })
-                let taught = try await database.read { db in try await TimetableStore(db).lessons(teachers: [teacher.id]) }
+                let teacher = try #require(
+                    try await database.read { db in try await TimetableStore(db).teacher(urlID: "i-kirinovich") })
+                let taught = try await database.read { db in
+                    try await TimetableStore(db).lessons(teachers: [teacher.id])
+                }
                 // Her own schedule's consultation, and the lessons 010101's schedule says she gives.
                 #expect(taught.filter { $0.subject == "Консульт" }.count == 1)
                 #expect(taught.contains { $0.groups == ["010101"] })
@@ -187,7 +205,9 @@ final class FixtureIIS: Sendable {
                 // The list itself failing stops the sync before anything changes.
                 iis.state.withLockedValue { $0.listsDown = true }
                 await #expect(throws: (any Error).self) { try await sync(url, database).run() }
-                #expect(try await database.read { db in try await TimetableStore(db).lessons(groups: ["010101"]) } == before)
+                #expect(
+                    try await database.read { db in try await TimetableStore(db).lessons(groups: ["010101"]) } == before
+                )
             }
         }
     }

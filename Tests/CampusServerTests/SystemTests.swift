@@ -4,9 +4,9 @@ import CampusTestSupport
 import Foundation
 import HTTPTypes
 import HummingbirdTesting
-import Storage
 import InMemoryLogging
 import Logging
+import Storage
 import Testing
 import Yams
 

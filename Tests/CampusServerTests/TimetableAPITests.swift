@@ -108,7 +108,10 @@ extension TestServer {
             let teacher = try await server.api().getTeacher(path: .init(urlId: "o-smoliakova")).ok.body.json
             #expect(teacher.teacher.lastName == "Смолякова")
             #expect(try await server.api().listFaculties().ok.body.json.count == 8)
-            #expect(try await server.api().listLessonTypes().ok.body.json.contains { $0.id == "ПЗ" && $0.colour == "#2e9e5b" })
+            #expect(
+                try await server.api().listLessonTypes().ok.body.json.contains {
+                    $0.id == "ПЗ" && $0.colour == "#2e9e5b"
+                })
         }
     }
 
@@ -120,7 +123,8 @@ extension TestServer {
             #expect((missing.json["detail"] as? String) == "There is no group 999999.")
             #expect(try await server.request(.get, "/api/v1/teachers/nobody/calendar.ics").status == .notFound)
             #expect(try await server.request(.get, "/api/v1/rooms/424242").status == .notFound)
-            let backwards = try await server.request(.get, "/api/v1/groups/151004/schedule?from=2023-10-01&to=2023-09-01")
+            let backwards = try await server.request(
+                .get, "/api/v1/groups/151004/schedule?from=2023-10-01&to=2023-09-01")
             #expect(backwards.status == .unprocessableContent)
             let long = try await server.request(.get, "/api/v1/groups/151004/schedule?from=2023-01-01&to=2024-12-31")
             #expect(long.status == .unprocessableContent)
@@ -223,17 +227,23 @@ extension TestServer {
             let admin = try await server.login("admin@example.org")
             let ann = try await server.login("ann@example.org")
             let body = ##"{"name":"Лекция","abbreviation":"Лек","colour":"#123456"}"##
-            #expect(try await server.request(.put, "/api/v1/lesson-types/%D0%9B%D0%9A", json: body).status == .unauthorized)
-            #expect(try await server.request(.put, "/api/v1/lesson-types/%D0%9B%D0%9A", json: body, token: ann).status == .forbidden)
+            #expect(
+                try await server.request(.put, "/api/v1/lesson-types/%D0%9B%D0%9A", json: body).status == .unauthorized)
+            #expect(
+                try await server.request(.put, "/api/v1/lesson-types/%D0%9B%D0%9A", json: body, token: ann).status
+                    == .forbidden)
             let changed = try await server.request(.put, "/api/v1/lesson-types/%D0%9B%D0%9A", json: body, token: admin)
             #expect(changed.status == .ok)
             #expect(changed.json["colour"] as? String == "#123456")
             let css = try await server.request(.get, "/timetable/lesson-types.css")
             #expect(css.text.contains("#123456"))
             let bad = try await server.request(
-                .put, "/api/v1/lesson-types/%D0%9B%D0%9A", json: #"{"name":"x","abbreviation":"x","colour":"red"}"#, token: admin)
+                .put, "/api/v1/lesson-types/%D0%9B%D0%9A", json: #"{"name":"x","abbreviation":"x","colour":"red"}"#,
+                token: admin)
             #expect(bad.status == .unprocessableContent)
-            #expect(try await server.request(.put, "/api/v1/lesson-types/nope", json: body, token: admin).status == .notFound)
+            #expect(
+                try await server.request(.put, "/api/v1/lesson-types/nope", json: body, token: admin).status
+                    == .notFound)
         }
     }
 }

@@ -122,14 +122,21 @@ func day(_ text: String) -> LocalDate { LocalDate(dotted: text)! }
     }
 
     @Test func otherListsAreRead() throws {
-        let faculties = try IIS.read(Data(#"[{"id":20026,"name":"Факультет компьютерных систем и сетей","abbrev":"ФКСиС"}]"#.utf8))
-        #expect(faculties.faculties == [Faculty(id: 20026, name: "Факультет компьютерных систем и сетей", abbreviation: "ФКСиС")])
+        let faculties = try IIS.read(
+            Data(#"[{"id":20026,"name":"Факультет компьютерных систем и сетей","abbrev":"ФКСиС"}]"#.utf8))
+        #expect(
+            faculties.faculties == [
+                Faculty(id: 20026, name: "Факультет компьютерных систем и сетей", abbreviation: "ФКСиС")
+            ])
         let specialities = try IIS.read(
             Data(
                 #"[{"id":20022,"name":"Программное обеспечение информационных технологий","abbrev":"ПОИТ","code":"1-40 01 01","facultyId":20026,"educationForm":{"id":1,"name":"дневная"}}]"#
                     .utf8))
         #expect(specialities.specialities.first?.educationForm == EducationForm(id: 1, name: "Дневная"))
-        let departments = try IIS.read(Data(#"[{"id":20038,"name":"Кафедра программного обеспечения информационных технологий","abbrev":"Каф.ПОИТ"}]"#.utf8))
+        let departments = try IIS.read(
+            Data(
+                #"[{"id":20038,"name":"Кафедра программного обеспечения информационных технологий","abbrev":"Каф.ПОИТ"}]"#
+                    .utf8))
         #expect(departments.departments.first?.abbreviation == "ПОИТ")
         let (auditories, skipped) = try IIS.auditories(
             Data(
@@ -174,18 +181,30 @@ func day(_ text: String) -> LocalDate { LocalDate(dotted: text)! }
     }
 
     @Test(arguments: [
-        (#"{"studentGroupDto":{"name":"1"},"schedules":{"Понедельник":[{"subject":"X","startLessonTime":"9-00","endLessonTime":"10:20"}]}}"#,
-         #"x.json: schedules.Понедельник[0].startLessonTime: "9-00" is not a time like 09:00."#),
-        (#"{"studentGroupDto":{"name":"1"},"schedules":{"Funday":[]}}"#,
-         "x.json: schedules.Funday: is not a weekday; expected Понедельник … Воскресенье."),
-        (#"{"studentGroupDto":{"name":"1"},"schedules":{"Понедельник":[{"subject":"X","startLessonTime":"09:00","endLessonTime":"10:20","weekNumber":"1"}]}}"#,
-         "x.json: schedules.Понедельник[0].weekNumber: expected a list."),
-        (#"{"studentGroupDto":{"name":"1"},"exams":[{"subject":"X","startLessonTime":"09:00","endLessonTime":"10:20"}]}"#,
-         "x.json: exams[0].dateLesson: is missing: a lesson in exams needs its date."),
-        (#"{"studentGroupDto":{"name":"1"},"schedules":{"Понедельник":[{"subject":"X","startLessonTime":"11:00","endLessonTime":"10:20"}]}}"#,
-         "x.json: schedules.Понедельник[0].endLessonTime: 10:20 is not after the start time 11:00."),
-        (#"{"studentGroupDto":{"name":"1"},"schedules":{"Понедельник":[{"subject":"X","startLessonTime":"09:00","endLessonTime":"10:20","startLessonDate":"31.02.2023"}]}}"#,
-         #"x.json: schedules.Понедельник[0].startLessonDate: "31.02.2023" is not a date like 01.09.2023."#),
+        (
+            #"{"studentGroupDto":{"name":"1"},"schedules":{"Понедельник":[{"subject":"X","startLessonTime":"9-00","endLessonTime":"10:20"}]}}"#,
+            #"x.json: schedules.Понедельник[0].startLessonTime: "9-00" is not a time like 09:00."#
+        ),
+        (
+            #"{"studentGroupDto":{"name":"1"},"schedules":{"Funday":[]}}"#,
+            "x.json: schedules.Funday: is not a weekday; expected Понедельник … Воскресенье."
+        ),
+        (
+            #"{"studentGroupDto":{"name":"1"},"schedules":{"Понедельник":[{"subject":"X","startLessonTime":"09:00","endLessonTime":"10:20","weekNumber":"1"}]}}"#,
+            "x.json: schedules.Понедельник[0].weekNumber: expected a list."
+        ),
+        (
+            #"{"studentGroupDto":{"name":"1"},"exams":[{"subject":"X","startLessonTime":"09:00","endLessonTime":"10:20"}]}"#,
+            "x.json: exams[0].dateLesson: is missing: a lesson in exams needs its date."
+        ),
+        (
+            #"{"studentGroupDto":{"name":"1"},"schedules":{"Понедельник":[{"subject":"X","startLessonTime":"11:00","endLessonTime":"10:20"}]}}"#,
+            "x.json: schedules.Понедельник[0].endLessonTime: 10:20 is not after the start time 11:00."
+        ),
+        (
+            #"{"studentGroupDto":{"name":"1"},"schedules":{"Понедельник":[{"subject":"X","startLessonTime":"09:00","endLessonTime":"10:20","startLessonDate":"31.02.2023"}]}}"#,
+            #"x.json: schedules.Понедельник[0].startLessonDate: "31.02.2023" is not a date like 01.09.2023."#
+        ),
         (#"{"schedules":{}}"#, "x.json: studentGroupDto: is missing, and so is employeeDto: whose schedule is this?"),
         (#"{"studentGroupDto":{"name":"1"}, "#, "x.json: is not valid JSON."),
         ("[]", "x.json: is an empty list, or a list of something other than objects."),

@@ -7,7 +7,8 @@ import Timetable
 /// Files in the formats of seed 004 ("Schedule") and seed 003 ("KMAScheduler"). The KMA
 /// schedule.json is the app's own sample; the others follow its decoders field for field.
 func sample(_ path: String) throws -> Data {
-    try Data(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Data/\(path)"))
+    try Data(
+        contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Data/\(path)"))
 }
 
 @Suite struct OddEvenScheduleTests {
@@ -36,8 +37,9 @@ func sample(_ path: String) throws -> Data {
         let lesson = Lesson(
             subject: maths.subject, start: maths.start, end: maths.end, weekday: maths.weekday, weeks: maths.weeks,
             dateRange: maths.dateRange)
-        #expect(lesson.days(in: day("09.02.2026")...day("08.03.2026"), calendar: calendar).map(\.dotted)
-            == ["09.02.2026", "23.02.2026"])
+        #expect(
+            lesson.days(in: day("09.02.2026")...day("08.03.2026"), calendar: calendar).map(\.dotted)
+                == ["09.02.2026", "23.02.2026"])
     }
 
     @Test func teacherCardsAndTheUsersGroup() throws {
@@ -54,13 +56,19 @@ func sample(_ path: String) throws -> Data {
     }
 
     @Test(arguments: [
-        (#"{"oddWeek":{"days":[{"weekday":1,"slots":[{"pairNumber":1,"startTime":"08:00","endTime":"09:35","lesson":{"name":"X","type":"seminar","teacher":{"id":"a","name":"A"}}}]}]},"evenWeek":{"days":[]}}"#,
-         #"s.json: oddWeek.days[0].slots[0].lesson.type: "seminar" is not a lesson type; expected lecture, practice or lab."#),
-        (#"{"oddWeek":{"days":[{"weekday":9,"slots":[]}]},"evenWeek":{"days":[]}}"#,
-         "s.json: oddWeek.days[0].weekday: 9 is not a weekday (1 Monday … 7 Sunday)."),
+        (
+            #"{"oddWeek":{"days":[{"weekday":1,"slots":[{"pairNumber":1,"startTime":"08:00","endTime":"09:35","lesson":{"name":"X","type":"seminar","teacher":{"id":"a","name":"A"}}}]}]},"evenWeek":{"days":[]}}"#,
+            #"s.json: oddWeek.days[0].slots[0].lesson.type: "seminar" is not a lesson type; expected lecture, practice or lab."#
+        ),
+        (
+            #"{"oddWeek":{"days":[{"weekday":9,"slots":[]}]},"evenWeek":{"days":[]}}"#,
+            "s.json: oddWeek.days[0].weekday: 9 is not a weekday (1 Monday … 7 Sunday)."
+        ),
         (#"{"oddWeek":{"days":[]}}"#, "s.json: evenWeek: is missing."),
-        (#"{"oddWeek":{"days":[{"weekday":1,"slots":[{"pairNumber":1,"startTime":"08:00","endTime":"09:35"},{"pairNumber":1,"startTime":"09:45","endTime":"11:20"}]}]},"evenWeek":{"days":[]}}"#,
-         "s.json: oddWeek.days[0].slots[1].pairNumber: pair 1 is on this day twice."),
+        (
+            #"{"oddWeek":{"days":[{"weekday":1,"slots":[{"pairNumber":1,"startTime":"08:00","endTime":"09:35"},{"pairNumber":1,"startTime":"09:45","endTime":"11:20"}]}]},"evenWeek":{"days":[]}}"#,
+            "s.json: oddWeek.days[0].slots[1].pairNumber: pair 1 is on this day twice."
+        ),
     ])
     func badFilesNameTheField(_ json: String, _ message: String) {
         #expect(throws: ImportError.self) { try OddEvenSchedule.schedule(Data(json.utf8), group: "g", file: "s.json") }
@@ -74,7 +82,8 @@ func sample(_ path: String) throws -> Data {
 
 @Suite struct KMAScheduleTests {
     @Test func subjectsAndDatedLessons() throws {
-        let data = try KMASchedule.read(subjects: try sample("kma/subjects.json"), schedule: try sample("kma/schedule.json"))
+        let data = try KMASchedule.read(
+            subjects: try sample("kma/subjects.json"), schedule: try sample("kma/schedule.json"))
         #expect(data.subjects.count == 5)
         #expect(data.subjects.first { $0.id == 11 }?.kind == .freeChoice)
         #expect(data.subjects.first { $0.id == 294624 }?.kind == .professional)
@@ -88,17 +97,23 @@ func sample(_ path: String) throws -> Data {
         #expect(ios.end.description == "13:00")
         #expect(ios.rooms == [RoomKey(name: "1-120", building: nil)])
         // Two subjects the sample files under id 3 stay two lessons of group 3-1.
-        #expect(data.schedules.first { $0.owner == .group("3-1") }?.lessons.map(\.subject).sorted() == ["Кібербезпека", "Менеджмент"])
+        #expect(
+            data.schedules.first { $0.owner == .group("3-1") }?.lessons.map(\.subject).sorted() == [
+                "Кібербезпека", "Менеджмент",
+            ])
     }
 
     @Test func lessonsMustNameAKnownSubjectAndGroup() throws {
-        let lessons = Data(#"[{"id":3,"name":"Менеджмент","group":5,"date":"11.04.2024","time":"08:30","auditorium":"7-105"}]"#.utf8)
+        let lessons = Data(
+            #"[{"id":3,"name":"Менеджмент","group":5,"date":"11.04.2024","time":"08:30","auditorium":"7-105"}]"#.utf8)
         #expect(throws: ImportError.self) {
-            try KMASchedule.read(subjects: try sample("kma/subjects.json"), schedule: lessons, scheduleFile: "schedule.json")
+            try KMASchedule.read(
+                subjects: try sample("kma/subjects.json"), schedule: lessons, scheduleFile: "schedule.json")
         }
         let unknown = Data(#"[{"id":99,"name":"X","group":1,"date":"11.04.2024","time":"08:30"}]"#.utf8)
         do {
-            _ = try KMASchedule.read(subjects: try sample("kma/subjects.json"), schedule: unknown, scheduleFile: "schedule.json")
+            _ = try KMASchedule.read(
+                subjects: try sample("kma/subjects.json"), schedule: unknown, scheduleFile: "schedule.json")
             Issue.record("expected an error")
         } catch {
             #expect(String(describing: error) == "schedule.json: [0].id: 99 is not a subject of the subjects file.")

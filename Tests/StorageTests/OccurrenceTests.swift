@@ -41,9 +41,12 @@ import Timetable
     func wholeTermOccurrencesMatchTheOracle(_ file: String, _ group: String, _ expected: Int) async throws {
         try await TestDatabases.withDatabase(.sqlite) { database in
             _ = try await database.write { db in try await TimetableStore(db).store(try fixtureImport(), now: Date()) }
-            let stored = try #require(try await database.read { db in try await TimetableStore(db).group(named: group) })
+            let stored = try #require(
+                try await database.read { db in try await TimetableStore(db).group(named: group) })
             let term = try #require(stored.term.span)
-            let lessons = try await database.read { db in try await TimetableStore(db).lessons(groups: [group], in: term) }
+            let lessons = try await database.read { db in
+                try await TimetableStore(db).lessons(groups: [group], in: term)
+            }
             let occurrences = Schedule.occurrences(of: lessons, in: term, calendar: .bsuir)
             #expect(occurrences.count == expected)
             let found = occurrences.map {
@@ -58,10 +61,16 @@ import Timetable
 
     @Test func theFirstWeekOf151004() async throws {
         try await TestDatabases.withDatabase(.sqlite) { database in
-            _ = try await database.write { db in try await TimetableStore(db).store(try fixtureImport(["151004.json"]), now: Date()) }
+            _ = try await database.write { db in
+                try await TimetableStore(db).store(try fixtureImport(["151004.json"]), now: Date())
+            }
             let week = Schedule.week(holding: day("25.09.2023"))
-            let lessons = try await database.read { db in try await TimetableStore(db).lessons(groups: ["151004"], in: week) }
-            let monday = Schedule.occurrences(of: lessons, in: week, calendar: .bsuir).filter { $0.date == day("25.09.2023") }
+            let lessons = try await database.read { db in
+                try await TimetableStore(db).lessons(groups: ["151004"], in: week)
+            }
+            let monday = Schedule.occurrences(of: lessons, in: week, calendar: .bsuir).filter {
+                $0.date == day("25.09.2023")
+            }
             // 25.09.2023 is in week 1.
             #expect(StudyCalendar.bsuir.week(of: day("25.09.2023")) == 1)
             #expect(!monday.isEmpty)

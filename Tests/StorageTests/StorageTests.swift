@@ -57,7 +57,8 @@ import Testing
                     try await AccountStore(db).createUser(newUser("ann@EXAMPLE.org"), now: now)
                 }
             }
-            let found = try await database.read { db in try await AccountStore(db).credentials(email: "ANN@example.ORG") }
+            let found = try await database.read { db in try await AccountStore(db).credentials(email: "ANN@example.ORG")
+            }
             #expect(found?.user.id == user.id)
             #expect(found?.passwordHash == "hash")
             #expect(try await database.read { db in try await AccountStore(db).countUsers() } == 1)
@@ -76,7 +77,9 @@ import Testing
             }
             #expect(try await database.read { db in try await AccountStore(db).countUsers() } == 0)
             // The connection is usable after the rollback.
-            _ = try await database.write { db in try await AccountStore(db).createUser(newUser("ann@example.org"), now: now) }
+            _ = try await database.write { db in
+                try await AccountStore(db).createUser(newUser("ann@example.org"), now: now)
+            }
             #expect(try await database.read { db in try await AccountStore(db).countUsers() } == 1)
         }
     }
@@ -126,8 +129,10 @@ import Testing
             try await database.write { db in
                 try await AccountStore(db).deleteSessions(userID: user.id, keeping: keep.id)
             }
-            #expect(try await database.read { db in try await AccountStore(db).session(tokenHash: "b", now: now) } == nil)
-            #expect(try await database.read { db in try await AccountStore(db).session(tokenHash: "a", now: now) } != nil)
+            #expect(
+                try await database.read { db in try await AccountStore(db).session(tokenHash: "b", now: now) } == nil)
+            #expect(
+                try await database.read { db in try await AccountStore(db).session(tokenHash: "a", now: now) } != nil)
             try await database.write { db in try await AccountStore(db).deleteSession(tokenHash: "a") }
             #expect(try await database.read { db in try await AccountStore(db).sessionCount(userID: user.id) } == 0)
         }
@@ -170,10 +175,14 @@ import Testing
         try await TestDatabases.withDatabase(kind) { database in
             try await database.write { db in
                 let store = AccountStore(db)
-                try await store.recordLoginFailure(accountKey: "ann", address: "10.0.0.1", at: now.addingTimeInterval(-2000))
-                try await store.recordLoginFailure(accountKey: "ann", address: "10.0.0.1", at: now.addingTimeInterval(-10))
-                try await store.recordLoginFailure(accountKey: "bob", address: "10.0.0.1", at: now.addingTimeInterval(-5))
-                try await store.recordLoginFailure(accountKey: "ann", address: "10.0.0.2", at: now.addingTimeInterval(-1))
+                try await store.recordLoginFailure(
+                    accountKey: "ann", address: "10.0.0.1", at: now.addingTimeInterval(-2000))
+                try await store.recordLoginFailure(
+                    accountKey: "ann", address: "10.0.0.1", at: now.addingTimeInterval(-10))
+                try await store.recordLoginFailure(
+                    accountKey: "bob", address: "10.0.0.1", at: now.addingTimeInterval(-5))
+                try await store.recordLoginFailure(
+                    accountKey: "ann", address: "10.0.0.2", at: now.addingTimeInterval(-1))
             }
             let failures = try await database.read { db in
                 try await AccountStore(db).loginFailures(
@@ -195,7 +204,8 @@ import Testing
     func outboxClaimsDeliverAndForgetBodies(_ kind: Database.Kind) async throws {
         try await TestDatabases.withDatabase(kind) { database in
             let id = try await database.write { db in
-                try await AccountStore(db).enqueueMail(recipient: "ann@example.org", subject: "Hi", body: "secret link", now: now)
+                try await AccountStore(db).enqueueMail(
+                    recipient: "ann@example.org", subject: "Hi", body: "secret link", now: now)
             }
             let pending = try await database.read { db in try await AccountStore(db).pendingMail(limit: 10) }
             #expect(pending.map(\.body) == ["secret link"])
@@ -207,11 +217,14 @@ import Testing
             }
             #expect(first && !second)
             try await database.write { db in try await AccountStore(db).markMailFailed(id: id, error: "smtp down") }
-            #expect(try await database.read { db in try await AccountStore(db).pendingMail(limit: 10) }.first?.attempts == 1)
+            #expect(
+                try await database.read { db in try await AccountStore(db).pendingMail(limit: 10) }.first?.attempts == 1
+            )
             try await database.write { db in try await AccountStore(db).markMailSent(id: id, now: now) }
             #expect(try await database.read { db in try await AccountStore(db).pendingMail(limit: 10) }.isEmpty)
             let body = try await database.read { db in
-                try await db.raw("SELECT body FROM outbox WHERE id = \(bind: id)").first(decodingColumn: "body", as: String.self)
+                try await db.raw("SELECT body FROM outbox WHERE id = \(bind: id)").first(
+                    decodingColumn: "body", as: String.self)
             }
             #expect(body == "(delivered)")
         }
@@ -237,7 +250,8 @@ import Testing
             try await database.write { db in try await AccountStore(db).deleteUser(id: ann.id) }
             for table in ["sessions", "password_resets", "avatars"] {
                 let left = try await database.read { db in
-                    try await db.raw("SELECT user_id FROM \(unsafeRaw: table)").all(decodingColumn: "user_id", as: Int64.self)
+                    try await db.raw("SELECT user_id FROM \(unsafeRaw: table)").all(
+                        decodingColumn: "user_id", as: Int64.self)
                 }
                 #expect(left == [bob.id], "\(table)")
             }
@@ -258,7 +272,8 @@ import Testing
             let avatar = try await database.read { db in try await AccountStore(db).avatar(userID: user.id) }
             #expect(avatar?.data == bytes)
             #expect(avatar?.contentType == "image/webp")
-            #expect(try await database.read { db in try await AccountStore(db).user(id: user.id) }?.avatarUpdatedAt == now)
+            #expect(
+                try await database.read { db in try await AccountStore(db).user(id: user.id) }?.avatarUpdatedAt == now)
         }
     }
 
@@ -270,7 +285,8 @@ import Testing
                 _ = try await store.createUser(newUser("ann_lee@example.org"), now: now)
                 _ = try await store.createUser(newUser("annxlee@example.org"), now: now)
                 _ = try await store.createUser(
-                    NewUser(email: "bob@example.org", passwordHash: "h", firstName: "Bob", lastName: "100%", role: .admin),
+                    NewUser(
+                        email: "bob@example.org", passwordHash: "h", firstName: "Bob", lastName: "100%", role: .admin),
                     now: now)
             }
             let underscore = try await database.read { db in

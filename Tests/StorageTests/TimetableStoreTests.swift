@@ -78,7 +78,9 @@ func snapshot(_ database: Database) async throws -> [String] {
             lessons[0].start = WallTime("08:00")!
             lessons[1].note = "moved to 604-2"
             changed.schedules[0].lessons = lessons
-            let summary = try await database.write { [changed] db in try await TimetableStore(db).store(changed, now: now) }
+            let summary = try await database.write { [changed] db in
+                try await TimetableStore(db).store(changed, now: now)
+            }
             #expect(summary.lessonsAdded == 1)
             #expect(summary.lessonsRemoved == 2)
             let after = try await database.read { db in try await TimetableStore(db).lessons(groups: ["151004"]) }
@@ -115,21 +117,26 @@ func snapshot(_ database: Database) async throws -> [String] {
             // The teacher's own schedule names the same lesson: still one lesson.
             var teacherSchedule = first
             teacherSchedule.schedules = [ImportedSchedule(owner: .teacher("t-one"), lessons: [lecture])]
-            _ = try await database.write { [teacherSchedule] db in try await TimetableStore(db).store(teacherSchedule, now: now) }
+            _ = try await database.write { [teacherSchedule] db in
+                try await TimetableStore(db).store(teacherSchedule, now: now)
+            }
             #expect(try await database.read { db in try await TimetableStore(db).counts() }.lessons == 1)
             // One group's new schedule without it keeps it for the other.
             var dropped = first
             dropped.schedules = [ImportedSchedule(owner: .group("100001"), lessons: [])]
             _ = try await database.write { [dropped] db in try await TimetableStore(db).store(dropped, now: now) }
             #expect(try await database.read { db in try await TimetableStore(db).lessons(groups: ["100001"]) }.isEmpty)
-            #expect(try await database.read { db in try await TimetableStore(db).lessons(groups: ["100002"]) }.count == 1)
+            #expect(
+                try await database.read { db in try await TimetableStore(db).lessons(groups: ["100002"]) }.count == 1)
         }
     }
 
     @Test(arguments: TestDatabases.kinds)
     func aFailedImportLeavesTheEarlierDataAsItWas(_ kind: Database.Kind) async throws {
         try await TestDatabases.withDatabase(kind) { database in
-            _ = try await database.write { db in try await TimetableStore(db).store(try fixtureImport(["151004.json"]), now: now) }
+            _ = try await database.write { db in
+                try await TimetableStore(db).store(try fixtureImport(["151004.json"]), now: now)
+            }
             let before = try await snapshot(database)
             var broken = try fixtureImport(["010101.json"])
             broken.schedules[0].lessons[5].teachers.append("nobody-knows")

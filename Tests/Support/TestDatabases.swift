@@ -35,10 +35,13 @@ public enum TestDatabases {
     }
 
     /// A new, empty database location of this kind; `cleanup` removes it.
-    public static func location(_ kind: Database.Kind) async throws -> (location: DatabaseLocation, cleanup: @Sendable () async -> Void) {
+    public static func location(_ kind: Database.Kind) async throws -> (
+        location: DatabaseLocation, cleanup: @Sendable () async -> Void
+    ) {
         switch kind {
         case .sqlite:
-            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("campus-test-\(UUID().uuidString)")
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "campus-test-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             return (
                 .sqlite(path: folder.appendingPathComponent("campus.sqlite").path),
@@ -48,7 +51,8 @@ public enum TestDatabases {
             guard let adminURL = postgresURL, var components = URLComponents(string: adminURL) else {
                 throw MissingPostgres()
             }
-            let name = "campus_test_\(UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased().prefix(16))"
+            let name =
+                "campus_test_\(UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased().prefix(16))"
             let admin = try await Database.open(.postgres(url: adminURL), logger: logger)
             do {
                 try await admin.read { db in try await db.raw("CREATE DATABASE \(unsafeRaw: name)").run() }
@@ -66,7 +70,8 @@ public enum TestDatabases {
                         try await db.raw("DROP DATABASE IF EXISTS \(unsafeRaw: name) WITH (FORCE)").run()
                     }
                     await admin.close()
-                })
+                }
+            )
         }
     }
 

@@ -10,7 +10,8 @@ import Testing
         date: LocalDate? = nil, id: Int64 = 0
     ) -> Lesson {
         Lesson(
-            id: id, subject: subject, start: WallTime(start)!, end: WallTime(end)!, weekday: date == nil ? weekday : nil,
+            id: id, subject: subject, start: WallTime(start)!, end: WallTime(end)!,
+            weekday: date == nil ? weekday : nil,
             weeks: weeks, subgroup: subgroup, dateRange: date == nil ? range : nil, date: date)
     }
 
@@ -74,7 +75,8 @@ import Testing
         let lessons = [lesson("A", "09:00", "10:20"), lesson("B", "10:35", "11:55")]
         let occurrences = Schedule.occurrences(
             of: lessons, in: day("11.09.2023")...day("18.09.2023"), calendar: .bsuir)
-        let during = Schedule.nowAndNext(in: occurrences, at: LocalDateTime(date: day("11.09.2023"), minutes: 9 * 60 + 30))
+        let during = Schedule.nowAndNext(
+            in: occurrences, at: LocalDateTime(date: day("11.09.2023"), minutes: 9 * 60 + 30))
         #expect(during.current.map(\.lesson.subject) == ["A"])
         #expect(during.minutesLeft == 50)
         #expect(during.next?.lesson.subject == "B")
@@ -90,7 +92,8 @@ import Testing
     let faculties = [20026: Faculty(id: 20026, name: nil, abbreviation: "ФКСиС")]
     let specialities = [
         20022: Speciality(
-            id: 20022, name: "Программное обеспечение информационных технологий", abbreviation: "ПОИТ", facultyID: 20026,
+            id: 20022, name: "Программное обеспечение информационных технологий", abbreviation: "ПОИТ",
+            facultyID: 20026,
             educationForm: EducationForm(id: 1, name: "Дневная"))
     ]
 
@@ -122,8 +125,12 @@ import Testing
 
     @Test func teachersAreFoundByAnyNamePartAndSectioned() {
         let teachers = [
-            Teacher(id: 1, urlID: "i-kirinovich", firstName: "Ирина", middleName: "Федоровна", lastName: "Киринович", rank: "доцент", degreeAbbreviation: "к.т.н.", departments: ["ПОИТ"]),
-            Teacher(id: 2, urlID: "a-aksenov", firstName: "Артём", middleName: "Юрьевич", lastName: "Аксёнов", departments: ["ПОИТ", "ЭВМ"]),
+            Teacher(
+                id: 1, urlID: "i-kirinovich", firstName: "Ирина", middleName: "Федоровна", lastName: "Киринович",
+                rank: "доцент", degreeAbbreviation: "к.т.н.", departments: ["ПОИТ"]),
+            Teacher(
+                id: 2, urlID: "a-aksenov", firstName: "Артём", middleName: "Юрьевич", lastName: "Аксёнов",
+                departments: ["ПОИТ", "ЭВМ"]),
         ]
         #expect(Listing.teachers(teachers, search: "кир ир", sections: .letter).flatMap(\.items).map(\.id) == [1])
         #expect(Listing.teachers(teachers, search: "аксенов", sections: .letter).flatMap(\.items).map(\.id) == [2])

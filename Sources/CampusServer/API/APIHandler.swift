@@ -94,7 +94,8 @@ extension APIHandler {
         let result = try await accounts.login(
             email: body.email, password: body.password, kind: .api, address: scope?.address ?? "unknown",
             userAgent: scope?.userAgent)
-        return .ok(.init(body: .json(.init(token: result.token, expiresAt: result.session.expiresAt, user: result.user.api))))
+        return .ok(
+            .init(body: .json(.init(token: result.token, expiresAt: result.session.expiresAt, user: result.user.api))))
     }
 
     func logout(_ input: Operations.logout.Input) async throws -> Operations.logout.Output {
@@ -113,12 +114,16 @@ extension APIHandler {
         return .accepted(
             .init(
                 body: .json(
-                    .init(message: "If an account has this email address, a reset link valid for one hour is on its way."))
+                    .init(
+                        message: "If an account has this email address, a reset link valid for one hour is on its way.")
+                )
             ))
     }
 
     func resetPassword(_ input: Operations.resetPassword.Input) async throws -> Operations.resetPassword.Output {
-        guard case .json(let body) = input.body else { throw Problem.badRequest("Send the token and password as JSON.") }
+        guard case .json(let body) = input.body else {
+            throw Problem.badRequest("Send the token and password as JSON.")
+        }
         try await accounts.resetPassword(token: body.token, newPassword: body.password)
         return .noContent(.init())
     }
@@ -205,7 +210,8 @@ extension APIHandler {
         return .ok(
             .init(
                 body: .json(
-                    .init(items: result.users.map(\.api), total: result.total, limit: page.limit, offset: page.offset))))
+                    .init(items: result.users.map(\.api), total: result.total, limit: page.limit, offset: page.offset)))
+        )
     }
 
     func getUser(_ input: Operations.getUser.Input) async throws -> Operations.getUser.Output {

@@ -18,19 +18,26 @@ extension APIHandler {
         .ok(.init(body: .json(try await read { try await $0.faculties() }.map(\.api))))
     }
 
-    func listSpecialities(_ input: Operations.listSpecialities.Input) async throws -> Operations.listSpecialities.Output {
+    func listSpecialities(_ input: Operations.listSpecialities.Input) async throws -> Operations.listSpecialities.Output
+    {
         .ok(.init(body: .json(try await read { try await $0.specialities() }.map(\.api))))
     }
 
     func listDepartments(_ input: Operations.listDepartments.Input) async throws -> Operations.listDepartments.Output {
-        .ok(.init(body: .json(try await read { try await $0.departments() }.map { .init(abbreviation: $0.abbreviation, name: $0.name) })))
+        .ok(
+            .init(
+                body: .json(
+                    try await read { try await $0.departments() }.map {
+                        .init(abbreviation: $0.abbreviation, name: $0.name)
+                    })))
     }
 
     func listLessonTypes(_ input: Operations.listLessonTypes.Input) async throws -> Operations.listLessonTypes.Output {
         .ok(.init(body: .json(try await read { try await $0.lessonTypes() }.map(\.api))))
     }
 
-    func updateLessonType(_ input: Operations.updateLessonType.Input) async throws -> Operations.updateLessonType.Output {
+    func updateLessonType(_ input: Operations.updateLessonType.Input) async throws -> Operations.updateLessonType.Output
+    {
         _ = try await requireAdmin()
         guard case .json(let body) = input.body else { throw Problem.badRequest("Send the lesson type as JSON.") }
         let id = input.path.typeId
@@ -65,7 +72,8 @@ extension APIHandler {
                     .init(
                         total: sections.reduce(0) { $0 + $1.items.count },
                         sections: sections.map { section in
-                            .init(title: section.title, items: section.items.map { $0.api(specialities: specialityByID) })
+                            .init(
+                                title: section.title, items: section.items.map { $0.api(specialities: specialityByID) })
                         }))))
     }
 
@@ -83,13 +91,16 @@ extension APIHandler {
             }
             return (group, speciality, faculty, flow)
         }
-        guard let (group, speciality, faculty, flow) = found else { throw Problem.notFound("There is no group \(name).") }
+        guard let (group, speciality, faculty, flow) = found else {
+            throw Problem.notFound("There is no group \(name).")
+        }
         let specialities = speciality.map { [$0.id: $0] } ?? [:]
         return .ok(
             .init(
                 body: .json(
                     .init(
-                        group: group.api(specialities: specialities), faculty: faculty?.api, speciality: speciality?.api,
+                        group: group.api(specialities: specialities), faculty: faculty?.api,
+                        speciality: speciality?.api,
                         term: group.term.api, flow: flow.map(\.name)))))
     }
 
@@ -169,7 +180,8 @@ extension APIHandler {
             })
     }
 
-    func getGroupSchedule(_ input: Operations.getGroupSchedule.Input) async throws -> Operations.getGroupSchedule.Output {
+    func getGroupSchedule(_ input: Operations.getGroupSchedule.Input) async throws -> Operations.getGroupSchedule.Output
+    {
         .ok(
             .init(
                 body: .json(
@@ -211,10 +223,12 @@ extension APIHandler {
         return .ok(
             .init(
                 body: .json(
-                    try await schedule(targets, from: body.from, to: body.to, subgroup: body.subgroup, subjects: body.subjects))))
+                    try await schedule(
+                        targets, from: body.from, to: body.to, subgroup: body.subgroup, subjects: body.subjects))))
     }
 
-    private func now(_ targets: [TimetableService.Target], subgroup: Int?) async throws -> Components.Schemas.NowAndNext {
+    private func now(_ targets: [TimetableService.Target], subgroup: Int?) async throws -> Components.Schemas.NowAndNext
+    {
         let (result, types) = try await timetable.nowAndNext(
             of: targets, filter: ScheduleFilter(subgroup: subgroup == 0 ? nil : subgroup))
         return .init(
@@ -242,11 +256,13 @@ extension APIHandler {
         return HTTPBody(text)
     }
 
-    func getGroupCalendar(_ input: Operations.getGroupCalendar.Input) async throws -> Operations.getGroupCalendar.Output {
+    func getGroupCalendar(_ input: Operations.getGroupCalendar.Input) async throws -> Operations.getGroupCalendar.Output
+    {
         let name = input.path.name
         var title = "Group \(name)"
         if let subgroup = input.query.subgroup, subgroup != 0 { title += ", subgroup \(subgroup)" }
-        return .ok(.init(body: .text_calendar(try await calendar(.group(name), name: title, subgroup: input.query.subgroup))))
+        return .ok(
+            .init(body: .text_calendar(try await calendar(.group(name), name: title, subgroup: input.query.subgroup))))
     }
 
     func getTeacherCalendar(_ input: Operations.getTeacherCalendar.Input) async throws

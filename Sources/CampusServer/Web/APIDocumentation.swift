@@ -1,5 +1,5 @@
-import Foundation
 import CampusAPI
+import Foundation
 import Ink
 import NIOConcurrencyHelpers
 import Yams
@@ -15,7 +15,8 @@ struct APIDocumentation: Sendable {
             try jsonBox.withLockedValue { json in
                 if let json { return json }
                 guard let document = try Yams.load(yaml: yaml) else { throw DocumentationError.empty }
-                let made = try JSONSerialization.data(withJSONObject: document, options: [.sortedKeys, .withoutEscapingSlashes])
+                let made = try JSONSerialization.data(
+                    withJSONObject: document, options: [.sortedKeys, .withoutEscapingSlashes])
                 json = made
                 return made
             }

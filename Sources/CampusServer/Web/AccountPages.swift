@@ -13,11 +13,15 @@ struct AccountPages: Sendable {
     var accounts: AccountService { services.accounts }
 
     func register(on router: Router<CampusRequestContext>, routes: RouteTable) {
-        func get(_ path: String, _ handler: @escaping @Sendable (Request, CampusRequestContext) async throws -> Response) {
+        func get(
+            _ path: String, _ handler: @escaping @Sendable (Request, CampusRequestContext) async throws -> Response
+        ) {
             router.get(RouterPath(path), use: handler)
             routes.add(path, method: .get)
         }
-        func post(_ path: String, _ handler: @escaping @Sendable (Request, CampusRequestContext) async throws -> Response) {
+        func post(
+            _ path: String, _ handler: @escaping @Sendable (Request, CampusRequestContext) async throws -> Response
+        ) {
             router.post(RouterPath(path), use: handler)
             routes.add(path, method: .post)
         }
@@ -72,7 +76,9 @@ struct AccountPages: Sendable {
         let visitor = try await pages.visitor(request)
         let next = WebPages.safeNext(request.uri.queryParameters["next"].map(String.init))
         if visitor.user != nil { return pages.redirect(to: next, for: visitor) }
-        return try await pages.render("login", ["next": next, "demoAccounts": demoAccounts, "hasDemoAccounts": !demoAccounts.isEmpty], for: visitor)
+        return try await pages.render(
+            "login", ["next": next, "demoAccounts": demoAccounts, "hasDemoAccounts": !demoAccounts.isEmpty],
+            for: visitor)
     }
 
     private var demoAccounts: [[String: String]] {
@@ -295,7 +301,8 @@ struct AccountPages: Sendable {
         try pages.checkCSRF(form._csrf, visitor: visitor)
         guard form.newPassword == form.confirmation else {
             return try await profile(
-                visitor, account.user, extra: ["passwordErrors": ["confirmation": "The two new passwords are not the same."]],
+                visitor, account.user,
+                extra: ["passwordErrors": ["confirmation": "The two new passwords are not the same."]],
                 status: .unprocessableContent)
         }
         do {

@@ -9,7 +9,9 @@ struct SitePages: Sendable {
     let documentation: APIDocumentation
 
     func register(on router: Router<CampusRequestContext>, routes: RouteTable) {
-        func get(_ path: String, _ handler: @escaping @Sendable (Request, CampusRequestContext) async throws -> Response) {
+        func get(
+            _ path: String, _ handler: @escaping @Sendable (Request, CampusRequestContext) async throws -> Response
+        ) {
             router.get(RouterPath(path), use: handler)
             routes.add(path, method: .get)
         }
@@ -45,7 +47,8 @@ struct SitePages: Sendable {
                     "name": tag.name, "description": tag.description,
                     "operations": tag.operations.map { operation in
                         [
-                            "id": operation.id, "method": operation.method, "methodClass": operation.method.lowercased(),
+                            "id": operation.id, "method": operation.method,
+                            "methodClass": operation.method.lowercased(),
                             "path": operation.path, "summary": operation.summary,
                             "description": operation.description, "needsLogin": operation.needsLogin,
                             "parameters": operation.parameters.map(Self.field),

@@ -13,7 +13,9 @@ struct TimetablePages: Sendable {
     var timetable: TimetableService { services.timetable }
 
     func register(on router: Router<CampusRequestContext>, routes: RouteTable) {
-        func get(_ path: String, _ handler: @escaping @Sendable (Request, CampusRequestContext) async throws -> Response) {
+        func get(
+            _ path: String, _ handler: @escaping @Sendable (Request, CampusRequestContext) async throws -> Response
+        ) {
             router.get(RouterPath(path), use: handler)
             routes.add(path, method: .get)
         }
@@ -41,7 +43,9 @@ struct TimetablePages: Sendable {
         return query.isEmpty ? path : path + "?" + query.joined(separator: "&")
     }
 
-    static func groupURL(_ name: String) -> String { "/timetable/groups/\(WebPages.percentEncoded(name).replacingOccurrences(of: "/", with: "%2F"))" }
+    static func groupURL(_ name: String) -> String {
+        "/timetable/groups/\(WebPages.percentEncoded(name).replacingOccurrences(of: "/", with: "%2F"))"
+    }
     static func teacherURL(_ urlID: String) -> String { "/timetable/teachers/\(WebPages.percentEncoded(urlID))" }
     static func roomURL(_ id: Int64) -> String { "/timetable/rooms/\(id)" }
 
@@ -66,18 +70,20 @@ struct TimetablePages: Sendable {
         if let query {
             let specialityByID = Dictionary(specialities.map { ($0.id, $0) }) { a, _ in a }
             let foundGroups = Listing.groups(
-                groups, specialities: specialityByID, faculties: Dictionary(faculties.map { ($0.id, $0) }) { a, _ in a },
+                groups, specialities: specialityByID,
+                faculties: Dictionary(faculties.map { ($0.id, $0) }) { a, _ in a },
                 filter: .init(search: query), sections: .speciality
             ).flatMap(\.items)
             let foundTeachers = Listing.teachers(teachers, search: query, sections: .letter).flatMap(\.items)
             let foundRooms = Listing.rooms(rooms, search: query, sections: .building).flatMap(\.items)
-            values["results"] = [
-                "groups": foundGroups.prefix(30).map { groupValues($0, specialityByID) },
-                "teachers": foundTeachers.prefix(30).map(teacherValues),
-                "rooms": foundRooms.prefix(30).map(roomValues),
-                "groupCount": foundGroups.count, "teacherCount": foundTeachers.count, "roomCount": foundRooms.count,
-                "none": foundGroups.isEmpty && foundTeachers.isEmpty && foundRooms.isEmpty,
-            ] as [String: Any]
+            values["results"] =
+                [
+                    "groups": foundGroups.prefix(30).map { groupValues($0, specialityByID) },
+                    "teachers": foundTeachers.prefix(30).map(teacherValues),
+                    "rooms": foundRooms.prefix(30).map(roomValues),
+                    "groupCount": foundGroups.count, "teacherCount": foundTeachers.count, "roomCount": foundRooms.count,
+                    "none": foundGroups.isEmpty && foundTeachers.isEmpty && foundRooms.isEmpty,
+                ] as [String: Any]
         }
         return try await pages.render("timetable", values, for: visitor, section: "timetable")
     }
@@ -93,7 +99,9 @@ struct TimetablePages: Sendable {
 
     private func teacherValues(_ teacher: Teacher) -> [String: Any] {
         let detail = [teacher.departments.joined(separator: ", "), teacher.rank ?? ""].filter { !$0.isEmpty }
-        return ["name": teacher.fullName, "url": Self.teacherURL(teacher.urlID), "detail": detail.joined(separator: " · ")]
+        return [
+            "name": teacher.fullName, "url": Self.teacherURL(teacher.urlID), "detail": detail.joined(separator: " · "),
+        ]
     }
 
     private func roomValues(_ room: Room) -> [String: Any] {
@@ -275,15 +283,18 @@ struct TimetablePages: Sendable {
         }
         if let next = nowNext.next {
             var values = lessonValues(next, types: types, now: now, target: target)
-            values["when"] = next.date == now.date ? "today" : "\(next.date.weekday.englishName) \(Self.shortDate(next.date))"
+            values["when"] =
+                next.date == now.date ? "today" : "\(next.date.weekday.englishName) \(Self.shortDate(next.date))"
             banner["next"] = values
             banner["minutesUntil"] = Self.duration(nowNext.minutesUntilNext ?? 0)
         }
 
         // The week grid: one row per time slot of the week.
         let shownDays = result.days.filter { $0.date.weekday != .sunday || !$0.occurrences.isEmpty }
-        let slots = Set(result.days.flatMap { $0.occurrences.map { SlotKey(start: $0.lesson.start, end: $0.lesson.end) } })
-            .sorted()
+        let slots = Set(
+            result.days.flatMap { $0.occurrences.map { SlotKey(start: $0.lesson.start, end: $0.lesson.end) } }
+        )
+        .sorted()
         let rows: [[String: Any]] = slots.map { slot in
             [
                 "time": "\(slot.start)–\(slot.end)",
@@ -305,7 +316,10 @@ struct TimetablePages: Sendable {
             var windows = day.windows
             for occurrence in day.occurrences {
                 while let window = windows.first, window.end <= occurrence.lesson.start {
-                    items.append(["window": true, "start": window.start.description, "end": window.end.description, "minutes": Self.duration(window.minutes)])
+                    items.append([
+                        "window": true, "start": window.start.description, "end": window.end.description,
+                        "minutes": Self.duration(window.minutes),
+                    ])
                     windows.removeFirst()
                 }
                 items.append(["lesson": lessonValues(occurrence, types: result.types, now: now, target: target)])
@@ -320,8 +334,12 @@ struct TimetablePages: Sendable {
         let weekNumber = result.calendar.week(of: week.lowerBound)
         var values: [String: Any] = [
             "title": title, "subtitle": subtitle, "feed": feed,
-            "weekTitle": "\(Self.shortDate(week.lowerBound)) – \(Self.shortDate(week.upperBound)) \(week.upperBound.year)",
-            "studyWeek": weekNumber.map { result.calendar.cycleLength == 2 ? "\(result.calendar.weekName($0).capitalized) week" : "Study week \($0)" } ?? "",
+            "weekTitle":
+                "\(Self.shortDate(week.lowerBound)) – \(Self.shortDate(week.upperBound)) \(week.upperBound.year)",
+            "studyWeek": weekNumber.map {
+                result.calendar.cycleLength == 2
+                    ? "\(result.calendar.weekName($0).capitalized) week" : "Study week \($0)"
+            } ?? "",
             "previous": Self.link(path, [("week", week.lowerBound.adding(days: -7).iso)] + query),
             "next": Self.link(path, [("week", week.lowerBound.adding(days: 7).iso)] + query),
             "thisWeek": Self.link(path, query),
@@ -329,11 +347,22 @@ struct TimetablePages: Sendable {
             "dayHeaders": days, "rows": rows, "days": days, "hasLessons": !slots.isEmpty,
             "banner": banner, "hasBanner": !banner.isEmpty,
             "listView": view == "list", "gridView": view == "grid",
-            "gridURL": Self.link(path, [("week", Self.parameter(request, "week")), ("subgroup", subgroup == 0 ? nil : String(subgroup)), ("view", "grid")]),
-            "listURL": Self.link(path, [("week", Self.parameter(request, "week")), ("subgroup", subgroup == 0 ? nil : String(subgroup)), ("view", "list")]),
+            "gridURL": Self.link(
+                path,
+                [
+                    ("week", Self.parameter(request, "week")), ("subgroup", subgroup == 0 ? nil : String(subgroup)),
+                    ("view", "grid"),
+                ]),
+            "listURL": Self.link(
+                path,
+                [
+                    ("week", Self.parameter(request, "week")), ("subgroup", subgroup == 0 ? nil : String(subgroup)),
+                    ("view", "list"),
+                ]),
         ]
         if let term, let span = term.span {
-            values["term"] = "\(Self.shortDate(span.lowerBound)) \(span.lowerBound.year) – \(Self.shortDate(span.upperBound)) \(span.upperBound.year)"
+            values["term"] =
+                "\(Self.shortDate(span.lowerBound)) \(span.lowerBound.year) – \(Self.shortDate(span.upperBound)) \(span.upperBound.year)"
         }
         if showSubgroups {
             let all = try await timetable.lessons(of: [target], in: term?.span ?? week)
@@ -341,7 +370,8 @@ struct TimetablePages: Sendable {
             values["subgroups"] = ([0] + present.filter { $0 != 0 }.sorted()).map { number in
                 [
                     "label": number == 0 ? "All" : "Subgroup \(number)", "selected": number == subgroup,
-                    "url": Self.link(path, [("week", Self.parameter(request, "week")), ("subgroup", String(number)), ("view", view)]),
+                    "url": Self.link(
+                        path, [("week", Self.parameter(request, "week")), ("subgroup", String(number)), ("view", view)]),
                 ] as [String: Any]
             }
         }
@@ -371,7 +401,8 @@ struct TimetablePages: Sendable {
             "subgroup": lesson.subgroup == 0 ? false : lesson.subgroup, "note": lesson.note ?? false,
             "groups": [[String: Any]](),
         ]
-        if case .group = target {} else {
+        if case .group = target {
+        } else {
             values["groups"] = lesson.groups.map { ["name": $0, "url": Self.groupURL($0)] }
         }
         return values
@@ -388,7 +419,9 @@ struct TimetablePages: Sendable {
 
     static func duration(_ minutes: Int) -> String {
         if minutes < 60 { return "\(minutes) min" }
-        if minutes < 24 * 60 { return minutes % 60 == 0 ? "\(minutes / 60) h" : "\(minutes / 60) h \(minutes % 60) min" }
+        if minutes < 24 * 60 {
+            return minutes % 60 == 0 ? "\(minutes / 60) h" : "\(minutes / 60) h \(minutes % 60) min"
+        }
         let days = minutes / 1440
         return days == 1 ? "1 day" : "\(days) days"
     }
@@ -399,7 +432,9 @@ struct TimetablePages: Sendable {
         let types = try await services.database.read { db in try await TimetableStore(db).lessonTypes() }
         var css = ".lt-none { --type-colour: #8a929c; }\n"
         for type in types {
-            let colour = type.colour.range(of: #"^#[0-9a-fA-F]{6}$"#, options: .regularExpression) != nil ? type.colour : "#8a929c"
+            let colour =
+                type.colour.range(of: #"^#[0-9a-fA-F]{6}$"#, options: .regularExpression) != nil
+                ? type.colour : "#8a929c"
             css += ".\(Self.typeClass(type)) { --type-colour: \(colour); }\n"
         }
         return Response(

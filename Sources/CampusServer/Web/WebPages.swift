@@ -143,7 +143,9 @@ struct WebPages: Sendable {
             "isOrganizer": user.role.includes(.organizer), "isAdmin": user.role == .admin,
         ]
         if let group = user.group { values["group"] = group }
-        if let avatar = user.avatarUpdatedAt { values["avatarUrl"] = "/api/v1/users/\(user.id)/avatar?v=\(avatar.epoch)" }
+        if let avatar = user.avatarUpdatedAt {
+            values["avatarUrl"] = "/api/v1/users/\(user.id)/avatar?v=\(avatar.epoch)"
+        }
         return values
     }
 
@@ -157,7 +159,8 @@ struct WebPages: Sendable {
     }
 
     static func percentEncoded(_ text: String) -> String {
-        text.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(CharacterSet(charactersIn: "/-._~"))) ?? "/"
+        text.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(CharacterSet(charactersIn: "/-._~")))
+            ?? "/"
     }
 
     /// A local path to go to after logging in; anything else goes home.
@@ -181,7 +184,8 @@ struct WebPages: Sendable {
         var headers = problem.headers
         headers[.contentType] = "text/html; charset=utf-8"
         headers[.cacheControl] = "no-store"
-        return Response(status: problem.status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: html)))
+        return Response(
+            status: problem.status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: html)))
     }
 }
 
