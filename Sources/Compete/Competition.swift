@@ -1,0 +1,168 @@
+import Foundation
+
+/// A competition, as organizers run it and participants join it (seed 002's `competitions`).
+public struct Competition: Sendable, Equatable, Identifiable {
+    public var id: Int64
+    public var name: String
+    public var description: String
+    public var metric: Metric
+    /// The unit results are shown in: "km", "s" or what the organizer chose for points.
+    public var unit: String
+    public var startsAt: Date?
+    public var endsAt: Date?
+    /// Active competitions take new participants and result changes; inactive ones only show
+    /// their ranking.
+    public var isActive: Bool
+    /// Whether participants may upload a GPX track for their own result.
+    public var participantUploads: Bool
+    public var ownerID: Int64
+    /// The competition this one was made from by "reuse", if it still exists.
+    public var templateID: Int64?
+    /// Every run of one template shares a series: the id of the first run.
+    public var seriesID: Int64
+    public var createdAt: Date
+    public var updatedAt: Date
+
+    public init(
+        id: Int64, name: String, description: String, metric: Metric, unit: String, startsAt: Date? = nil,
+        endsAt: Date? = nil, isActive: Bool = true, participantUploads: Bool = false, ownerID: Int64,
+        templateID: Int64? = nil, seriesID: Int64? = nil, createdAt: Date, updatedAt: Date? = nil
+    ) {
+        self.id = id
+        self.name = name
+        self.description = description
+        self.metric = metric
+        self.unit = unit
+        self.startsAt = startsAt
+        self.endsAt = endsAt
+        self.isActive = isActive
+        self.participantUploads = participantUploads
+        self.ownerID = ownerID
+        self.templateID = templateID
+        self.seriesID = seriesID ?? id
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt ?? createdAt
+    }
+}
+
+/// What an organizer fills in to create a competition, or to change one.
+public struct CompetitionDraft: Sendable, Equatable {
+    public var name: String
+    public var description: String
+    public var metric: Metric
+    public var unit: String?
+    public var startsAt: Date?
+    public var endsAt: Date?
+    public var participantUploads: Bool
+
+    public init(
+        name: String, description: String, metric: Metric, unit: String? = nil, startsAt: Date? = nil,
+        endsAt: Date? = nil, participantUploads: Bool = false
+    ) {
+        self.name = name
+        self.description = description
+        self.metric = metric
+        self.unit = unit
+        self.startsAt = startsAt
+        self.endsAt = endsAt
+        self.participantUploads = participantUploads
+    }
+
+    /// A draft pre-filled from an earlier competition (seed 002's "reuse this model").
+    public init(reusing competition: Competition) {
+        self.init(
+            name: competition.name, description: competition.description, metric: competition.metric,
+            unit: competition.unit, startsAt: competition.startsAt, endsAt: competition.endsAt,
+            participantUploads: competition.participantUploads)
+    }
+}
+
+/// One rule an input broke, naming the field.
+public struct CompeteFieldError: Error, Sendable, Equatable {
+    public var field: String
+    public var detail: String
+
+    public init(field: String, detail: String) {
+        self.field = field
+        self.detail = detail
+    }
+}
+
+/// Every rule a draft or a result broke.
+public struct CompeteValidationError: Error, Sendable, Equatable {
+    public var errors: [CompeteFieldError]
+    public init(_ errors: [CompeteFieldError]) { self.errors = errors }
+}
+
+/// The limits and rules of competitions and results.
+public enum CompetitionRules {
+    public static let nameLength = 1...100
+    public static let descriptionLength = 0...2000
+    public static let unitLength = 1...16
+    /// Results above this are typing mistakes (a billion km, seconds or points).
+    public static let largestResult = 1_000_000_000.0
+
+    /// The draft with its text trimmed, or every rule it broke. The seed required a name and
+    /// a description but let whitespace pass; here a name must have a visible character.
+    public static func validated(_ draft: CompetitionDraft) throws(CompeteValidationError) -> CompetitionDraft {
+        var errors: [CompeteFieldError] = []
+        var draft = draft
+        draft.name = draft.name.trimmingCharacters(in: .whitespacesAndNewlines)
+        draft.description = draft.description.trimmingCharacters(in: .whitespacesAndNewlines)
+        let unit = draft.unit?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+        draft.unit = unit.isEmpty ? draft.metric.defaultUnit : unit
+        if !nameLength.contains(draft.name.count) {
+            errors.append(
+                CompeteFieldError(
+                    field: "name",
+                    detail: draft.name.isEmpty
+                        ? "Give the competition a name."
+                        : "A name has at most \(nameLength.upperBound) characters."))
+        }
+        if !descriptionLength.contains(draft.description.count) {
+            errors.append(
+                CompeteFieldError(
+                    field: "description",
+                    detail: "A description has at most \(descriptionLength.upperBound) characters."))
+        }
+        if !unitLength.contains(draft.unit!.count) {
+            errors.append(
+                CompeteFieldError(field: "unit", detail: "A unit has at most \(unitLength.upperBound) characters."))
+        } else if draft.metric != .points, draft.unit != draft.metric.defaultUnit {
+            errors.append(
+                CompeteFieldError(
+                    field: "unit",
+                    detail: "A \(draft.metric.rawValue) competition counts in \(draft.metric.defaultUnit); "
+                        + "only points competitions name their own unit."))
+        }
+        if let start = draft.startsAt, let end = draft.endsAt, end < start {
+            errors.append(CompeteFieldError(field: "endsAt", detail: "The end comes before the start."))
+        }
+        if !errors.isEmpty { throw CompeteValidationError(errors) }
+        return draft
+    }
+
+    /// A result as stored: finite, not negative, at most ``largestResult``; times are whole
+    /// seconds (rounded) and more than zero, since a time of 0 is no race at all.
+    public static func result(_ value: Double, for metric: Metric) throws(CompeteFieldError) -> Double {
+        guard value.isFinite else {
+            throw CompeteFieldError(field: "value", detail: "A result is a finite number.")
+        }
+        guard value >= 0 else {
+            throw CompeteFieldError(field: "value", detail: "A result is not negative.")
+        }
+        guard value <= largestResult else {
+            throw CompeteFieldError(field: "value", detail: "A result is at most \(Int(largestResult)).")
+        }
+        switch metric {
+        case .time:
+            let seconds = value.rounded()
+            guard seconds > 0 else {
+                throw CompeteFieldError(field: "value", detail: "A time is at least one second.")
+            }
+            return seconds
+        case .distance, .points:
+            return value
+        }
+    }
+}
