@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "CampusClient", targets: ["CampusClient"]),
         .library(name: "Accounts", targets: ["Accounts"]),
         .library(name: "Timetable", targets: ["Timetable"]),
+        .library(name: "Compete", targets: ["Compete"]),
     ],
     dependencies: [
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
@@ -32,15 +33,17 @@ let package = Package(
         .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
         .package(url: "https://github.com/vapor/multipart-kit.git", from: "4.7.1"),
         .package(url: "https://github.com/JohnSundell/Ink.git", from: "0.6.0"),
+        .package(url: "https://github.com/yaslab/CSV.swift.git", from: "2.5.2"),
     ],
     targets: [
         .target(name: "Accounts"),
         .target(name: "Timetable"),
-        .target(name: "Formats", dependencies: ["Timetable"]),
+        .target(name: "Compete"),
+        .target(name: "Formats", dependencies: ["Timetable", "Compete"]),
         .target(
             name: "Storage",
             dependencies: [
-                "Accounts", "Timetable",
+                "Accounts", "Timetable", "Compete",
                 .product(name: "SQLKit", package: "sql-kit"),
                 .product(name: "SQLiteKit", package: "sqlite-kit"),
                 .product(name: "PostgresKit", package: "postgres-kit"),
@@ -63,7 +66,7 @@ let package = Package(
         .target(
             name: "CampusServer",
             dependencies: [
-                "Accounts", "Timetable", "Formats", "Storage", "CampusAPI",
+                "Accounts", "Timetable", "Compete", "Formats", "Storage", "CampusAPI",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "OpenAPIHummingbird", package: "swift-openapi-hummingbird"),
@@ -77,6 +80,7 @@ let package = Package(
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "MultipartKit", package: "multipart-kit"),
                 .product(name: "Ink", package: "Ink"),
+                .product(name: "CSV", package: "CSV.swift"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -102,13 +106,15 @@ let package = Package(
         ),
         .testTarget(name: "AccountsTests", dependencies: ["Accounts"]),
         .testTarget(name: "TimetableTests", dependencies: ["Timetable"]),
-        .testTarget(name: "FormatsTests", dependencies: ["Formats", "Timetable", "CampusTestSupport"]),
+        .testTarget(name: "CompeteTests", dependencies: ["Compete"]),
+        .testTarget(name: "FormatsTests", dependencies: ["Formats", "Timetable", "Compete", "CampusTestSupport"]),
         .testTarget(
-            name: "StorageTests", dependencies: ["Storage", "Accounts", "Timetable", "Formats", "CampusTestSupport"]),
+            name: "StorageTests",
+            dependencies: ["Storage", "Accounts", "Timetable", "Compete", "Formats", "CampusTestSupport"]),
         .testTarget(
             name: "CampusServerTests",
             dependencies: [
-                "CampusServer", "CampusClient", "CampusAPI", "Storage", "Accounts", "CampusTestSupport",
+                "CampusServer", "CampusClient", "CampusAPI", "Storage", "Accounts", "Compete", "CampusTestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "InMemoryLogging", package: "swift-log"),
                 .product(name: "OpenAPIAsyncHTTPClient", package: "swift-openapi-async-http-client"),

@@ -251,12 +251,14 @@ struct AccountService: Sendable {
     /// Deletes the account after checking its password (see docs/ACCOUNTS.md for what goes).
     func deleteAccount(of user: UserRecord, password: String) async throws {
         try await checkPassword(password, of: user, field: "password")
+        let now = now()
         try await database.write { db in
             let store = AccountStore(db)
             if user.role == .admin, try await store.count(role: .admin) <= 1 {
                 throw Problem.conflict(
                     "You are the only admin. Make another account an admin before deleting yours.")
             }
+            try await CompeteStore(db).handOver(competitionsOf: user.id, now: now)
             try await store.deleteUser(id: user.id)
         }
         logger.info("account deleted", metadata: ["user": "\(user.id)"])

@@ -40,6 +40,7 @@ public enum CampusApp {
             let baseURL = configuration.resolvedBaseURL
             var background: [any Service] = [
                 DatabaseService(database: database),
+                services.leaderboards,
                 HousekeepingService(
                     outbox: services.outbox, accounts: services.accounts,
                     interval: configuration.housekeepingInterval, logger: logger),
@@ -99,6 +100,7 @@ public enum CampusApp {
         AccountPages(pages: pages).register(on: router, routes: routes)
         SitePages(pages: pages, documentation: documentation).register(on: router, routes: routes)
         TimetablePages(pages: pages).register(on: router, routes: routes)
+        CompetePages(pages: pages).register(on: router, routes: routes)
         return router
     }
 
@@ -106,6 +108,8 @@ public enum CampusApp {
         switch path {
         case "/api/v1/me/avatar": BodyLimits.avatar
         case "/profile/avatar": BodyLimits.avatarForm
+        case _ where path.hasSuffix("/gpx") && path.hasPrefix("/api/v1/competitions/"): BodyLimits.gpx
+        case _ where path.hasSuffix("/gpx") && path.hasPrefix("/compete/"): BodyLimits.gpxForm
         default: BodyLimits.json
         }
     }

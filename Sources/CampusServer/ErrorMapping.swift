@@ -1,4 +1,5 @@
 import Accounts
+import Compete
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -17,6 +18,10 @@ extension Problem {
             self = .invalid(failure)
         case let field as FieldProblem:
             self = .invalid(field)
+        case let failure as CompeteValidationError:
+            self = .invalid(ValidationFailure(failure.errors.map { FieldProblem(field: $0.field, detail: $0.detail) }))
+        case let field as CompeteFieldError:
+            self = .invalid(FieldProblem(field: field.field, detail: field.detail))
         case StoreError.emailTaken:
             self = .conflict("An account with this email address exists already. Log in, or reset its password.")
         case let error as ServerError:

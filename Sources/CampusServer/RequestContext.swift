@@ -55,4 +55,8 @@ enum BodyLimits {
     static let avatar = 2 << 20
     /// A multipart form carrying an avatar, with room for the form's other fields.
     static let avatarForm = (2 << 20) + (64 << 10)
+    /// GPX tracks.
+    static let gpx = 10 << 20
+    /// A multipart form carrying a GPX track.
+    static let gpxForm = (10 << 20) + (64 << 10)
 }

@@ -52,6 +52,8 @@ final class Services: Sendable {
     let database: Database
     let accounts: AccountService
     let timetable: TimetableService
+    let leaderboards: Leaderboards
+    let compete: CompeteService
     let responseCache: ResponseCache
     let outbox: Outbox
     let csrf: CSRFProtection
@@ -74,6 +76,10 @@ final class Services: Sendable {
         self.outbox = outbox
         self.timetable = TimetableService(database: database, timeZone: configuration.timeZone, now: now)
         self.responseCache = ResponseCache(database: database)
+        let leaderboards = Leaderboards(
+            database: database, logger: logger, encodeEvent: Leaderboards.Snapshot.event(version:competition:ranked:))
+        self.leaderboards = leaderboards
+        self.compete = CompeteService(database: database, leaderboards: leaderboards, now: now, logger: logger)
         self.accounts = AccountService(
             database: database, hasher: PasswordHasher(cost: configuration.bcryptCost),
             throttle: configuration.loginThrottle, outbox: outbox, baseURL: configuration.resolvedBaseURL, now: now,

@@ -80,12 +80,11 @@ struct SitePages: Sendable {
 
     /// The three parts of Campus. Each has a page here until its own pages exist.
     enum Section: String, CaseIterable {
-        case listen, compete
+        case listen
 
         var title: String {
             switch self {
             case .listen: "Listen"
-            case .compete: "Compete"
             }
         }
 
@@ -93,8 +92,6 @@ struct SitePages: Sendable {
             switch self {
             case .listen:
                 "Music, podcasts, audiobooks, lecture recordings and campus radio will appear here once the media library is set up."
-            case .compete:
-                "Competitions run by organizers will appear here: join them, enter results and follow the rankings."
             }
         }
     }

@@ -17,6 +17,58 @@
     },
   };
 
+  // Links that start something big ask first (reusing a competition).
+  document.addEventListener("click", (event) => {
+    const link = event.target.closest ? event.target.closest("a[data-confirm-link]") : null;
+    if (link && !window.confirm(link.getAttribute("data-confirm-link"))) event.preventDefault();
+  });
+
+  // A competition's scoreboard follows the live ranking (Server-Sent Events).
+  const ranking = document.querySelector("table#ranking[data-live]");
+  if (ranking && window.EventSource) {
+    const status = document.getElementById("live-status");
+    const count = document.getElementById("participant-count");
+    const me = Number(document.querySelector("[data-me]")?.getAttribute("data-me") || 0);
+    const source = new EventSource(ranking.getAttribute("data-live"));
+    const cell = (text, className) => {
+      const td = document.createElement("td");
+      if (className) td.className = className;
+      td.textContent = text;
+      return td;
+    };
+    source.addEventListener("open", () => { if (status) status.textContent = "Live: the scoreboard updates by itself."; });
+    source.addEventListener("error", () => { if (status) status.textContent = "Reconnecting…"; });
+    source.addEventListener("ranking", (event) => {
+      const data = JSON.parse(event.data);
+      if (Number(ranking.getAttribute("data-version")) > data.version) return;
+      ranking.setAttribute("data-version", String(data.version));
+      const body = document.createElement("tbody");
+      for (const item of data.items) {
+        const row = document.createElement("tr");
+        if (item.participant.id === me) row.className = "me";
+        row.appendChild(cell(item.rank != null ? String(item.rank) : "–", "rank"));
+        row.appendChild(cell(item.participant.name));
+        const value = cell(item.resultText || "", "value");
+        if (!item.resultText) {
+          const none = document.createElement("span");
+          none.className = "muted";
+          none.textContent = "no result yet";
+          value.appendChild(none);
+        }
+        row.appendChild(value);
+        body.appendChild(row);
+      }
+      ranking.replaceChild(body, ranking.tBodies[0]);
+      if (count) count.textContent = String(data.total);
+      const empty = document.getElementById("no-entries");
+      if (empty) empty.hidden = data.total > 0;
+    });
+    source.addEventListener("deleted", () => {
+      source.close();
+      if (status) status.textContent = "This competition was deleted.";
+    });
+  }
+
   // Forms that destroy something ask first.
   document.addEventListener("submit", (event) => {
     const form = event.target;

@@ -1,0 +1,410 @@
+import Accounts
+import CSV
+import CampusAPI
+import Compete
+import Foundation
+import OpenAPIRuntime
+import ServiceLifecycle
+import Storage
+
+extension APIHandler {
+    var compete: CompeteService { services.compete }
+
+    // MARK: Competitions
+
+    func listCompetitions(_ input: Operations.listCompetitions.Input) async throws
+        -> Operations.listCompetitions.Output
+    {
+        let user = try await requireUser().user
+        let query = input.query
+        let page = try Paging(limit: query.limit, offset: query.offset)
+        if let q = query.q, q.unicodeScalars.count > 100 {
+            throw Problem.invalid(FieldProblem(field: "q", detail: "A search has at most 100 characters."))
+        }
+        let filter = CompetitionFilter(
+            active: query.active, ownerID: query.owner == .me ? user.id : nil,
+            participantID: query.joined == true ? user.id : nil, search: query.q)
+        let result = try await compete.list(filter, for: user, limit: page.limit, offset: page.offset)
+        return .ok(
+            .init(
+                body: .json(
+                    .init(
+                        items: result.rows.map(\.api), total: result.total, limit: page.limit, offset: page.offset))))
+    }
+
+    func createCompetition(_ input: Operations.createCompetition.Input) async throws
+        -> Operations.createCompetition.Output
+    {
+        let user = try await requireUser().user
+        guard case .json(let body) = input.body else { throw Problem.badRequest("Send the competition as JSON.") }
+        let competition = try await compete.create(
+            CompetitionDraft(
+                name: body.name, description: body.description ?? "", metric: Metric(body.metric), unit: body.unit,
+                startsAt: body.startsAt, endsAt: body.endsAt, participantUploads: body.participantUploads ?? false),
+            by: user)
+        return .created(.init(body: .json(try await compete.visible(competition.id, to: user).api)))
+    }
+
+    func getCompetition(_ input: Operations.getCompetition.Input) async throws -> Operations.getCompetition.Output {
+        let user = try await requireUser().user
+        return .ok(.init(body: .json(try await compete.visible(input.path.competitionId, to: user).api)))
+    }
+
+    func updateCompetition(_ input: Operations.updateCompetition.Input) async throws
+        -> Operations.updateCompetition.Output
+    {
+        let user = try await requireUser().user
+        guard case .json(let body) = input.body else { throw Problem.badRequest("Send the changes as JSON.") }
+        let id = input.path.competitionId
+        _ = try await compete.edit(id, change: CompetitionChange(body), by: user)
+        return .ok(.init(body: .json(try await compete.visible(id, to: user).api)))
+    }
+
+    func deleteCompetition(_ input: Operations.deleteCompetition.Input) async throws
+        -> Operations.deleteCompetition.Output
+    {
+        let user = try await requireUser().user
+        try await compete.delete(input.path.competitionId, by: user)
+        return .noContent(.init())
+    }
+
+    func activateCompetition(_ input: Operations.activateCompetition.Input) async throws
+        -> Operations.activateCompetition.Output
+    {
+        let user = try await requireUser().user
+        let id = input.path.competitionId
+        _ = try await compete.setActive(id, true, by: user)
+        return .ok(.init(body: .json(try await compete.visible(id, to: user).api)))
+    }
+
+    func deactivateCompetition(_ input: Operations.deactivateCompetition.Input) async throws
+        -> Operations.deactivateCompetition.Output
+    {
+        let user = try await requireUser().user
+        let id = input.path.competitionId
+        _ = try await compete.setActive(id, false, by: user)
+        return .ok(.init(body: .json(try await compete.visible(id, to: user).api)))
+    }
+
+    func reuseCompetition(_ input: Operations.reuseCompetition.Input) async throws
+        -> Operations.reuseCompetition.Output
+    {
+        let user = try await requireUser().user
+        let competition = try await compete.reuse(input.path.competitionId, change: CompetitionChange(), by: user)
+        return .created(.init(body: .json(try await compete.visible(competition.id, to: user).api)))
+    }
+
+    // MARK: Participants and results
+
+    func listParticipants(_ input: Operations.listParticipants.Input) async throws
+        -> Operations.listParticipants.Output
+    {
+        let user = try await requireUser().user
+        let visible = try await compete.managed(input.path.competitionId, by: user)
+        let id = visible.competition.id
+        let entries = try await services.database.read { db in try await CompeteStore(db).entries(competitionID: id) }
+        let ranks = Dictionary(
+            uniqueKeysWithValues: Ranking.rank(entries.map(\.entry), by: visible.competition.metric).map {
+                ($0.entry.participantID, $0.rank)
+            })
+        let items = entries.sorted { $0.entry.participantName < $1.entry.participantName }.map { item in
+            item.entry.api(rank: ranks[item.entry.participantID] ?? nil, competition: visible.competition, email: item.email)
+        }
+        return .ok(.init(body: .json(items)))
+    }
+
+    func joinCompetition(_ input: Operations.joinCompetition.Input) async throws -> Operations.joinCompetition.Output {
+        let user = try await requireUser().user
+        let id = input.path.competitionId
+        let entry = try await compete.join(id, user: user)
+        let competition = try await compete.visible(id, to: user).competition
+        return .created(.init(body: .json(entry.api(rank: nil, competition: competition))))
+    }
+
+    func leaveCompetition(_ input: Operations.leaveCompetition.Input) async throws
+        -> Operations.leaveCompetition.Output
+    {
+        let user = try await requireUser().user
+        try await compete.leave(input.path.competitionId, user: user)
+        return .noContent(.init())
+    }
+
+    func kickParticipant(_ input: Operations.kickParticipant.Input) async throws -> Operations.kickParticipant.Output {
+        let user = try await requireUser().user
+        try await compete.kick(input.path.competitionId, participant: input.path.userId, by: user)
+        return .noContent(.init())
+    }
+
+    func setResult(_ input: Operations.setResult.Input) async throws -> Operations.setResult.Output {
+        let user = try await requireUser().user
+        guard case .json(let body) = input.body else { throw Problem.badRequest("Send the result as JSON.") }
+        let id = input.path.competitionId
+        let entry = try await compete.setResult(id, participant: input.path.userId, value: body.value, by: user)
+        return .ok(.init(body: .json(try await rankedEntry(entry, in: id, for: user))))
+    }
+
+    func clearResult(_ input: Operations.clearResult.Input) async throws -> Operations.clearResult.Output {
+        let user = try await requireUser().user
+        let id = input.path.competitionId
+        let entry = try await compete.setResult(id, participant: input.path.userId, value: nil, by: user)
+        return .ok(.init(body: .json(try await rankedEntry(entry, in: id, for: user))))
+    }
+
+    func uploadTrack(_ input: Operations.uploadTrack.Input) async throws -> Operations.uploadTrack.Output {
+        let user = try await requireUser().user
+        let body: HTTPBody =
+            switch input.body {
+            case .application_gpx_plus_xml(let body): body
+            case .xml(let body): body
+            case .binary(let body): body
+            }
+        let data = Data(try await [UInt8](collecting: body, upTo: BodyLimits.gpx))
+        let id = input.path.competitionId
+        let entry = try await compete.uploadTrack(id, participant: input.path.userId, gpx: data, by: user)
+        return .ok(.init(body: .json(try await rankedEntry(entry, in: id, for: user))))
+    }
+
+    private func rankedEntry(_ entry: Entry, in id: Int64, for user: UserRecord) async throws
+        -> Components.Schemas.Entry
+    {
+        guard let snapshot = try await services.leaderboards.snapshot(id) else { throw CompeteService.notFound(id) }
+        let rank = snapshot.ranked.first { $0.entry.participantID == entry.participantID }?.rank
+        return entry.api(rank: rank, competition: snapshot.competition)
+    }
+
+    // MARK: Rankings
+
+    func getRanking(_ input: Operations.getRanking.Input) async throws -> Operations.getRanking.Output {
+        let user = try await requireUser().user
+        let id = input.path.competitionId
+        let page = try Paging(limit: input.query.limit, offset: input.query.offset)
+        _ = try await compete.visible(id, to: user)
+        guard let snapshot = try await services.leaderboards.snapshot(id) else { throw CompeteService.notFound(id) }
+        return .ok(.init(body: .json(snapshot.ranking(limit: page.limit, offset: page.offset))))
+    }
+
+    func followRanking(_ input: Operations.followRanking.Input) async throws -> Operations.followRanking.Output {
+        let user = try await requireUser().user
+        let id = input.path.competitionId
+        _ = try await compete.visible(id, to: user)
+        guard let snapshot = try await services.leaderboards.snapshot(id) else { throw CompeteService.notFound(id) }
+        let stream = services.leaderboards.subscribe(snapshot).cancelOnGracefulShutdown()
+        return .ok(
+            .init(
+                headers: .init(Cache_hyphen_Control: "no-store"),
+                body: .text_event_hyphen_stream(HTTPBody(stream, length: .unknown, iterationBehavior: .single))))
+    }
+
+    func exportResults(_ input: Operations.exportResults.Input) async throws -> Operations.exportResults.Output {
+        let user = try await requireUser().user
+        let visible = try await compete.managed(input.path.competitionId, by: user)
+        let id = visible.competition.id
+        let entries = try await services.database.read { db in try await CompeteStore(db).entries(competitionID: id) }
+        let csv = try ResultsCSV.make(competition: visible.competition, entries: entries)
+        let filename = "competition-\(id)-results.csv"
+        return .ok(
+            .init(
+                headers: .init(Content_hyphen_Disposition: "attachment; filename=\"\(filename)\""),
+                body: .csv(HTTPBody(csv))))
+    }
+
+    func getCompetitionRecords(_ input: Operations.getCompetitionRecords.Input) async throws
+        -> Operations.getCompetitionRecords.Output
+    {
+        let user = try await requireUser().user
+        let competition = try await compete.visible(input.path.competitionId, to: user).competition
+        let records = try await compete.records(of: competition)
+        return .ok(
+            .init(
+                body: .json(
+                    .init(
+                        competition: records.competition?.api, series: records.series?.api, runs: records.runs))))
+    }
+
+    // MARK: Me and records
+
+    func getMyCompetitions(_ input: Operations.getMyCompetitions.Input) async throws
+        -> Operations.getMyCompetitions.Output
+    {
+        let user = try await requireUser().user
+        let history = try await compete.history(of: user)
+        func item(_ element: (visible: CompeteService.Visible, rank: Int?)) -> Components.Schemas.HistoryItem {
+            let competition = element.visible.competition
+            return .init(
+                competition: element.visible.api, rank: element.rank,
+                resultText: element.visible.row.myEntry?.result.map {
+                    ResultText.format($0, metric: competition.metric, unit: competition.unit)
+                })
+        }
+        return .ok(
+            .init(
+                body: .json(
+                    .init(
+                        joined: history.filter { $0.visible.competition.isActive }.map(item),
+                        previous: history.filter { !$0.visible.competition.isActive }.map(item)))))
+    }
+
+    func getMyStats(_ input: Operations.getMyStats.Input) async throws -> Operations.getMyStats.Output {
+        let user = try await requireUser().user
+        let stats = try await compete.statistics(of: user)
+        return .ok(
+            .init(
+                body: .json(
+                    .init(
+                        totalKilometres: stats.totalKilometres, totalMinutes: stats.totalMinutes,
+                        competitions: stats.competitions, personalBests: stats.personalBests.map(\.api),
+                        results: stats.results.map { result in
+                            .init(
+                                competitionId: result.competitionID, competitionName: result.competitionName,
+                                metric: .init(result.metric), unit: result.unit, value: result.value,
+                                valueText: ResultText.format(result.value, metric: result.metric, unit: result.unit),
+                                at: result.at)
+                        }))))
+    }
+
+    func getRecords(_ input: Operations.getRecords.Input) async throws -> Operations.getRecords.Output {
+        _ = try await requireUser()
+        let records = try await compete.allRecords()
+        let series = records.series.sorted { $0.key < $1.key }.map { seriesID, record in
+            Components.Schemas.SeriesRecord(
+                seriesId: seriesID, name: record.holders.max { $0.at < $1.at }?.competitionName ?? "", record: record.api)
+        }
+        return .ok(.init(body: .json(.init(allTime: records.allTime.map(\.api), series: series))))
+    }
+}
+
+// MARK: - Conversions
+
+extension Metric {
+    init(_ metric: Components.Schemas.Metric) {
+        switch metric {
+        case .distance: self = .distance
+        case .time: self = .time
+        case .points: self = .points
+        }
+    }
+}
+
+extension Components.Schemas.Metric {
+    init(_ metric: Metric) {
+        switch metric {
+        case .distance: self = .distance
+        case .time: self = .time
+        case .points: self = .points
+        }
+    }
+}
+
+extension CompetitionChange {
+    init(_ body: Components.Schemas.CompetitionChange) {
+        self.init(
+            name: body.name, description: body.description, metric: body.metric.map(Metric.init), unit: body.unit,
+            startsAt: body.clear?.contains(.startsAt) == true ? .some(nil) : body.startsAt.map { .some($0) },
+            endsAt: body.clear?.contains(.endsAt) == true ? .some(nil) : body.endsAt.map { .some($0) },
+            participantUploads: body.participantUploads)
+    }
+}
+
+extension CompeteService.Visible {
+    var api: Components.Schemas.Competition {
+        let c = competition
+        return .init(
+            id: c.id, name: c.name, description: c.description, metric: .init(c.metric), unit: c.unit,
+            startsAt: c.startsAt, endsAt: c.endsAt, active: c.isActive, participantUploads: c.participantUploads,
+            owner: .init(id: c.ownerID, name: row.ownerName), templateId: c.templateID, seriesId: c.seriesID,
+            createdAt: c.createdAt, updatedAt: c.updatedAt, participants: row.participants, joined: isJoined,
+            myResult: row.myEntry?.result, canManage: canManage)
+    }
+}
+
+extension Entry {
+    func api(rank: Int?, competition: Competition, email: String? = nil) -> Components.Schemas.Entry {
+        var track: Components.Schemas.TrackStatistics?
+        if let statistics = self.track {
+            track = Components.Schemas.TrackStatistics(
+                distanceKm: statistics.distanceMetres / 1000, elapsedSeconds: statistics.elapsedSeconds,
+                movingSeconds: statistics.movingSeconds, points: statistics.points, segments: statistics.segments)
+        }
+        let text: String? = result.map { ResultText.format($0, metric: competition.metric, unit: competition.unit) }
+        let participant = Components.Schemas.Person(id: participantID, name: participantName)
+        return Components.Schemas.Entry(
+            rank: rank, participant: participant, email: email, result: result, resultText: text, joinedAt: joinedAt,
+            resultAt: resultAt, track: track)
+    }
+}
+
+extension Record {
+    var api: Components.Schemas.Record {
+        .init(
+            metric: .init(metric), unit: unit, value: value,
+            valueText: ResultText.format(value, metric: metric, unit: unit),
+            holders: holders.map {
+                .init(
+                    participant: .init(id: $0.participantID, name: $0.participantName),
+                    competitionId: $0.competitionID, competitionName: $0.competitionName, at: $0.at)
+            })
+    }
+}
+
+extension Leaderboards.Snapshot {
+    func ranking(limit: Int, offset: Int) -> Components.Schemas.Ranking {
+        Self.ranking(version: version, competition: competition, ranked: ranked, limit: limit, offset: offset)
+    }
+
+    static func ranking(
+        version: Int64, competition: Competition, ranked: [RankedEntry], limit: Int, offset: Int
+    ) -> Components.Schemas.Ranking {
+        let start = min(offset, ranked.count)
+        let end = min(start + limit, ranked.count)
+        return .init(
+            competitionId: competition.id, version: version, metric: .init(competition.metric), unit: competition.unit,
+            active: competition.isActive, total: ranked.count, ranked: ranked.lazy.filter { $0.rank != nil }.count,
+            limit: limit, offset: offset,
+            items: ranked[start..<end].map { $0.entry.api(rank: $0.rank, competition: competition) })
+    }
+
+    /// The SSE `ranking` event of a ranking: its first 100 places as a Ranking document.
+    static func event(version: Int64, competition: Competition, ranked: [RankedEntry]) -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .iso8601
+        let document = ranking(version: version, competition: competition, ranked: ranked, limit: 100, offset: 0)
+        let json = (try? encoder.encode(document)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+        return Array(Leaderboards.event(name: "ranking", id: String(version), data: json))
+    }
+}
+
+/// A competition's results as an RFC 4180 CSV file, in ranking order.
+enum ResultsCSV {
+    static let header = [
+        "rank", "name", "email", "result", "unit", "result_text", "joined_at", "result_at", "track_km",
+        "track_elapsed_s", "track_moving_s",
+    ]
+
+    static func make(competition: Competition, entries: [(entry: Entry, email: String)]) throws -> [UInt8] {
+        let emails = Dictionary(entries.map { ($0.entry.participantID, $0.email) }) { a, _ in a }
+        let ranked = Ranking.rank(entries.map(\.entry), by: competition.metric)
+        let stream = OutputStream(toMemory: ())
+        let writer = try CSVWriter(stream: stream, newline: .crlf)
+        try writer.write(row: header)
+        let time = Date.ISO8601FormatStyle()
+        for item in ranked {
+            let entry = item.entry
+            let track = entry.track
+            var row: [String] = [item.rank.map(String.init) ?? "", entry.participantName]
+            row.append(emails[entry.participantID] ?? "")
+            row.append(entry.result.map { ResultText.decimal($0, places: 6) } ?? "")
+            row.append(competition.unit)
+            row.append(entry.result.map { ResultText.format($0, metric: competition.metric, unit: competition.unit) } ?? "")
+            row.append(entry.joinedAt.formatted(time))
+            row.append(entry.resultAt?.formatted(time) ?? "")
+            row.append(track.map { ResultText.decimal($0.distanceMetres / 1000, places: 3) } ?? "")
+            row.append(track?.elapsedSeconds.map { ResultText.decimal($0, places: 0) } ?? "")
+            row.append(track?.movingSeconds.map { ResultText.decimal($0, places: 0) } ?? "")
+            try writer.write(row: row)
+        }
+        writer.stream.close()
+        guard let data = stream.property(forKey: .dataWrittenToMemoryStreamKey) as? Data else { return [] }
+        return Array(data)
+    }
+}

@@ -1,0 +1,316 @@
+import Accounts
+import Compete
+import Formats
+import Foundation
+import Logging
+import Storage
+
+/// Who may do what to competitions, and doing it: the rules the API, the web app and the
+/// demo share. Every permission is checked here, on the server (seed 002 only hid buttons).
+struct CompeteService: Sendable {
+    let database: Database
+    let leaderboards: Leaderboards
+    let now: @Sendable () -> Date
+    let logger: Logger
+
+    /// A competition with what the viewer may do with it.
+    struct Visible: Sendable {
+        var row: CompetitionRow
+        var canManage: Bool
+        var competition: Competition { row.competition }
+        var isJoined: Bool { row.myEntry != nil }
+    }
+
+    // MARK: Permissions
+
+    static func canManage(_ competition: Competition, _ user: UserRecord) -> Bool {
+        user.role == .admin || competition.ownerID == user.id
+    }
+
+    /// The competition if the user may see it: active ones are public to every signed-in user;
+    /// inactive ones only to their organizer, admins and their participants. To anyone else an
+    /// inactive competition does not exist (404).
+    func visible(_ id: Int64, to user: UserRecord) async throws -> Visible {
+        guard let row = try await database.read({ db in try await CompeteStore(db).competitionRow(id: id, viewerID: user.id) })
+        else { throw Self.notFound(id) }
+        let manage = Self.canManage(row.competition, user)
+        guard row.competition.isActive || manage || row.myEntry != nil else { throw Self.notFound(id) }
+        return Visible(row: row, canManage: manage)
+    }
+
+    /// The competition if the user may manage it (its organizer or an admin): 403 otherwise.
+    func managed(_ id: Int64, by user: UserRecord) async throws -> Visible {
+        let visible = try await visible(id, to: user)
+        guard visible.canManage else {
+            throw Problem.forbidden("Only the competition's organizer or an admin may do this.")
+        }
+        return visible
+    }
+
+    static func notFound(_ id: Int64) -> Problem { Problem.notFound("There is no competition \(id).") }
+
+    static func inactive(_ competition: Competition, _ what: String) -> Problem {
+        Problem(
+            .conflict, type: "/problems/competition-inactive", title: "The competition is deactivated",
+            detail: "“\(competition.name)” is deactivated: \(what). Its organizer can activate it again.")
+    }
+
+    // MARK: Organizer
+
+    func create(_ draft: CompetitionDraft, by user: UserRecord, reusing template: Competition? = nil) async throws
+        -> Competition
+    {
+        guard user.role.includes(.organizer) else {
+            throw Problem.forbidden("Only organizers create competitions. An admin can make your account an organizer.")
+        }
+        let draft = try CompetitionRules.validated(draft)
+        let now = now()
+        let competition = try await database.write { db in
+            try await CompeteStore(db).createCompetition(draft, ownerID: user.id, template: template, now: now)
+        }
+        logger.info(
+            "competition created",
+            metadata: ["competition": "\(competition.id)", "by": "\(user.id)", "template": "\(template?.id ?? 0)"])
+        return competition
+    }
+
+    /// A new competition pre-filled from one in the organizer's library, with `change` applied.
+    func reuse(_ id: Int64, change: CompetitionChange, by user: UserRecord) async throws -> Competition {
+        let template = try await managed(id, by: user).competition
+        return try await create(change.applied(to: CompetitionDraft(reusing: template)), by: user, reusing: template)
+    }
+
+    /// Edits a competition while it is active.
+    func edit(_ id: Int64, change: CompetitionChange, by user: UserRecord) async throws -> Competition {
+        let competition = try await managed(id, by: user).competition
+        guard competition.isActive else { throw Self.inactive(competition, "it cannot be edited") }
+        let draft = try CompetitionRules.validated(change.applied(to: CompetitionDraft(reusing: competition)))
+        if draft.metric != competition.metric {
+            let hasResults = try await database.read { db in
+                try await CompeteStore(db).entries(competitionID: id).contains { $0.entry.result != nil }
+            }
+            if hasResults {
+                throw Problem.invalid(
+                    FieldProblem(
+                        field: "metric",
+                        detail: "The metric cannot change once results are entered; clear them or reuse the competition."))
+            }
+        }
+        let now = now()
+        try await database.write { db in try await CompeteStore(db).updateCompetition(id: id, draft, now: now) }
+        await leaderboards.changed(id)
+        return try await visible(id, to: user).competition
+    }
+
+    func setActive(_ id: Int64, _ active: Bool, by user: UserRecord) async throws -> Competition {
+        let competition = try await managed(id, by: user).competition
+        if competition.isActive != active {
+            let now = now()
+            try await database.write { db in try await CompeteStore(db).setActive(id: id, active, now: now) }
+            await leaderboards.changed(id)
+            logger.info("competition \(active ? "activated" : "deactivated")", metadata: ["competition": "\(id)"])
+        }
+        return try await visible(id, to: user).competition
+    }
+
+    func delete(_ id: Int64, by user: UserRecord) async throws {
+        _ = try await managed(id, by: user)
+        try await database.write { db in try await CompeteStore(db).deleteCompetition(id: id) }
+        await leaderboards.changed(id)
+        logger.info("competition deleted", metadata: ["competition": "\(id)", "by": "\(user.id)"])
+    }
+
+    func kick(_ id: Int64, participant: Int64, by user: UserRecord) async throws {
+        let competition = try await managed(id, by: user).competition
+        guard competition.isActive else { throw Self.inactive(competition, "nobody can be removed") }
+        let removed = try await database.write { db in
+            try await CompeteStore(db).leave(competitionID: id, userID: participant)
+        }
+        guard removed else { throw Problem.notFound("Account \(participant) is not in this competition.") }
+        await leaderboards.changed(id)
+    }
+
+    /// Enters, corrects (or with nil clears) a participant's result.
+    func setResult(_ id: Int64, participant: Int64, value: Double?, by user: UserRecord) async throws -> Entry {
+        let competition = try await managed(id, by: user).competition
+        guard competition.isActive else { throw Self.inactive(competition, "results cannot change") }
+        var stored: Double?
+        if let value {
+            do {
+                stored = try CompetitionRules.result(value, for: competition.metric)
+            } catch {
+                throw Problem.invalid(FieldProblem(field: error.field, detail: error.detail))
+            }
+        }
+        return try await store(stored, track: nil, in: competition, participant: participant)
+    }
+
+    private func store(_ value: Double?, track: TrackStatistics?, in competition: Competition, participant: Int64)
+        async throws -> Entry
+    {
+        let now = now()
+        let id = competition.id
+        let entry = try await database.write { db -> Entry? in
+            let store = CompeteStore(db)
+            guard try await store.entry(competitionID: id, userID: participant) != nil else { return nil }
+            try await store.setResult(competitionID: id, userID: participant, value: value, track: track, now: now)
+            return try await store.entry(competitionID: id, userID: participant)
+        }
+        guard let entry else { throw Problem.notFound("Account \(participant) is not in this competition.") }
+        await leaderboards.changed(id)
+        return entry
+    }
+
+    /// A result from a GPX track, uploaded by the organizer (or an admin), or by the participant
+    /// when the competition allows it.
+    func uploadTrack(_ id: Int64, participant: Int64, gpx data: Data, by user: UserRecord) async throws -> Entry {
+        let visible = try await visible(id, to: user)
+        let competition = visible.competition
+        guard visible.canManage || (participant == user.id && competition.participantUploads) else {
+            throw Problem.forbidden(
+                participant == user.id
+                    ? "This competition takes tracks from its organizer only."
+                    : "Only the competition's organizer or an admin may upload another participant's track.")
+        }
+        guard competition.isActive else { throw Self.inactive(competition, "results cannot change") }
+        let statistics: TrackStatistics
+        let value: Double
+        do {
+            statistics = try GPX.read(data).statistics
+            value = try statistics.result(for: competition.metric)
+        } catch let error as GPXError {
+            throw Problem(
+                .unprocessableContent, type: "/problems/unusable-gpx", title: "The GPX file cannot give a result",
+                detail: error.reason, errors: [FieldProblem(field: "gpx", detail: error.reason)])
+        } catch let error as CompeteFieldError {
+            throw Problem(
+                .unprocessableContent, type: "/problems/unusable-gpx", title: "The GPX file cannot give a result",
+                detail: error.detail, errors: [FieldProblem(field: error.field, detail: error.detail)])
+        }
+        let stored: Double
+        do {
+            stored = try CompetitionRules.result(value, for: competition.metric)
+        } catch {
+            throw Problem.invalid(FieldProblem(field: "gpx", detail: error.detail))
+        }
+        let entry = try await store(stored, track: statistics, in: competition, participant: participant)
+        logger.info(
+            "track uploaded",
+            metadata: ["competition": "\(id)", "participant": "\(participant)", "points": "\(statistics.points)"])
+        return entry
+    }
+
+    // MARK: Participant
+
+    func join(_ id: Int64, user: UserRecord) async throws -> Entry {
+        let visible = try await visible(id, to: user)
+        guard visible.competition.isActive else {
+            throw Self.inactive(visible.competition, "nobody can join")
+        }
+        let now = now()
+        do {
+            try await database.write { db in try await CompeteStore(db).join(competitionID: id, userID: user.id, now: now) }
+        } catch CompeteStoreError.alreadyJoined {
+            throw Problem(
+                .conflict, type: "/problems/already-joined", title: "Already joined",
+                detail: "You are in “\(visible.competition.name)” already.")
+        }
+        await leaderboards.changed(id)
+        return try await database.read { db in try await CompeteStore(db).entry(competitionID: id, userID: user.id) }!
+    }
+
+    func leave(_ id: Int64, user: UserRecord) async throws {
+        let visible = try await visible(id, to: user)
+        guard visible.isJoined else { throw Problem.notFound("You are not in competition \(id).") }
+        guard visible.competition.isActive else {
+            throw Self.inactive(visible.competition, "nobody can leave it")
+        }
+        _ = try await database.write { db in try await CompeteStore(db).leave(competitionID: id, userID: user.id) }
+        await leaderboards.changed(id)
+    }
+
+    // MARK: Reading
+
+    func list(_ filter: CompetitionFilter, for user: UserRecord, limit: Int, offset: Int) async throws -> (
+        rows: [Visible], total: Int
+    ) {
+        var filter = filter
+        // Inactive competitions are listed only to those who may see them.
+        if user.role != .admin, filter.active != true, filter.ownerID != user.id, filter.participantID != user.id {
+            filter.active = true
+        }
+        let result = try await database.read { [filter] db in
+            try await CompeteStore(db).competitions(filter, viewerID: user.id, limit: limit, offset: offset)
+        }
+        return (result.rows.map { Visible(row: $0, canManage: Self.canManage($0.competition, user)) }, result.total)
+    }
+
+    /// The participant's history: joined (active) and previous (inactive) competitions, each with
+    /// their own rank.
+    func history(of user: UserRecord) async throws -> [(visible: Visible, rank: Int?)] {
+        let rows = try await database.read { db in
+            try await CompeteStore(db).competitions(
+                CompetitionFilter(participantID: user.id), viewerID: user.id, limit: 10_000, offset: 0)
+        }.rows
+        var history: [(Visible, Int?)] = []
+        for row in rows {
+            let ranking = try await leaderboards.snapshot(row.competition.id)
+            let rank = ranking?.ranked.first { $0.entry.participantID == user.id }?.rank
+            history.append((Visible(row: row, canManage: Self.canManage(row.competition, user)), rank))
+        }
+        return history
+    }
+
+    func statistics(of user: UserRecord) async throws -> Statistics {
+        let (results, count) = try await database.read { db in
+            let store = CompeteStore(db)
+            return (
+                try await store.results(participantID: user.id),
+                try await store.competitionIDs(participantID: user.id).count
+            )
+        }
+        return Statistics(results: results, competitions: count)
+    }
+
+    /// The best of this competition and of every run of its template.
+    /// The best of this competition, of every run of its template, and how many runs have results.
+    func records(of competition: Competition) async throws -> (competition: Record?, series: Record?, runs: Int) {
+        let results = try await database.read { db in
+            try await CompeteStore(db).results(seriesID: competition.seriesID)
+        }
+        let own = Records.best(results.filter { $0.competitionID == competition.id })
+        let series = Records.bySeries(results)[competition.seriesID]
+        return (own, series, Set(results.map(\.competitionID)).count)
+    }
+
+    func allRecords() async throws -> (allTime: [Record], series: [Int64: Record]) {
+        let results = try await database.read { db in try await CompeteStore(db).results() }
+        return (Records.allTime(results), Records.bySeries(results))
+    }
+}
+
+/// The fields an organizer changes; what is nil stays as it was.
+struct CompetitionChange: Sendable {
+    var name: String?
+    var description: String?
+    var metric: Metric?
+    var unit: String?
+    var startsAt: Date??
+    var endsAt: Date??
+    var participantUploads: Bool?
+
+    func applied(to draft: CompetitionDraft) -> CompetitionDraft {
+        var draft = draft
+        if let name { draft.name = name }
+        if let description { draft.description = description }
+        if let metric, metric != draft.metric {
+            draft.metric = metric
+            if unit == nil { draft.unit = nil }
+        }
+        if let unit { draft.unit = unit }
+        if let startsAt { draft.startsAt = startsAt }
+        if let endsAt { draft.endsAt = endsAt }
+        if let participantUploads { draft.participantUploads = participantUploads }
+        return draft
+    }
+}

@@ -1,0 +1,219 @@
+import Compete
+import Foundation
+import Logging
+import NIOConcurrencyHelpers
+import ServiceLifecycle
+import Storage
+
+/// The rankings of competitions, computed once per change and kept in memory, and the live
+/// streams (Server-Sent Events) that send a new ranking to every subscriber when a result
+/// changes.
+///
+/// A change made by this server is sent at once. A change made by another app instance or the
+/// CLI is seen by the poll, which compares the competitions' `results_version` once a second.
+final class Leaderboards: Service, Sendable {
+    /// A competition's ranking at one version.
+    struct Snapshot: Sendable {
+        var version: Int64
+        var competition: Competition
+        var ranked: [RankedEntry]
+        /// The `ranking` event that live streams send, encoded once for every subscriber.
+        var event: ArraySlice<UInt8>
+        var rankedCount: Int { ranked.lazy.filter { $0.rank != nil }.count }
+    }
+
+    typealias Stream = AsyncStream<ArraySlice<UInt8>>
+
+    private struct State {
+        var snapshots: [Int64: Snapshot] = [:]
+        var subscribers: [Int64: [UUID: Stream.Continuation]] = [:]
+        var sentVersion: [Int64: Int64] = [:]
+    }
+
+    private let state = NIOLockedValueBox(State())
+    let database: Database
+    let logger: Logger
+    /// Turns a snapshot into the bytes of its SSE event (the API's Ranking document).
+    let encodeEvent: @Sendable (_ version: Int64, _ competition: Competition, _ ranked: [RankedEntry]) -> [UInt8]
+    static let pollInterval: Duration = .seconds(1)
+    static let heartbeatInterval: Duration = .seconds(15)
+    /// Rankings kept in memory; more are computed again when asked for.
+    static let capacity = 256
+
+    init(
+        database: Database, logger: Logger,
+        encodeEvent: @escaping @Sendable (Int64, Competition, [RankedEntry]) -> [UInt8]
+    ) {
+        self.database = database
+        self.logger = logger
+        self.encodeEvent = encodeEvent
+    }
+
+    // MARK: Rankings
+
+    /// The current ranking, from memory when its version is unchanged; nil when the
+    /// competition does not exist.
+    func snapshot(_ id: Int64) async throws -> Snapshot? {
+        let version = try await database.read { db in try await CompeteStore(db).resultsVersion(id: id) }
+        guard let version else { return nil }
+        if let cached = state.withLockedValue({ $0.snapshots[id] }), cached.version == version { return cached }
+        return try await load(id)
+    }
+
+    /// Reads the competition and its entries and ranks them.
+    private func load(_ id: Int64) async throws -> Snapshot? {
+        let loaded = try await database.read { db -> (Int64, Competition, [Entry])? in
+            let store = CompeteStore(db)
+            // The version is read first: if a change lands in between, the next request sees a
+            // newer version and ranks again.
+            guard let version = try await store.resultsVersion(id: id),
+                let competition = try await store.competition(id: id)
+            else { return nil }
+            return (version, competition, try await store.entries(competitionID: id).map(\.entry))
+        }
+        guard let (version, competition, entries) = loaded else {
+            state.withLockedValue { _ = $0.snapshots.removeValue(forKey: id) }
+            return nil
+        }
+        let ranked = Ranking.rank(entries, by: competition.metric)
+        let snapshot = Snapshot(
+            version: version, competition: competition, ranked: ranked,
+            event: ArraySlice(encodeEvent(version, competition, ranked)))
+        state.withLockedValue { state in
+            if let current = state.snapshots[id], current.version > version { return }
+            if state.snapshots.count >= Self.capacity, state.snapshots[id] == nil {
+                // Forget rankings nobody follows live.
+                for key in state.snapshots.keys where state.subscribers[key]?.isEmpty ?? true {
+                    state.snapshots.removeValue(forKey: key)
+                    if state.snapshots.count < Self.capacity / 2 { break }
+                }
+            }
+            state.snapshots[id] = snapshot
+        }
+        return snapshot
+    }
+
+    /// Call after this server changed a competition's ranking: ranks again and tells every
+    /// live subscriber.
+    func changed(_ id: Int64) async {
+        do {
+            if let snapshot = try await load(id) {
+                broadcast(snapshot)
+            } else {
+                finish(id, with: Self.event(name: "deleted", id: nil, data: #"{"competitionId":\#(id)}"#))
+            }
+        } catch {
+            logger.warning(
+                "ranking could not be updated", metadata: ["competition": "\(id)", "error": "\(error)"])
+        }
+    }
+
+    private func broadcast(_ snapshot: Snapshot) {
+        let id = snapshot.competition.id
+        let continuations = state.withLockedValue { state -> [Stream.Continuation] in
+            guard let subscribers = state.subscribers[id], !subscribers.isEmpty else { return [] }
+            if let sent = state.sentVersion[id], sent >= snapshot.version { return [] }
+            state.sentVersion[id] = snapshot.version
+            return Array(subscribers.values)
+        }
+        for continuation in continuations { continuation.yield(snapshot.event) }
+    }
+
+    private func finish(_ id: Int64, with event: ArraySlice<UInt8>) {
+        let continuations = state.withLockedValue { state in
+            let subscribers = state.subscribers.removeValue(forKey: id) ?? [:]
+            state.sentVersion.removeValue(forKey: id)
+            state.snapshots.removeValue(forKey: id)
+            return Array(subscribers.values)
+        }
+        for continuation in continuations {
+            continuation.yield(event)
+            continuation.finish()
+        }
+    }
+
+    // MARK: Live streams
+
+    /// A stream of SSE bytes for one competition: first the current ranking, then each new one.
+    func subscribe(_ snapshot: Snapshot) -> Stream {
+        let id = snapshot.competition.id
+        let key = UUID()
+        let (stream, continuation) = Stream.makeStream(bufferingPolicy: .bufferingNewest(8))
+        continuation.yield(Self.event(name: nil, id: nil, data: nil, retry: 2000))
+        continuation.yield(snapshot.event)
+        continuation.onTermination = { [weak self] _ in
+            self?.state.withLockedValue { state in
+                state.subscribers[id]?.removeValue(forKey: key)
+                if state.subscribers[id]?.isEmpty == true {
+                    state.subscribers.removeValue(forKey: id)
+                    state.sentVersion.removeValue(forKey: id)
+                }
+            }
+        }
+        state.withLockedValue { state in
+            state.subscribers[id, default: [:]][key] = continuation
+            state.sentVersion[id] = max(state.sentVersion[id] ?? 0, snapshot.version)
+        }
+        return stream
+    }
+
+    var subscriberCount: Int { state.withLockedValue { $0.subscribers.values.reduce(0) { $0 + $1.count } } }
+
+    /// One SSE event: `event:`, `id:`, `retry:` and `data:` lines, then a blank line.
+    static func event(name: String?, id: String?, data: String?, retry: Int? = nil) -> ArraySlice<UInt8> {
+        var text = ""
+        if let retry { text += "retry: \(retry)\n" }
+        if let name { text += "event: \(name)\n" }
+        if let id { text += "id: \(id)\n" }
+        if let data {
+            for line in data.split(separator: "\n", omittingEmptySubsequences: false) { text += "data: \(line)\n" }
+        }
+        if text.isEmpty { text = ":\n" }
+        return ArraySlice((text + "\n").utf8)
+    }
+
+    // MARK: Service
+
+    /// Polls for changes made elsewhere, sends heartbeats, and ends every stream at shutdown.
+    func run() async throws {
+        var sinceHeartbeat: Duration = .zero
+        while !Task.isShuttingDownGracefully && !Task.isCancelled {
+            try? await cancelWhenGracefulShutdown { try await Task.sleep(for: Self.pollInterval) }
+            sinceHeartbeat += Self.pollInterval
+            await poll()
+            if sinceHeartbeat >= Self.heartbeatInterval {
+                sinceHeartbeat = .zero
+                let all = state.withLockedValue { $0.subscribers.values.flatMap(\.values) }
+                let ping = Self.event(name: nil, id: nil, data: nil)
+                for continuation in all { continuation.yield(ping) }
+            }
+        }
+        let all = state.withLockedValue { state in
+            let all = state.subscribers.values.flatMap(\.values)
+            state.subscribers.removeAll()
+            return all
+        }
+        for continuation in all { continuation.finish() }
+    }
+
+    func poll() async {
+        let watched = state.withLockedValue { state in
+            state.subscribers.filter { !$0.value.isEmpty }.map { ($0.key, state.sentVersion[$0.key] ?? -1) }
+        }
+        guard !watched.isEmpty else { return }
+        do {
+            let versions = try await database.read { db in
+                try await CompeteStore(db).resultsVersions(ids: watched.map(\.0))
+            }
+            for (id, sent) in watched {
+                if let version = versions[id] {
+                    if version > sent { await changed(id) }
+                } else {
+                    await changed(id)
+                }
+            }
+        } catch {
+            logger.warning("live rankings could not be polled", metadata: ["error": "\(error)"])
+        }
+    }
+}

@@ -1,0 +1,90 @@
+import Compete
+import Foundation
+
+/// The participant's results over time as SVG line charts, one per metric and unit, drawn on
+/// the server so that the stats page needs no script.
+enum ResultsChart {
+    static let width = 640.0
+    static let height = 220.0
+    static let margin = (left: 64.0, right: 16.0, top: 16.0, bottom: 36.0)
+
+    /// One chart per metric and unit: `title` and the `svg` markup (already escaped).
+    static func charts(_ results: [ResultRecord]) -> [[String: Any]] {
+        let groups = Dictionary(grouping: results) { "\($0.metric.rawValue) \($0.unit)" }
+        return groups.keys.sorted().map { key in
+            let group = groups[key]!.sorted { $0.at < $1.at }
+            let first = group[0]
+            let title = "\(CompetePages.metricName(first.metric)) (\(first.metric == .time ? "h:mm:ss" : first.unit))"
+            return ["title": title, "svg": svg(group, title: title), "metric": first.metric.rawValue]
+        }
+    }
+
+    static func svg(_ results: [ResultRecord], title: String) -> String {
+        let metric = results[0].metric
+        let values = results.map(\.value)
+        var low = min(0, values.min()!)
+        var high = values.max()!
+        if high == low { high = low + 1 }
+        high += (high - low) * 0.1
+        if metric == .time { low = 0 }
+        let start = results.first!.at.timeIntervalSince1970
+        var span = results.last!.at.timeIntervalSince1970 - start
+        if span <= 0 { span = 1 }
+        let plotWidth = width - margin.left - margin.right
+        let plotHeight = height - margin.top - margin.bottom
+        func x(_ result: ResultRecord, _ index: Int) -> Double {
+            results.count == 1
+                ? margin.left + plotWidth / 2
+                : margin.left + plotWidth * (result.at.timeIntervalSince1970 - start) / span
+        }
+        func y(_ value: Double) -> Double { margin.top + plotHeight * (1 - (value - low) / (high - low)) }
+        func label(_ value: Double) -> String {
+            metric == .time ? ResultText.clock(value) : ResultText.decimal(value, places: 2)
+        }
+        func f(_ value: Double) -> String { String(format: "%.1f", value) }
+
+        var svg = """
+            <svg class="chart" role="img" viewBox="0 0 \(Int(width)) \(Int(height))" width="100%" \
+            xmlns="http://www.w3.org/2000/svg" aria-label="\(escape(title)) over time">
+            """
+        // Grid lines and their labels: four steps from low to high.
+        for step in 0...4 {
+            let value = low + (high - low) * Double(step) / 4
+            let lineY = y(value)
+            svg += "<line class=\"grid\" x1=\"\(f(margin.left))\" x2=\"\(f(width - margin.right))\" "
+            svg += "y1=\"\(f(lineY))\" y2=\"\(f(lineY))\"/>"
+            svg += "<text class=\"axis\" x=\"\(f(margin.left - 6))\" y=\"\(f(lineY + 4))\" text-anchor=\"end\">"
+            svg += "\(escape(label(value)))</text>"
+        }
+        let day = Date.FormatStyle(date: .numeric, time: .omitted)
+        svg += "<text class=\"axis\" x=\"\(f(margin.left))\" y=\"\(f(height - 10))\">"
+        svg += "\(escape(results.first!.at.formatted(day)))</text>"
+        if results.count > 1 {
+            svg += "<text class=\"axis\" x=\"\(f(width - margin.right))\" y=\"\(f(height - 10))\" text-anchor=\"end\">"
+            svg += "\(escape(results.last!.at.formatted(day)))</text>"
+        }
+        let points = results.enumerated().map { "\(f(x($1, $0))),\(f(y($1.value)))" }.joined(separator: " ")
+        if results.count > 1 { svg += "<polyline class=\"line\" points=\"\(points)\"/>" }
+        for (index, result) in results.enumerated() {
+            svg += "<circle class=\"dot\" cx=\"\(f(x(result, index)))\" cy=\"\(f(y(result.value)))\" r=\"4\">"
+            svg += "<title>\(escape(result.competitionName)): \(escape(ResultText.format(result.value, metric: metric, unit: result.unit)))</title></circle>"
+        }
+        return svg + "</svg>"
+    }
+
+    /// Text made safe inside SVG markup.
+    static func escape(_ text: String) -> String {
+        var escaped = ""
+        for character in text {
+            switch character {
+            case "&": escaped += "&amp;"
+            case "<": escaped += "&lt;"
+            case ">": escaped += "&gt;"
+            case "\"": escaped += "&quot;"
+            case "'": escaped += "&#39;"
+            default: escaped.append(character)
+            }
+        }
+        return escaped
+    }
+}

@@ -1,0 +1,130 @@
+import CampusTestSupport
+import Foundation
+import HTTPTypes
+import HummingbirdTesting
+import NIOCore
+import Storage
+import Testing
+
+@testable import CampusServer
+
+/// Every operation on a competition × every role × owner or not, on an active and on a
+/// deactivated competition. Ann has joined and has a result; Ben is a user who has not joined.
+@Suite struct CompeteAuthorizationTests {
+    enum Who: String, CaseIterable, CustomStringConvertible {
+        case anonymous, participant, outsider, otherOrganizer, owner, admin
+        var description: String { rawValue }
+    }
+
+    struct Operation: Sendable, CustomStringConvertible {
+        var name: String
+        var method: HTTPRequest.Method
+        /// The path after `/api/v1/competitions/{id}`; `{ann}` is Ann's id.
+        var path: String
+        var json: String?
+        var gpx = false
+        /// Expected statuses in the order of ``Who/allCases``, when active and when deactivated.
+        var active: [Int]
+        var inactive: [Int]
+        var description: String { name }
+    }
+
+    static let operations: [Operation] = [
+        Operation(
+            name: "read", method: .get, path: "", active: [401, 200, 200, 200, 200, 200],
+            inactive: [401, 200, 404, 404, 200, 200]),
+        Operation(
+            name: "ranking", method: .get, path: "/ranking", active: [401, 200, 200, 200, 200, 200],
+            inactive: [401, 200, 404, 404, 200, 200]),
+        Operation(
+            name: "records", method: .get, path: "/records", active: [401, 200, 200, 200, 200, 200],
+            inactive: [401, 200, 404, 404, 200, 200]),
+        Operation(
+            name: "edit", method: .patch, path: "", json: #"{"description":"New"}"#,
+            active: [401, 403, 403, 403, 200, 200], inactive: [401, 403, 404, 404, 409, 409]),
+        Operation(
+            name: "delete", method: .delete, path: "", active: [401, 403, 403, 403, 204, 204],
+            inactive: [401, 403, 404, 404, 204, 204]),
+        Operation(
+            name: "activate", method: .post, path: "/activate", active: [401, 403, 403, 403, 200, 200],
+            inactive: [401, 403, 404, 404, 200, 200]),
+        Operation(
+            name: "deactivate", method: .post, path: "/deactivate", active: [401, 403, 403, 403, 200, 200],
+            inactive: [401, 403, 404, 404, 200, 200]),
+        Operation(
+            name: "reuse", method: .post, path: "/reuse", active: [401, 403, 403, 403, 201, 201],
+            inactive: [401, 403, 404, 404, 201, 201]),
+        Operation(
+            name: "participants", method: .get, path: "/participants", active: [401, 403, 403, 403, 200, 200],
+            inactive: [401, 403, 404, 404, 200, 200]),
+        Operation(
+            name: "join", method: .post, path: "/participants/me", active: [401, 409, 201, 201, 201, 201],
+            inactive: [401, 409, 404, 404, 409, 409]),
+        Operation(
+            name: "leave", method: .delete, path: "/participants/me", active: [401, 204, 404, 404, 404, 404],
+            inactive: [401, 409, 404, 404, 404, 404]),
+        Operation(
+            name: "kick", method: .delete, path: "/participants/{ann}", active: [401, 403, 403, 403, 204, 204],
+            inactive: [401, 403, 404, 404, 409, 409]),
+        Operation(
+            name: "result", method: .put, path: "/participants/{ann}/result", json: #"{"value": 42}"#,
+            active: [401, 403, 403, 403, 200, 200], inactive: [401, 403, 404, 404, 409, 409]),
+        Operation(
+            name: "clear result", method: .delete, path: "/participants/{ann}/result",
+            active: [401, 403, 403, 403, 200, 200], inactive: [401, 403, 404, 404, 409, 409]),
+        Operation(
+            name: "gpx", method: .post, path: "/participants/{ann}/gpx", gpx: true,
+            active: [401, 403, 403, 403, 200, 200], inactive: [401, 403, 404, 404, 409, 409]),
+        Operation(
+            name: "csv", method: .get, path: "/results.csv", active: [401, 403, 403, 403, 200, 200],
+            inactive: [401, 403, 404, 404, 200, 200]),
+    ]
+
+    @Test func everyOperationForEveryRole() async throws {
+        try await TestServer.run { server in
+            let cast = try await CompeteCast.make(server)
+            let tokens: [Who: String] = [
+                .participant: cast.ann, .outsider: cast.ben, .otherOrganizer: cast.otherOrganizer, .owner: cast.owner,
+                .admin: cast.admin,
+            ]
+            let track = try Fixtures.data("gpx/track-with-empty-segment.gpx")
+            for active in [true, false] {
+                for operation in Self.operations {
+                    for (index, who) in Who.allCases.enumerated() {
+                        let id = try await server.createCompetition(cast.owner, metric: "distance")
+                        _ = try await server.request(.post, "/api/v1/competitions/\(id)/participants/me", token: cast.ann)
+                        _ = try await server.request(
+                            .put, "/api/v1/competitions/\(id)/participants/\(cast.annID)/result", json: #"{"value": 5}"#,
+                            token: cast.owner)
+                        if !active {
+                            _ = try await server.request(.post, "/api/v1/competitions/\(id)/deactivate", token: cast.owner)
+                        }
+                        let path =
+                            "/api/v1/competitions/\(id)"
+                            + operation.path.replacingOccurrences(of: "{ann}", with: String(cast.annID))
+                        var headers: HTTPFields = [:]
+                        if let token = tokens[who] { headers[.authorization] = "Bearer \(token)" }
+                        var body: ByteBuffer?
+                        if let json = operation.json {
+                            headers[.contentType] = "application/json"
+                            body = ByteBuffer(string: json)
+                        }
+                        if operation.gpx {
+                            headers[.contentType] = "application/gpx+xml"
+                            body = ByteBuffer(data: track)
+                        }
+                        let response = try await server.http.execute(
+                            uri: path, method: operation.method, headers: headers, body: body)
+                        let expected = active ? operation.active[index] : operation.inactive[index]
+                        #expect(
+                            Int(response.status.code) == expected,
+                            "\(operation) as \(who) (\(active ? "active" : "deactivated")): \(response.text)")
+                        if response.status.code >= 400 {
+                            #expect(response.headers[.contentType] == "application/problem+json")
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
