@@ -1,4 +1,5 @@
 import Accounts
+import Compete
 import Formats
 import Foundation
 import Logging
@@ -67,6 +68,83 @@ public enum Demo {
             }
             logger.info("demo account created", metadata: ["email": "\(user.email)", "role": "\(user.role.rawValue)"])
         }
+        try await loadCompetitions(into: database, hasher: hasher, logger: logger, now: now)
+    }
+
+    /// Runners who take part in the demo competitions; they cannot log in.
+    static let runners: [(first: String, last: String)] = [
+        ("Maria", "Ivanova"), ("Pavel", "Petrov"), ("Lena", "Sidorova"), ("Ivan", "Kozlov"),
+    ]
+
+    /// A few competitions of the demo organizer with participants and results: a time race
+    /// run twice (a series), a distance challenge with a GPX track, and a points quiz.
+    static func loadCompetitions(into database: Database, hasher: PasswordHasher, logger: Logger, now: Date)
+        async throws
+    {
+        let existing = try await database.read { db in
+            try await CompeteStore(db).competitions(CompetitionFilter(), viewerID: 0, limit: 1, offset: 0).total
+        }
+        guard existing == 0,
+            let organizer = try await database.read({ db in
+                try await AccountStore(db).credentials(email: accounts[1].email)?.user
+            }),
+            let student = try await database.read({ db in
+                try await AccountStore(db).credentials(email: accounts[2].email)?.user
+            })
+        else { return }
+        let hash = try await hasher.hash(Token.make())
+        let track = try GPX.read(
+            try Data(contentsOf: Bundle.module.bundleURL.appendingPathComponent("Resources/demo/gpx/around-visnjan-with-car.gpx"))
+        ).statistics
+        try await database.write { db in
+            let store = CompeteStore(db)
+            let accountStore = AccountStore(db)
+            var people: [Int64] = [student.id]
+            for (index, runner) in runners.enumerated() {
+                let user = try await accountStore.createUser(
+                    NewUser(
+                        email: "runner\(index + 1)@campus.test", passwordHash: hash, firstName: runner.first,
+                        lastName: runner.last, role: .user), now: now)
+                people.append(user.id)
+            }
+            func day(_ offset: Double) -> Date { now.addingTimeInterval(offset * 86400) }
+            func run(_ competition: Competition, _ results: [Double?], at date: Date) async throws {
+                for (person, result) in zip(people, results) {
+                    try await store.join(competitionID: competition.id, userID: person, now: date)
+                    if let result {
+                        try await store.setResult(
+                            competitionID: competition.id, userID: person, value: result, track: nil, now: date)
+                    }
+                }
+            }
+            let spring = try await store.createCompetition(
+                CompetitionDraft(
+                    name: "Campus 5K, spring", description: "Two laps around the main building. Chip timing at the gate.",
+                    metric: .time, unit: "s"), ownerID: organizer.id, template: nil, now: day(-60))
+            try await run(spring, [1_512, 1_390, 1_645, 1_390, nil], at: day(-60))
+            try await store.setActive(id: spring.id, false, now: day(-59))
+            var autumnDraft = CompetitionDraft(reusing: spring)
+            autumnDraft.name = "Campus 5K, autumn"
+            let autumn = try await store.createCompetition(
+                autumnDraft, ownerID: organizer.id, template: spring, now: day(-2))
+            try await run(autumn, [1_468, 1_402, nil, 1_377, nil], at: day(-1))
+            let challenge = try await store.createCompetition(
+                CompetitionDraft(
+                    name: "November distance challenge",
+                    description: "Walk, run or ride: upload your GPX track and your kilometres count.",
+                    metric: .distance, unit: "km", participantUploads: true), ownerID: organizer.id, template: nil,
+                now: day(-10))
+            try await run(challenge, [nil, 12.4, 8.75, 21.1, nil], at: day(-5))
+            try await store.setResult(
+                competitionID: challenge.id, userID: student.id, value: track.distanceMetres / 1000, track: track,
+                now: day(-3))
+            let quiz = try await store.createCompetition(
+                CompetitionDraft(
+                    name: "Programming quiz", description: "Ten rounds, one point per right answer.", metric: .points,
+                    unit: "points"), ownerID: organizer.id, template: nil, now: day(-20))
+            try await run(quiz, [7, 9, 9, nil, 4], at: day(-20))
+        }
+        logger.info("demo competitions loaded")
     }
 
     /// The IIS responses the demo timetable comes from (a copy of shared/fixtures/iis).
