@@ -96,7 +96,7 @@ public enum CampusApp {
 
         try APIHandler(services: services).registerHandlers(
             on: RecordingTransport(router: router, routes: routes),
-            configuration: Configuration(jsonEncodingOptions: [.sortedKeys]))
+            configuration: Configuration(dateTranscoder: RFC3339DateTranscoder(), jsonEncodingOptions: [.sortedKeys]))
         AccountPages(pages: pages).register(on: router, routes: routes)
         SitePages(pages: pages, documentation: documentation).register(on: router, routes: routes)
         TimetablePages(pages: pages).register(on: router, routes: routes)
@@ -157,4 +157,24 @@ enum MetricsRegistry {
         MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
         return registry
     }()
+}
+
+/// Dates in JSON as RFC 3339 `date-time`: written in whole seconds in UTC, read with or without
+/// fractional seconds and with any offset, as the format allows.
+struct RFC3339DateTranscoder: DateTranscoder {
+    struct Invalid: Error, CustomStringConvertible {
+        var text: String
+        var description: String { "“\(text)” is not an RFC 3339 date-time such as 2026-11-22T09:00:00Z." }
+    }
+
+    func encode(_ date: Date) throws -> String { date.formatted(.iso8601) }
+
+    func decode(_ text: String) throws -> Date {
+        guard text.utf8.count <= 64 else { throw Invalid(text: String(text.prefix(64))) }
+        if let date = try? Date(text, strategy: Date.ISO8601FormatStyle()) { return date }
+        if let date = try? Date(text, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true)) {
+            return date
+        }
+        throw Invalid(text: text)
+    }
 }

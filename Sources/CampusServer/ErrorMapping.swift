@@ -18,6 +18,8 @@ extension Problem {
             self = .invalid(failure)
         case let field as FieldProblem:
             self = .invalid(field)
+        case let date as RFC3339DateTranscoder.Invalid:
+            self = Problem(.unprocessableContent, detail: date.description)
         case let failure as CompeteValidationError:
             self = .invalid(ValidationFailure(failure.errors.map { FieldProblem(field: $0.field, detail: $0.detail) }))
         case let field as CompeteFieldError:

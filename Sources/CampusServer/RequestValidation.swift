@@ -151,12 +151,16 @@ struct RequestValidator: Sendable {
 
     // MARK: Checking requests
 
-    /// The operation the document defines for this method and path, if any.
+    /// The operation the document defines for this method and path, if any. As OpenAPI says,
+    /// a concrete path wins over a templated one (`…/participants/me` over `…/{userId}`).
     func operation(method: HTTPRequest.Method, path: String) -> Operation? {
         let parts = path.split(separator: "/")
-        return operations.first { operation in
+        let candidates = operations.filter { operation in
             operation.method == method && operation.segments.count == parts.count
                 && zip(operation.segments, parts).allSatisfy { $0 == $1 || $0.hasPrefix("{") }
+        }
+        return candidates.min { a, b in
+            a.segments.filter { $0.hasPrefix("{") }.count < b.segments.filter { $0.hasPrefix("{") }.count
         }
     }
 
