@@ -94,7 +94,9 @@ public enum Demo {
         else { return }
         let hash = try await hasher.hash(Token.make())
         let track = try GPX.read(
-            try Data(contentsOf: Bundle.module.bundleURL.appendingPathComponent("Resources/demo/gpx/around-visnjan-with-car.gpx"))
+            try Data(
+                contentsOf: Bundle.module.bundleURL.appendingPathComponent(
+                    "Resources/demo/gpx/around-visnjan-with-car.gpx"))
         ).statistics
         try await database.write { db in
             let store = CompeteStore(db)
@@ -119,7 +121,8 @@ public enum Demo {
             }
             let spring = try await store.createCompetition(
                 CompetitionDraft(
-                    name: "Campus 5K, spring", description: "Two laps around the main building. Chip timing at the gate.",
+                    name: "Campus 5K, spring",
+                    description: "Two laps around the main building. Chip timing at the gate.",
                     metric: .time, unit: "s"), ownerID: organizer.id, template: nil, now: day(-60))
             try await run(spring, [1_512, 1_390, 1_645, 1_390, nil], at: day(-60))
             try await store.setActive(id: spring.id, false, now: day(-59))

@@ -26,8 +26,7 @@ public struct TrackStatistics: Sendable, Equatable, Codable {
     public var points: Int
     public var segments: Int
 
-    public init(distanceMetres: Double, elapsedSeconds: Double?, movingSeconds: Double?, points: Int, segments: Int)
-    {
+    public init(distanceMetres: Double, elapsedSeconds: Double?, movingSeconds: Double?, points: Int, segments: Int) {
         self.distanceMetres = distanceMetres
         self.elapsedSeconds = elapsedSeconds
         self.movingSeconds = movingSeconds

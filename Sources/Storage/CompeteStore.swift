@@ -172,7 +172,8 @@ public struct CompeteStore: Sendable {
         }
         return CompetitionRow(
             competition: try competition(from: row),
-            ownerName: "\(try row.decode(column: "first_name", as: String.self)) \(try row.decode(column: "last_name", as: String.self))",
+            ownerName:
+                "\(try row.decode(column: "first_name", as: String.self)) \(try row.decode(column: "last_name", as: String.self))",
             participants: try row.decode(column: "participants", as: Int.self), myEntry: entry)
     }
 
@@ -274,7 +275,7 @@ public struct CompeteStore: Sendable {
         do {
             try await db.insert(into: "entries").columns("competition_id", "user_id", "joined_at")
                 .values(SQLBind(competitionID), SQLBind(userID), SQLBind(now.epoch)).run()
-        } catch where isUniqueViolation(error) {
+        } catch  where isUniqueViolation(error) {
             throw CompeteStoreError.alreadyJoined
         }
         try await bumpResultsVersion(competitionIDs: [competitionID])

@@ -25,14 +25,16 @@ struct CompeteCast: Sendable {
     var adminID: Int64
 
     static func make(_ server: TestServer) async throws -> CompeteCast {
-        let owner = try await server.register("owner@example.org", firstName: "Olga", lastName: "Owner", organizer: true)
+        let owner = try await server.register(
+            "owner@example.org", firstName: "Olga", lastName: "Owner", organizer: true)
         try await server.register("other@example.org", firstName: "Oleg", lastName: "Other", organizer: true)
         let ann = try await server.register("ann@example.org", firstName: "Ann", lastName: "Runner")
         let ben = try await server.register("ben@example.org", firstName: "Ben", lastName: "Walker")
         let admin = try await server.register("admin@example.org", firstName: "Ada", lastName: "Admin")
         try await server.makeAdmin("admin@example.org")
         return CompeteCast(
-            owner: try await server.login("owner@example.org"), otherOrganizer: try await server.login("other@example.org"),
+            owner: try await server.login("owner@example.org"),
+            otherOrganizer: try await server.login("other@example.org"),
             ann: try await server.login("ann@example.org"), ben: try await server.login("ben@example.org"),
             admin: try await server.login("admin@example.org"), annID: ann.id, benID: ben.id, ownerID: owner.id,
             adminID: admin.id)
@@ -79,8 +81,12 @@ extension TestServer {
             let joined = try await server.request(.post, "/api/v1/competitions/\(id)/participants/me", token: cast.ann)
             #expect(joined.status == .created)
             #expect(joined.json["rank"] == nil)
-            #expect(try await server.request(.post, "/api/v1/competitions/\(id)/participants/me", token: cast.ann).status == .conflict)
-            #expect(try await server.request(.post, "/api/v1/competitions/\(id)/participants/me", token: cast.ben).status == .created)
+            #expect(
+                try await server.request(.post, "/api/v1/competitions/\(id)/participants/me", token: cast.ann).status
+                    == .conflict)
+            #expect(
+                try await server.request(.post, "/api/v1/competitions/\(id)/participants/me", token: cast.ben).status
+                    == .created)
             let seen = try await server.api(token: cast.ann).getCompetition(path: .init(competitionId: id)).ok.body.json
             #expect(seen.joined)
             #expect(!seen.canManage)
@@ -97,7 +103,10 @@ extension TestServer {
             #expect(result.json["resultText"] as? String == "50:00")
             #expect(result.json["rank"] as? Int == 1)
             ranking = try await server.ranking(id, token: cast.ann)
-            #expect(ranking.map { ($0["participant"] as? [String: Any])?["name"] as? String } == ["Ben Walker", "Ann Runner"])
+            #expect(
+                ranking.map { ($0["participant"] as? [String: Any])?["name"] as? String } == [
+                    "Ben Walker", "Ann Runner",
+                ])
             #expect(ranking.map { $0["rank"] as? Int } == [1, nil])
 
             // Bad results are named; a time of 0 is no result.
@@ -122,14 +131,21 @@ extension TestServer {
             #expect(!deactivated.active)
             #expect(try await server.ranking(id, token: cast.ann).count == 2)
             let other = try await server.login("other@example.org")
-            #expect(try await server.request(.post, "/api/v1/competitions/\(id)/participants/me", token: other).status == .notFound)
-            #expect(try await server.request(.delete, "/api/v1/competitions/\(id)/participants/me", token: cast.ann).status == .conflict)
+            #expect(
+                try await server.request(.post, "/api/v1/competitions/\(id)/participants/me", token: other).status
+                    == .notFound)
+            #expect(
+                try await server.request(.delete, "/api/v1/competitions/\(id)/participants/me", token: cast.ann).status
+                    == .conflict)
             let frozen = try await server.request(
                 .put, "/api/v1/competitions/\(id)/participants/\(cast.annID)/result", json: #"{"value": 10}"#,
                 token: cast.owner)
             #expect(frozen.status == .conflict)
             #expect((frozen.json["detail"] as? String)?.contains("deactivated") == true)
-            #expect(try await server.request(.patch, "/api/v1/competitions/\(id)", json: #"{"name":"x"}"#, token: cast.owner).status == .conflict)
+            #expect(
+                try await server.request(
+                    .patch, "/api/v1/competitions/\(id)", json: #"{"name":"x"}"#, token: cast.owner
+                ).status == .conflict)
 
             // History: previous, with rank; reactivation keeps entries.
             let history = try await server.api(token: cast.ann).getMyCompetitions().ok.body.json
@@ -141,15 +157,27 @@ extension TestServer {
             #expect(try await server.api(token: cast.ann).getMyCompetitions().ok.body.json.joined.count == 1)
 
             // Leaving removes the entry and its result; rejoining starts without one.
-            #expect(try await server.request(.delete, "/api/v1/competitions/\(id)/participants/me", token: cast.ann).status == .noContent)
-            #expect(try await server.request(.delete, "/api/v1/competitions/\(id)/participants/me", token: cast.ann).status == .notFound)
-            #expect(try await server.request(.post, "/api/v1/competitions/\(id)/participants/me", token: cast.ann).status == .created)
+            #expect(
+                try await server.request(.delete, "/api/v1/competitions/\(id)/participants/me", token: cast.ann).status
+                    == .noContent)
+            #expect(
+                try await server.request(.delete, "/api/v1/competitions/\(id)/participants/me", token: cast.ann).status
+                    == .notFound)
+            #expect(
+                try await server.request(.post, "/api/v1/competitions/\(id)/participants/me", token: cast.ann).status
+                    == .created)
             ranking = try await server.ranking(id, token: cast.ann)
             #expect(ranking.map { $0["rank"] as? Int } == [1, nil])
 
             // Kick: Ben is gone, and may join again.
-            #expect(try await server.request(.delete, "/api/v1/competitions/\(id)/participants/\(cast.benID)", token: cast.owner).status == .noContent)
-            #expect(try await server.request(.delete, "/api/v1/competitions/\(id)/participants/\(cast.benID)", token: cast.owner).status == .notFound)
+            #expect(
+                try await server.request(
+                    .delete, "/api/v1/competitions/\(id)/participants/\(cast.benID)", token: cast.owner
+                ).status == .noContent)
+            #expect(
+                try await server.request(
+                    .delete, "/api/v1/competitions/\(id)/participants/\(cast.benID)", token: cast.owner
+                ).status == .notFound)
             #expect(try await server.ranking(id, token: cast.owner).count == 1)
 
             // Edit while active; the metric cannot change under existing results.
@@ -168,9 +196,12 @@ extension TestServer {
             #expect(cleared.json["startsAt"] == nil)
 
             // Search and lists.
-            let search = try await server.api(token: cast.ben).listCompetitions(query: .init(q: "10k 2026")).ok.body.json
+            let search = try await server.api(token: cast.ben).listCompetitions(query: .init(q: "10k 2026")).ok.body
+                .json
             #expect(search.items.map(\.id) == [id])
-            #expect(try await server.api(token: cast.ben).listCompetitions(query: .init(q: "marathon")).ok.body.json.total == 0)
+            #expect(
+                try await server.api(token: cast.ben).listCompetitions(query: .init(q: "marathon")).ok.body.json.total
+                    == 0)
         }
     }
 
@@ -203,10 +234,12 @@ extension TestServer {
             let third = try await server.request(.post, "/api/v1/competitions/\(second)/reuse", token: cast.owner)
             #expect((third.json["seriesId"] as? NSNumber)?.int64Value == first, "\(third.status) \(third.text)")
             // Only its organizer (or an admin) reuses a competition.
-            let notMine = try await server.request(.post, "/api/v1/competitions/\(first)/reuse", token: cast.otherOrganizer)
+            let notMine = try await server.request(
+                .post, "/api/v1/competitions/\(first)/reuse", token: cast.otherOrganizer)
             #expect(notMine.status == .forbidden, "\(notMine.text)")
 
-            let records = try await server.api(token: cast.ben).getCompetitionRecords(path: .init(competitionId: first)).ok.body.json
+            let records = try await server.api(token: cast.ben).getCompetitionRecords(path: .init(competitionId: first))
+                .ok.body.json
             #expect(records.competition?.value == 7.5)
             #expect(records.competition?.holders.map(\.participant.name) == ["Ben Walker"])
             #expect(records.series?.value == 8.25)
@@ -224,8 +257,11 @@ extension TestServer {
             #expect(stats.results.map(\.value) == [5.2, 8.25])
 
             // Deleting a competition removes its entries from everyone's history and stats.
-            #expect(try await server.request(.delete, "/api/v1/competitions/\(second)", token: cast.owner).status == .noContent)
-            #expect(try await server.request(.get, "/api/v1/competitions/\(second)", token: cast.owner).status == .notFound)
+            #expect(
+                try await server.request(.delete, "/api/v1/competitions/\(second)", token: cast.owner).status
+                    == .noContent)
+            #expect(
+                try await server.request(.get, "/api/v1/competitions/\(second)", token: cast.owner).status == .notFound)
             let after = try await server.api(token: cast.ann).getMyStats().ok.body.json
             #expect(after.competitions == 1)
             #expect(after.totalKilometres == 5.2)
@@ -243,7 +279,8 @@ extension TestServer {
             let refused = try await server.request(
                 .post, "/api/v1/competitions", json: #"{"name":"Mine","metric":"time"}"#, token: cast.ann)
             #expect(refused.status == .forbidden)
-            let anonymous = try await server.request(.post, "/api/v1/competitions", json: #"{"name":"Mine","metric":"time"}"#)
+            let anonymous = try await server.request(
+                .post, "/api/v1/competitions", json: #"{"name":"Mine","metric":"time"}"#)
             #expect(anonymous.status == .unauthorized)
             let invalid = try await server.request(
                 .post, "/api/v1/competitions", json: #"{"name":"   ","metric":"time","unit":"km"}"#, token: cast.owner)

@@ -92,12 +92,15 @@ import Testing
                 for operation in Self.operations {
                     for (index, who) in Who.allCases.enumerated() {
                         let id = try await server.createCompetition(cast.owner, metric: "distance")
-                        _ = try await server.request(.post, "/api/v1/competitions/\(id)/participants/me", token: cast.ann)
                         _ = try await server.request(
-                            .put, "/api/v1/competitions/\(id)/participants/\(cast.annID)/result", json: #"{"value": 5}"#,
+                            .post, "/api/v1/competitions/\(id)/participants/me", token: cast.ann)
+                        _ = try await server.request(
+                            .put, "/api/v1/competitions/\(id)/participants/\(cast.annID)/result",
+                            json: #"{"value": 5}"#,
                             token: cast.owner)
                         if !active {
-                            _ = try await server.request(.post, "/api/v1/competitions/\(id)/deactivate", token: cast.owner)
+                            _ = try await server.request(
+                                .post, "/api/v1/competitions/\(id)/deactivate", token: cast.owner)
                         }
                         let path =
                             "/api/v1/competitions/\(id)"

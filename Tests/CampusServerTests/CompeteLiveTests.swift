@@ -45,7 +45,8 @@ struct EventReader {
             let id = try await server.createCompetition(cast.owner, metric: "distance")
             _ = try await server.request(.post, "/api/v1/competitions/\(id)/participants/me", token: cast.ann)
 
-            var request = HTTPClientRequest(url: "http://localhost:\(server.port)/api/v1/competitions/\(id)/ranking/live")
+            var request = HTTPClientRequest(
+                url: "http://localhost:\(server.port)/api/v1/competitions/\(id)/ranking/live")
             request.headers.add(name: "Authorization", value: "Bearer \(cast.ben)")
             let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
             #expect(response.status == .ok)
@@ -124,10 +125,12 @@ struct EventReader {
             #expect(try await upload(time, track, token: cast.ann, user: cast.benID).status == .forbidden)
 
             // Files without a usable track, with entities, or too big are refused with a reason.
-            let noTrack = try await upload(distance, try Fixtures.data("gpx/unicode_with_bom.gpx"), token: cast.owner, user: cast.annID)
+            let noTrack = try await upload(
+                distance, try Fixtures.data("gpx/unicode_with_bom.gpx"), token: cast.owner, user: cast.annID)
             #expect(noTrack.status == .unprocessableContent)
             #expect((noTrack.json["detail"] as? String)?.contains("track") == true)
-            let noTimes = try await upload(time, try Fixtures.data("gpx/korita-zbevnica.gpx"), token: cast.owner, user: cast.annID)
+            let noTimes = try await upload(
+                time, try Fixtures.data("gpx/korita-zbevnica.gpx"), token: cast.owner, user: cast.annID)
             #expect(noTimes.status == .ok)
             let entity = Data(#"<?xml version="1.0"?><!DOCTYPE gpx [<!ENTITY x "y">]><gpx>&x;</gpx>"#.utf8)
             let refused = try await upload(distance, entity, token: cast.owner, user: cast.annID)
@@ -137,7 +140,8 @@ struct EventReader {
             #expect(big.status == .contentTooLarge)
             let points = try await server.createCompetition(cast.owner, name: "Quiz", metric: "points")
             _ = try await server.request(.post, "/api/v1/competitions/\(points)/participants/me", token: cast.ann)
-            #expect(try await upload(points, track, token: cast.owner, user: cast.annID).status == .unprocessableContent)
+            #expect(
+                try await upload(points, track, token: cast.owner, user: cast.annID).status == .unprocessableContent)
         }
     }
 
@@ -161,12 +165,17 @@ struct EventReader {
             #expect(csv.headers[.contentType]?.hasPrefix("text/csv") == true)
             #expect(csv.headers[.contentDisposition]?.contains("attachment") == true)
             let lines = csv.text.components(separatedBy: "\r\n")
-            #expect(lines[0] == "rank,name,email,result,unit,result_text,joined_at,result_at,track_km,track_elapsed_s,track_moving_s")
+            #expect(
+                lines[0]
+                    == "rank,name,email,result,unit,result_text,joined_at,result_at,track_km,track_elapsed_s,track_moving_s"
+            )
             #expect(lines[1].hasPrefix(#"1,"Jo ""Quick"", Jr Smith",q@example.org,3600,s,1:00:00,"#))
             #expect(lines[2].hasPrefix("2,Ann Runner,ann@example.org,3723,s,1:02:03,"))
             #expect(lines[3].hasPrefix(",Ben Walker,ben@example.org,,s,,"))
             #expect(lines.count == 4)  // RFC 4180: the last record needs no line break
-            #expect(try await server.request(.get, "/api/v1/competitions/\(id)/results.csv", token: cast.ann).status == .forbidden)
+            #expect(
+                try await server.request(.get, "/api/v1/competitions/\(id)/results.csv", token: cast.ann).status
+                    == .forbidden)
         }
     }
 
@@ -182,7 +191,8 @@ struct EventReader {
                     token: cast.owner)
             }
             // A deleted participant's entries go and the ranking is computed again.
-            let gone = try await server.request(.delete, "/api/v1/me", json: #"{"password":"correct horse"}"#, token: cast.ann)
+            let gone = try await server.request(
+                .delete, "/api/v1/me", json: #"{"password":"correct horse"}"#, token: cast.ann)
             #expect(gone.status == .noContent)
             let ranking = try await server.ranking(id, token: cast.ben)
             #expect(ranking.count == 1)
@@ -190,7 +200,10 @@ struct EventReader {
             #expect((ranking.first?["participant"] as? [String: Any])?["name"] as? String == "Ben Walker")
 
             // A deleted organizer's competitions pass to an admin, with their results.
-            #expect(try await server.request(.delete, "/api/v1/me", json: #"{"password":"correct horse"}"#, token: cast.owner).status == .noContent)
+            #expect(
+                try await server.request(
+                    .delete, "/api/v1/me", json: #"{"password":"correct horse"}"#, token: cast.owner
+                ).status == .noContent)
             let kept = try await server.request(.get, "/api/v1/competitions/\(id)", token: cast.admin)
             #expect(kept.status == .ok)
             #expect(((kept.json["owner"] as? [String: Any])?["id"] as? NSNumber)?.int64Value == cast.adminID)
@@ -206,7 +219,9 @@ struct EventReader {
             let runner = try await server.login("runner@example.org")
             let id = try await server.createCompetition(solo, metric: "points")
             _ = try await server.request(.post, "/api/v1/competitions/\(id)/participants/me", token: runner)
-            #expect(try await server.request(.delete, "/api/v1/me", json: #"{"password":"correct horse"}"#, token: solo).status == .noContent)
+            #expect(
+                try await server.request(.delete, "/api/v1/me", json: #"{"password":"correct horse"}"#, token: solo)
+                    .status == .noContent)
             #expect(try await server.request(.get, "/api/v1/competitions/\(id)", token: runner).status == .notFound)
             #expect(try await server.api(token: runner).getMyCompetitions().ok.body.json.joined.isEmpty)
         }

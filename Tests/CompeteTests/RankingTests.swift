@@ -38,13 +38,15 @@ import Testing
 
     @Test func emptyAndAllUnranked() {
         #expect(Ranking.rank([], by: .time).isEmpty)
-        #expect(Ranking.rank([entry(2, "B", nil), entry(1, "B", nil)], by: .time).map(\.entry.participantID) == [1, 2])
+        #expect(
+            Ranking.rank([entry(2, "B", nil), entry(1, "B", nil)], by: .time).map(\.entry.participantID) == [1, 2])
     }
 
     @Test func recordsShareTiesAndFollowTheMetric() {
-        func result(_ competition: Int64, series: Int64, _ participant: Int64, _ value: Double, _ metric: Metric = .time,
-            unit: String? = nil, at: TimeInterval = 0) -> ResultRecord
-        {
+        func result(
+            _ competition: Int64, series: Int64, _ participant: Int64, _ value: Double, _ metric: Metric = .time,
+            unit: String? = nil, at: TimeInterval = 0
+        ) -> ResultRecord {
             ResultRecord(
                 competitionID: competition, competitionName: "C\(competition)", seriesID: series, metric: metric,
                 unit: unit ?? metric.defaultUnit, participantID: participant, participantName: "P\(participant)",
@@ -154,7 +156,9 @@ import Testing
         #expect(abs(try stats.result(for: .distance) - 2 * step / 1000) < 1e-9)
         #expect(throws: CompeteFieldError.self) { try stats.result(for: .points) }
 
-        let untimed = TrackStatistics(segments: [[TrackPoint(latitude: 0, longitude: 0), TrackPoint(latitude: 0, longitude: 0.1)]])
+        let untimed = TrackStatistics(segments: [
+            [TrackPoint(latitude: 0, longitude: 0), TrackPoint(latitude: 0, longitude: 0.1)]
+        ])
         #expect(untimed.elapsedSeconds == nil)
         #expect(untimed.movingSeconds == nil)
         #expect(throws: CompeteFieldError.self) { try untimed.result(for: .time) }

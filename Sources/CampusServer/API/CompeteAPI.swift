@@ -108,7 +108,8 @@ extension APIHandler {
                 ($0.entry.participantID, $0.rank)
             })
         let items = entries.sorted { $0.entry.participantName < $1.entry.participantName }.map { item in
-            item.entry.api(rank: ranks[item.entry.participantID] ?? nil, competition: visible.competition, email: item.email)
+            item.entry.api(
+                rank: ranks[item.entry.participantID] ?? nil, competition: visible.competition, email: item.email)
         }
         return .ok(.init(body: .json(items)))
     }
@@ -267,7 +268,8 @@ extension APIHandler {
         let records = try await compete.allRecords()
         let series = records.series.sorted { $0.key < $1.key }.map { seriesID, record in
             Components.Schemas.SeriesRecord(
-                seriesId: seriesID, name: record.holders.max { $0.at < $1.at }?.competitionName ?? "", record: record.api)
+                seriesId: seriesID, name: record.holders.max { $0.at < $1.at }?.competitionName ?? "",
+                record: record.api)
         }
         return .ok(.init(body: .json(.init(allTime: records.allTime.map(\.api), series: series))))
     }
@@ -395,7 +397,8 @@ enum ResultsCSV {
             row.append(emails[entry.participantID] ?? "")
             row.append(entry.result.map { ResultText.decimal($0, places: 6) } ?? "")
             row.append(competition.unit)
-            row.append(entry.result.map { ResultText.format($0, metric: competition.metric, unit: competition.unit) } ?? "")
+            row.append(
+                entry.result.map { ResultText.format($0, metric: competition.metric, unit: competition.unit) } ?? "")
             row.append(entry.joinedAt.formatted(time))
             row.append(entry.resultAt?.formatted(time) ?? "")
             row.append(track.map { ResultText.decimal($0.distanceMetres / 1000, places: 3) } ?? "")

@@ -31,7 +31,10 @@ struct CompeteService: Sendable {
     /// inactive ones only to their organizer, admins and their participants. To anyone else an
     /// inactive competition does not exist (404).
     func visible(_ id: Int64, to user: UserRecord) async throws -> Visible {
-        guard let row = try await database.read({ db in try await CompeteStore(db).competitionRow(id: id, viewerID: user.id) })
+        guard
+            let row = try await database.read({ db in
+                try await CompeteStore(db).competitionRow(id: id, viewerID: user.id)
+            })
         else { throw Self.notFound(id) }
         let manage = Self.canManage(row.competition, user)
         guard row.competition.isActive || manage || row.myEntry != nil else { throw Self.notFound(id) }
@@ -93,7 +96,8 @@ struct CompeteService: Sendable {
                 throw Problem.invalid(
                     FieldProblem(
                         field: "metric",
-                        detail: "The metric cannot change once results are entered; clear them or reuse the competition."))
+                        detail:
+                            "The metric cannot change once results are entered; clear them or reuse the competition."))
             }
         }
         let now = now()
@@ -209,7 +213,9 @@ struct CompeteService: Sendable {
         }
         let now = now()
         do {
-            try await database.write { db in try await CompeteStore(db).join(competitionID: id, userID: user.id, now: now) }
+            try await database.write { db in
+                try await CompeteStore(db).join(competitionID: id, userID: user.id, now: now)
+            }
         } catch CompeteStoreError.alreadyJoined {
             throw Problem(
                 .conflict, type: "/problems/already-joined", title: "Already joined",

@@ -40,7 +40,9 @@ struct CompetePages: Sendable {
         get("/compete/:id/edit", editPage)
         post("/compete/:id/edit", edit)
         post("/compete/:id/join") { request, context in
-            try await action(request, context, done: "You joined.") { id, user in _ = try await compete.join(id, user: user) }
+            try await action(request, context, done: "You joined.") { id, user in
+                _ = try await compete.join(id, user: user)
+            }
         }
         post("/compete/:id/leave") { request, context in
             try await action(request, context, done: "You left the competition; your result is removed.") { id, user in
@@ -58,8 +60,9 @@ struct CompetePages: Sendable {
             }
         }
         post("/compete/:id/delete") { request, context in
-            try await action(request, context, done: "The competition and its results are deleted.", to: "/compete/library")
-            { id, user in try await compete.delete(id, by: user) }
+            try await action(
+                request, context, done: "The competition and its results are deleted.", to: "/compete/library"
+            ) { id, user in try await compete.delete(id, by: user) }
         }
         post("/compete/:id/participants/:userId/result", setResult)
         post("/compete/:id/participants/:userId/kick") { request, context in
@@ -257,7 +260,10 @@ struct CompetePages: Sendable {
             "endsAt": Self.localInput(draft.endsAt, in: services.configuration.timeZone) ?? "",
             "participantUploads": draft.participantUploads, "action": action, "errors": errors,
             "metrics": Metric.allCases.map {
-                ["value": $0.rawValue, "name": Self.metricName($0), "rule": $0.rankingRule, "checked": $0 == draft.metric]
+                [
+                    "value": $0.rawValue, "name": Self.metricName($0), "rule": $0.rankingRule,
+                    "checked": $0 == draft.metric,
+                ]
             },
         ]
         if let from { values["from"] = from }
@@ -326,7 +332,9 @@ struct CompetePages: Sendable {
         let (change, errors) = draft(form)
         let from = form.from.flatMap { Int64($0) }
         do {
-            if !errors.isEmpty { throw ValidationFailure(errors.map { FieldProblem(field: $0.key, detail: "\($0.value)") }) }
+            if !errors.isEmpty {
+                throw ValidationFailure(errors.map { FieldProblem(field: $0.key, detail: "\($0.value)") })
+            }
             let competition =
                 if let from {
                     try await compete.reuse(from, change: change, by: account.user)
@@ -372,7 +380,9 @@ struct CompetePages: Sendable {
         let id = try competitionID(context)
         let (change, errors) = draft(form)
         do {
-            if !errors.isEmpty { throw ValidationFailure(errors.map { FieldProblem(field: $0.key, detail: "\($0.value)") }) }
+            if !errors.isEmpty {
+                throw ValidationFailure(errors.map { FieldProblem(field: $0.key, detail: "\($0.value)") })
+            }
             _ = try await compete.edit(id, change: change, by: account.user)
             return pages.redirect(to: "/compete/\(id)", flash: "Saved.", for: visitor)
         } catch {
@@ -425,7 +435,8 @@ struct CompetePages: Sendable {
         if let best = records.competition { values["best"] = recordValues(best) }
         if let series = records.series, records.runs > 1 { values["seriesBest"] = recordValues(series) }
         if visible.canManage {
-            let entries = try await services.database.read { db in try await CompeteStore(db).entries(competitionID: id) }
+            let entries = try await services.database.read { db in try await CompeteStore(db).entries(competitionID: id)
+            }
             values["participantsList"] = entries.sorted { $0.entry.participantName < $1.entry.participantName }.map {
                 item -> [String: Any] in
                 var row: [String: Any] = [
@@ -479,7 +490,8 @@ struct CompetePages: Sendable {
             else { throw error }
             return pages.redirect(to: "/compete/\(id)", flash: problem.detail, kind: "error", for: visitor)
         }
-        return pages.redirect(to: "/compete/\(id)", flash: value == nil ? "Result cleared." : "Result saved.", for: visitor)
+        return pages.redirect(
+            to: "/compete/\(id)", flash: value == nil ? "Result cleared." : "Result saved.", for: visitor)
     }
 
     struct TrackForm: Decodable {

@@ -67,7 +67,8 @@ enum ResultsChart {
         if results.count > 1 { svg += "<polyline class=\"line\" points=\"\(points)\"/>" }
         for (index, result) in results.enumerated() {
             svg += "<circle class=\"dot\" cx=\"\(f(x(result, index)))\" cy=\"\(f(y(result.value)))\" r=\"4\">"
-            svg += "<title>\(escape(result.competitionName)): \(escape(ResultText.format(result.value, metric: metric, unit: result.unit)))</title></circle>"
+            svg +=
+                "<title>\(escape(result.competitionName)): \(escape(ResultText.format(result.value, metric: metric, unit: result.unit)))</title></circle>"
         }
         return svg + "</svg>"
     }
