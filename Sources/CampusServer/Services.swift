@@ -83,7 +83,7 @@ final class Services: Sendable {
         self.accounts = AccountService(
             database: database, hasher: PasswordHasher(cost: configuration.bcryptCost),
             throttle: configuration.loginThrottle, outbox: outbox, baseURL: configuration.resolvedBaseURL, now: now,
-            logger: logger)
+            logger: logger, accountDeleted: { leaderboards.invalidate() })
     }
 
     static let institutionNameKey = "institution.name"

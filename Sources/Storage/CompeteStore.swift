@@ -261,6 +261,18 @@ public struct CompeteStore: Sendable {
         ).all().map { (try entry(from: $0), try $0.decode(column: "email", as: String.self)) }
     }
 
+    /// Every entry of a competition, as its ranking needs them (no emails).
+    public func rankingEntries(competitionID: Int64) async throws -> [Entry] {
+        try await db.raw(
+            """
+            SELECT e.user_id, u.first_name, u.last_name, e.result, e.joined_at, e.result_at, e.track_distance,
+                e.track_elapsed, e.track_moving, e.track_points, e.track_segments
+            FROM entries e JOIN users u ON u.id = e.user_id
+            WHERE e.competition_id = \(bind: competitionID)
+            """
+        ).all().map(entry(from:))
+    }
+
     public func entry(competitionID: Int64, userID: Int64) async throws -> Entry? {
         try await db.raw(
             """
@@ -305,6 +317,25 @@ public struct CompeteStore: Sendable {
 
     // MARK: Records, history, accounts
 
+    /// The best results of each competition (of one series, if given), ties included: what
+    /// every record is made of, read without reading every result.
+    public func bestResults(seriesID: Int64? = nil) async throws -> [ResultRecord] {
+        let series: SQLQueryString =
+            seriesID.map { "AND competition_id IN (SELECT id FROM competitions WHERE series_id = \(bind: $0))" } ?? ""
+        return try await db.raw(
+            """
+            SELECT c.id, c.name, c.series_id, c.metric, c.unit, e.user_id, u.first_name, u.last_name, e.result,
+                e.result_at
+            FROM (SELECT competition_id, MIN(result) AS lo, MAX(result) AS hi FROM entries
+                  WHERE result IS NOT NULL \(series) GROUP BY competition_id) b
+            JOIN competitions c ON c.id = b.competition_id
+            JOIN entries e ON e.competition_id = b.competition_id
+                AND e.result = CASE WHEN c.metric = 'time' THEN b.lo ELSE b.hi END
+            JOIN users u ON u.id = e.user_id
+            """
+        ).all().map(resultRecord(from:))
+    }
+
     /// Results (never empty ones) of one participant, of one series, or of everyone.
     public func results(participantID: Int64? = nil, seriesID: Int64? = nil) async throws -> [ResultRecord] {
         var conditions: [SQLQueryString] = ["e.result IS NOT NULL"]
@@ -317,25 +348,33 @@ public struct CompeteStore: Sendable {
             FROM entries e JOIN competitions c ON c.id = e.competition_id JOIN users u ON u.id = e.user_id
             WHERE \(conditions.joined(separator: " AND "))
             """
-        ).all().map { row in
-            ResultRecord(
-                competitionID: try row.decode(column: "id", as: Int64.self),
-                competitionName: try row.decode(column: "name", as: String.self),
-                seriesID: try row.decode(column: "series_id", as: Int64.self),
-                metric: Metric(rawValue: try row.decode(column: "metric", as: String.self)) ?? .points,
-                unit: try row.decode(column: "unit", as: String.self),
-                participantID: try row.decode(column: "user_id", as: Int64.self),
-                participantName:
-                    "\(try row.decode(column: "first_name", as: String.self)) \(try row.decode(column: "last_name", as: String.self))",
-                value: try row.decode(column: "result", as: Double.self),
-                at: Date(epoch: try row.decode(column: "result_at", as: Int64?.self) ?? 0))
-        }
+        ).all().map(resultRecord(from:))
+    }
+
+    private func resultRecord(from row: any SQLRow) throws -> ResultRecord {
+        ResultRecord(
+            competitionID: try row.decode(column: "id", as: Int64.self),
+            competitionName: try row.decode(column: "name", as: String.self),
+            seriesID: try row.decode(column: "series_id", as: Int64.self),
+            metric: Metric(rawValue: try row.decode(column: "metric", as: String.self)) ?? .points,
+            unit: try row.decode(column: "unit", as: String.self),
+            participantID: try row.decode(column: "user_id", as: Int64.self),
+            participantName:
+                "\(try row.decode(column: "first_name", as: String.self)) \(try row.decode(column: "last_name", as: String.self))",
+            value: try row.decode(column: "result", as: Double.self),
+            at: Date(epoch: try row.decode(column: "result_at", as: Int64?.self) ?? 0))
     }
 
     /// The competitions a user has entries in.
     public func competitionIDs(participantID: Int64) async throws -> [Int64] {
         try await db.raw("SELECT competition_id FROM entries WHERE user_id = \(bind: participantID)")
             .all(decodingColumn: "competition_id", as: Int64.self)
+    }
+
+    /// Every run of a series.
+    public func competitionIDs(seriesID: Int64) async throws -> [Int64] {
+        try await db.raw("SELECT id FROM competitions WHERE series_id = \(bind: seriesID) ORDER BY id")
+            .all(decodingColumn: "id", as: Int64.self)
     }
 
     /// The competitions a user owns.

@@ -404,5 +404,6 @@ extension Migration {
             )
             """,
             "CREATE INDEX entries_user ON entries (user_id)",
+            "CREATE INDEX entries_result ON entries (competition_id, result)",
         ])
 }

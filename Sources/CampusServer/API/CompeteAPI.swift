@@ -179,16 +179,13 @@ extension APIHandler {
         let user = try await requireUser().user
         let id = input.path.competitionId
         let page = try Paging(limit: input.query.limit, offset: input.query.offset)
-        _ = try await compete.visible(id, to: user)
-        guard let snapshot = try await services.leaderboards.snapshot(id) else { throw CompeteService.notFound(id) }
+        let snapshot = try await compete.ranking(id, for: user)
         return .ok(.init(body: .json(snapshot.ranking(limit: page.limit, offset: page.offset))))
     }
 
     func followRanking(_ input: Operations.followRanking.Input) async throws -> Operations.followRanking.Output {
         let user = try await requireUser().user
-        let id = input.path.competitionId
-        _ = try await compete.visible(id, to: user)
-        guard let snapshot = try await services.leaderboards.snapshot(id) else { throw CompeteService.notFound(id) }
+        let snapshot = try await compete.ranking(input.path.competitionId, for: user)
         let stream = services.leaderboards.subscribe(snapshot).cancelOnGracefulShutdown()
         return .ok(
             .init(
@@ -213,7 +210,7 @@ extension APIHandler {
         -> Operations.getCompetitionRecords.Output
     {
         let user = try await requireUser().user
-        let competition = try await compete.visible(input.path.competitionId, to: user).competition
+        let competition = try await compete.ranking(input.path.competitionId, for: user).competition
         let records = try await compete.records(of: competition)
         return .ok(
             .init(
@@ -350,18 +347,19 @@ extension Record {
 
 extension Leaderboards.Snapshot {
     func ranking(limit: Int, offset: Int) -> Components.Schemas.Ranking {
-        Self.ranking(version: version, competition: competition, ranked: ranked, limit: limit, offset: offset)
+        Self.ranking(
+            version: version, competition: competition, ranked: ranked, rankedCount: rankedCount, limit: limit,
+            offset: offset)
     }
 
     static func ranking(
-        version: Int64, competition: Competition, ranked: [RankedEntry], limit: Int, offset: Int
+        version: Int64, competition: Competition, ranked: [RankedEntry], rankedCount: Int, limit: Int, offset: Int
     ) -> Components.Schemas.Ranking {
         let start = min(offset, ranked.count)
         let end = min(start + limit, ranked.count)
         return .init(
             competitionId: competition.id, version: version, metric: .init(competition.metric), unit: competition.unit,
-            active: competition.isActive, total: ranked.count, ranked: ranked.lazy.filter { $0.rank != nil }.count,
-            limit: limit, offset: offset,
+            active: competition.isActive, total: ranked.count, ranked: rankedCount, limit: limit, offset: offset,
             items: ranked[start..<end].map { $0.entry.api(rank: $0.rank, competition: competition) })
     }
 
@@ -370,7 +368,9 @@ extension Leaderboards.Snapshot {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         encoder.dateEncodingStrategy = .iso8601
-        let document = ranking(version: version, competition: competition, ranked: ranked, limit: 100, offset: 0)
+        let document = ranking(
+            version: version, competition: competition, ranked: ranked,
+            rankedCount: ranked.lazy.filter { $0.rank != nil }.count, limit: 100, offset: 0)
         let json = (try? encoder.encode(document)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
         return Array(Leaderboards.event(name: "ranking", id: String(version), data: json))
     }

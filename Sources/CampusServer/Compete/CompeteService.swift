@@ -50,6 +50,16 @@ struct CompeteService: Sendable {
         return visible
     }
 
+    /// The ranking if the user may see it, checked against the ranking kept in memory, so that
+    /// reading a page of a big ranking costs one query for its version.
+    func ranking(_ id: Int64, for user: UserRecord) async throws -> Leaderboards.Snapshot {
+        guard let snapshot = try await leaderboards.snapshot(id) else { throw Self.notFound(id) }
+        let competition = snapshot.competition
+        guard competition.isActive || Self.canManage(competition, user) || snapshot.participants.contains(user.id)
+        else { throw Self.notFound(id) }
+        return snapshot
+    }
+
     static func notFound(_ id: Int64) -> Problem { Problem.notFound("There is no competition \(id).") }
 
     static func inactive(_ competition: Competition, _ what: String) -> Problem {
@@ -281,8 +291,23 @@ struct CompeteService: Sendable {
     /// The best of this competition and of every run of its template.
     /// The best of this competition, of every run of its template, and how many runs have results.
     func records(of competition: Competition) async throws -> (competition: Record?, series: Record?, runs: Int) {
-        let results = try await database.read { db in
-            try await CompeteStore(db).results(seriesID: competition.seriesID)
+        // Each run's best results are the first places of its ranking, which is kept in memory.
+        let runs = try await database.read { db in
+            try await CompeteStore(db).competitionIDs(seriesID: competition.seriesID)
+        }
+        var results: [ResultRecord] = []
+        for id in runs {
+            guard let snapshot = try await leaderboards.snapshot(id) else { continue }
+            let run = snapshot.competition
+            for item in snapshot.ranked {
+                guard item.rank == 1, let value = item.entry.result else { break }
+                results.append(
+                    ResultRecord(
+                        competitionID: run.id, competitionName: run.name, seriesID: run.seriesID, metric: run.metric,
+                        unit: run.unit, participantID: item.entry.participantID,
+                        participantName: item.entry.participantName, value: value,
+                        at: item.entry.resultAt ?? item.entry.joinedAt))
+            }
         }
         let own = Records.best(results.filter { $0.competitionID == competition.id })
         let series = Records.bySeries(results)[competition.seriesID]
@@ -290,7 +315,7 @@ struct CompeteService: Sendable {
     }
 
     func allRecords() async throws -> (allTime: [Record], series: [Int64: Record]) {
-        let results = try await database.read { db in try await CompeteStore(db).results() }
+        let results = try await database.read { db in try await CompeteStore(db).bestResults() }
         return (Records.allTime(results), Records.bySeries(results))
     }
 }

@@ -19,7 +19,19 @@ final class Leaderboards: Service, Sendable {
         var ranked: [RankedEntry]
         /// The `ranking` event that live streams send, encoded once for every subscriber.
         var event: ArraySlice<UInt8>
-        var rankedCount: Int { ranked.lazy.filter { $0.rank != nil }.count }
+        /// Participants with a result.
+        var rankedCount: Int
+        /// Everyone in the competition, to check who may see a deactivated one.
+        var participants: Set<Int64>
+
+        init(version: Int64, competition: Competition, ranked: [RankedEntry], event: ArraySlice<UInt8>) {
+            self.version = version
+            self.competition = competition
+            self.ranked = ranked
+            self.event = event
+            self.rankedCount = ranked.lazy.filter { $0.rank != nil }.count
+            self.participants = Set(ranked.lazy.map(\.entry.participantID))
+        }
     }
 
     typealias Stream = AsyncStream<ArraySlice<UInt8>>
@@ -28,6 +40,8 @@ final class Leaderboards: Service, Sendable {
         var snapshots: [Int64: Snapshot] = [:]
         var subscribers: [Int64: [UUID: Stream.Continuation]] = [:]
         var sentVersion: [Int64: Int64] = [:]
+        /// When each kept ranking's version was last compared with the database.
+        var checked: [Int64: ContinuousClock.Instant] = [:]
     }
 
     private let state = NIOLockedValueBox(State())
@@ -51,17 +65,42 @@ final class Leaderboards: Service, Sendable {
 
     // MARK: Rankings
 
-    /// The current ranking, from memory when its version is unchanged; nil when the
-    /// competition does not exist.
+    /// The current ranking; nil when the competition does not exist. Changes made by this server
+    /// replace the ranking at once (``changed(_:)``); for changes made elsewhere the version in
+    /// the database is compared at most once per ``recheckInterval``.
     func snapshot(_ id: Int64) async throws -> Snapshot? {
+        let now = ContinuousClock.now
+        // One request checks the version; the others meanwhile take the kept ranking.
+        let (cached, fresh) = state.withLockedValue { state -> (Snapshot?, Bool) in
+            guard let cached = state.snapshots[id] else { return (nil, false) }
+            if let checked = state.checked[id], now - checked < Self.recheckInterval { return (cached, true) }
+            state.checked[id] = now
+            return (cached, false)
+        }
+        if let cached, fresh { return cached }
         let version = try await database.read { db in try await CompeteStore(db).resultsVersion(id: id) }
-        guard let version else { return nil }
-        if let cached = state.withLockedValue({ $0.snapshots[id] }), cached.version == version { return cached }
+        guard let version else {
+            state.withLockedValue { _ = $0.snapshots.removeValue(forKey: id) }
+            return nil
+        }
+        if let cached, cached.version == version {
+            state.withLockedValue { $0.checked[id] = now }
+            return cached
+        }
         return try await load(id)
+    }
+
+    static let recheckInterval: Duration = .seconds(1)
+
+    /// Makes the next read of every ranking compare its version with the database (after a
+    /// change this server made outside ``CompeteService``, such as deleting an account).
+    func invalidate() {
+        state.withLockedValue { $0.checked.removeAll() }
     }
 
     /// Reads the competition and its entries and ranks them.
     private func load(_ id: Int64) async throws -> Snapshot? {
+        let started = ContinuousClock.now
         let loaded = try await database.read { db -> (Int64, Competition, [Entry])? in
             let store = CompeteStore(db)
             // The version is read first: if a change lands in between, the next request sees a
@@ -69,7 +108,7 @@ final class Leaderboards: Service, Sendable {
             guard let version = try await store.resultsVersion(id: id),
                 let competition = try await store.competition(id: id)
             else { return nil }
-            return (version, competition, try await store.entries(competitionID: id).map(\.entry))
+            return (version, competition, try await store.rankingEntries(competitionID: id))
         }
         guard let (version, competition, entries) = loaded else {
             state.withLockedValue { _ = $0.snapshots.removeValue(forKey: id) }
@@ -85,10 +124,12 @@ final class Leaderboards: Service, Sendable {
                 // Forget rankings nobody follows live.
                 for key in state.snapshots.keys where state.subscribers[key]?.isEmpty ?? true {
                     state.snapshots.removeValue(forKey: key)
+                    state.checked.removeValue(forKey: key)
                     if state.snapshots.count < Self.capacity / 2 { break }
                 }
             }
             state.snapshots[id] = snapshot
+            state.checked[id] = started
         }
         return snapshot
     }
@@ -124,6 +165,7 @@ final class Leaderboards: Service, Sendable {
             let subscribers = state.subscribers.removeValue(forKey: id) ?? [:]
             state.sentVersion.removeValue(forKey: id)
             state.snapshots.removeValue(forKey: id)
+            state.checked.removeValue(forKey: id)
             return Array(subscribers.values)
         }
         for continuation in continuations {
