@@ -93,6 +93,7 @@ public enum CampusApp {
         router.add(middleware: BodyLimitMiddleware(limit: bodyLimit(method:path:)))
         router.add(middleware: RequestScopeMiddleware(trustForwardedFor: services.configuration.trustForwardedFor))
         router.add(middleware: RequestValidationMiddleware(validator: documentation.validator))
+        router.add(middleware: RankingPageMiddleware(services: services))
 
         try APIHandler(services: services).registerHandlers(
             on: RecordingTransport(router: router, routes: routes),
@@ -157,6 +158,21 @@ enum MetricsRegistry {
         MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
         return registry
     }()
+}
+
+/// Encodes API documents as the generated handlers do (sorted keys, RFC 3339 dates), for the
+/// answers Campus encodes once and keeps: live ranking events and ranking pages.
+enum APIJSON {
+    static func encoder() -> JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let transcoder = RFC3339DateTranscoder()
+        encoder.dateEncodingStrategy = .custom { date, encoder in
+            var container = encoder.singleValueContainer()
+            try container.encode(try transcoder.encode(date))
+        }
+        return encoder
+    }
 }
 
 /// Dates in JSON as RFC 3339 `date-time`: written in whole seconds in UTC, read with or without

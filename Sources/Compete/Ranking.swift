@@ -39,38 +39,64 @@ public struct RankedEntry: Sendable, Equatable {
 
 /// The order of a competition's entries.
 public enum Ranking {
+    /// Whether `a` comes before `b`: a result before none, then the better result, then by
+    /// name and id, so that equal results keep a stable order.
+    public static func precedes(_ a: Entry, _ b: Entry, by metric: Metric) -> Bool {
+        switch (a.result, b.result) {
+        case (let x?, let y?) where x != y: return metric.isBetter(x, than: y)
+        case (.some, nil): return true
+        case (nil, .some): return false
+        default: break
+        }
+        if a.participantName != b.participantName { return a.participantName < b.participantName }
+        return a.participantID < b.participantID
+    }
+
     /// Ranks `entries` by the metric's direction. Equal results keep a stable order (by name,
     /// then id); entries without a result follow the ranked ones, in the same order.
     public static func rank(_ entries: [Entry], by metric: Metric) -> [RankedEntry] {
-        var ranked: [Entry] = []
-        var unranked: [Entry] = []
-        ranked.reserveCapacity(entries.count)
-        for entry in entries {
-            if entry.result != nil { ranked.append(entry) } else { unranked.append(entry) }
+        numbered(entries.sorted { precedes($0, $1, by: metric) })
+    }
+
+    /// The ranking after one participant's entry changed, joined (`entry` given, not there
+    /// before) or left (`entry` nil): the same as ranking every entry again, in linear time.
+    public static func updating(
+        _ ranked: [RankedEntry], participant: Int64, to entry: Entry?, by metric: Metric
+    ) -> [RankedEntry] {
+        var entries = ranked.map(\.entry)
+        if let index = entries.firstIndex(where: { $0.participantID == participant }) {
+            entries.remove(at: index)
         }
-        let byName: (Entry, Entry) -> Bool = { a, b in
-            a.participantName != b.participantName
-                ? a.participantName < b.participantName : a.participantID < b.participantID
+        if let entry {
+            // The first place whose entry the new one precedes (binary search).
+            var low = 0
+            var high = entries.count
+            while low < high {
+                let middle = (low + high) / 2
+                if precedes(entries[middle], entry, by: metric) { low = middle + 1 } else { high = middle }
+            }
+            entries.insert(entry, at: low)
         }
-        ranked.sort { a, b in
-            let x = a.result!
-            let y = b.result!
-            if x != y { return metric.isBetter(x, than: y) }
-            return byName(a, b)
-        }
-        unranked.sort(by: byName)
+        return numbered(entries)
+    }
+
+    /// Ranks for entries in ranking order: equal results share a rank, the next one skips.
+    static func numbered(_ entries: [Entry]) -> [RankedEntry] {
         var result: [RankedEntry] = []
         result.reserveCapacity(entries.count)
         var rank = 0
         var previous: Double?
-        for (index, entry) in ranked.enumerated() {
-            if entry.result != previous {
+        for (index, entry) in entries.enumerated() {
+            guard let value = entry.result else {
+                result.append(RankedEntry(rank: nil, entry: entry))
+                continue
+            }
+            if value != previous {
                 rank = index + 1
-                previous = entry.result
+                previous = value
             }
             result.append(RankedEntry(rank: rank, entry: entry))
         }
-        for entry in unranked { result.append(RankedEntry(rank: nil, entry: entry)) }
         return result
     }
 }

@@ -88,6 +88,40 @@ struct EventReader {
         }
     }
 
+    @Test func rankingPagesAreKeptUntilTheRankingChanges() async throws {
+        try await TestServer.run { server in
+            let cast = try await CompeteCast.make(server)
+            let id = try await server.createCompetition(cast.owner, metric: "points")
+            _ = try await server.request(.post, "/api/v1/competitions/\(id)/participants/me", token: cast.ann)
+            let path = "/api/v1/competitions/\(id)/ranking?limit=10"
+            let first = try await server.request(.get, path, token: cast.ben)
+            let etag = try #require(first.headers[.eTag])
+            #expect(try await server.request(.get, path, token: cast.ben).text == first.text)
+            let unchanged = try await server.request(.get, path, token: cast.ben, headers: [.ifNoneMatch: etag])
+            #expect(unchanged.status == .notModified)
+            _ = try await server.request(
+                .put, "/api/v1/competitions/\(id)/participants/\(cast.annID)/result", json: #"{"value": 3}"#,
+                token: cast.owner)
+            let changed = try await server.request(.get, path, token: cast.ben, headers: [.ifNoneMatch: etag])
+            #expect(changed.status == .ok)
+            #expect(changed.headers[.eTag] != etag)
+            // The kept bytes are the API's document: the generated client reads them.
+            let ranking = try await server.api(token: cast.ben).getRanking(
+                path: .init(competitionId: id), query: .init(limit: 10)
+            ).ok.body.json
+            #expect(ranking.items.first?.resultText == "3 points")
+            #expect(ranking.ranked == 1)
+            // Pages that the middleware does not answer reach the handler with the same rules.
+            #expect(try await server.request(.get, path).status == .unauthorized)
+            #expect(
+                try await server.request(.get, "/api/v1/competitions/\(id)/ranking?limit=0", token: cast.ben).status
+                    == .unprocessableContent)
+            _ = try await server.request(.post, "/api/v1/competitions/\(id)/deactivate", token: cast.owner)
+            #expect(try await server.request(.get, path, token: cast.ben).status == .notFound)
+            #expect(try await server.request(.get, path, token: cast.ann).status == .ok)
+        }
+    }
+
     @Test func gpxTracksGiveResults() async throws {
         try await TestServer.run { server in
             let cast = try await CompeteCast.make(server)

@@ -164,3 +164,30 @@ import Testing
         #expect(throws: CompeteFieldError.self) { try untimed.result(for: .time) }
     }
 }
+
+@Suite struct RankingUpdateTests {
+    @Test(arguments: [Metric.distance, .time, .points])
+    func updatingOneEntryEqualsRankingAgain(_ metric: Metric) {
+        var generator = SystemRandomNumberGenerator()
+        let day = Date(timeIntervalSince1970: 1_800_000_000)
+        var entries = (1...300).map { id in
+            Entry(
+                participantID: Int64(id), participantName: "P\(Int.random(in: 0..<40, using: &generator))",
+                result: Bool.random(using: &generator) ? Double(Int.random(in: 1...20, using: &generator)) : nil,
+                joinedAt: day)
+        }
+        var ranked = Ranking.rank(entries, by: metric)
+        for step in 0..<400 {
+            let id = Int64(Int.random(in: 1...330, using: &generator))
+            var entry: Entry? = Entry(
+                participantID: id, participantName: "P\(Int.random(in: 0..<40, using: &generator))",
+                result: Bool.random(using: &generator) ? Double(Int.random(in: 1...20, using: &generator)) : nil,
+                joinedAt: day)
+            if step % 7 == 0 { entry = nil }
+            entries.removeAll { $0.participantID == id }
+            if let entry { entries.append(entry) }
+            ranked = Ranking.updating(ranked, participant: id, to: entry, by: metric)
+            #expect(ranked == Ranking.rank(entries, by: metric))
+        }
+    }
+}

@@ -363,11 +363,16 @@ extension Leaderboards.Snapshot {
             items: ranked[start..<end].map { $0.entry.api(rank: $0.rank, competition: competition) })
     }
 
+    /// A page of the ranking as the API's JSON, encoded once per version and page.
+    func json(limit: Int, offset: Int) -> [UInt8] {
+        pages.page(limit: limit, offset: offset) {
+            (try? APIJSON.encoder().encode(ranking(limit: limit, offset: offset))).map(Array.init) ?? Array("{}".utf8)
+        }
+    }
+
     /// The SSE `ranking` event of a ranking: its first 100 places as a Ranking document.
     static func event(version: Int64, competition: Competition, ranked: [RankedEntry]) -> [UInt8] {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        encoder.dateEncodingStrategy = .iso8601
+        let encoder = APIJSON.encoder()
         let document = ranking(
             version: version, competition: competition, ranked: ranked,
             rankedCount: ranked.lazy.filter { $0.rank != nil }.count, limit: 100, offset: 0)

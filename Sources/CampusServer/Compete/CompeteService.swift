@@ -137,11 +137,13 @@ struct CompeteService: Sendable {
     func kick(_ id: Int64, participant: Int64, by user: UserRecord) async throws {
         let competition = try await managed(id, by: user).competition
         guard competition.isActive else { throw Self.inactive(competition, "nobody can be removed") }
-        let removed = try await database.write { db in
-            try await CompeteStore(db).leave(competitionID: id, userID: participant)
+        let version = try await database.write { db -> Int64? in
+            let store = CompeteStore(db)
+            guard try await store.leave(competitionID: id, userID: participant) else { return nil }
+            return try await store.resultsVersion(id: id)
         }
-        guard removed else { throw Problem.notFound("Account \(participant) is not in this competition.") }
-        await leaderboards.changed(id)
+        guard let version else { throw Problem.notFound("Account \(participant) is not in this competition.") }
+        await leaderboards.changed(id, version: version, participant: participant, entry: nil)
     }
 
     /// Enters, corrects (or with nil clears) a participant's result.
@@ -164,14 +166,19 @@ struct CompeteService: Sendable {
     {
         let now = now()
         let id = competition.id
-        let entry = try await database.write { db -> Entry? in
+        let changed = try await database.write { db -> (Entry, Int64)? in
             let store = CompeteStore(db)
             guard try await store.entry(competitionID: id, userID: participant) != nil else { return nil }
             try await store.setResult(competitionID: id, userID: participant, value: value, track: track, now: now)
-            return try await store.entry(competitionID: id, userID: participant)
+            guard let entry = try await store.entry(competitionID: id, userID: participant),
+                let version = try await store.resultsVersion(id: id)
+            else { return nil }
+            return (entry, version)
         }
-        guard let entry else { throw Problem.notFound("Account \(participant) is not in this competition.") }
-        await leaderboards.changed(id)
+        guard let (entry, version) = changed else {
+            throw Problem.notFound("Account \(participant) is not in this competition.")
+        }
+        await leaderboards.changed(id, version: version, participant: participant, entry: entry)
         return entry
     }
 
@@ -222,17 +229,24 @@ struct CompeteService: Sendable {
             throw Self.inactive(visible.competition, "nobody can join")
         }
         let now = now()
+        let joined: (Entry, Int64)?
         do {
-            try await database.write { db in
-                try await CompeteStore(db).join(competitionID: id, userID: user.id, now: now)
+            joined = try await database.write { db -> (Entry, Int64)? in
+                let store = CompeteStore(db)
+                try await store.join(competitionID: id, userID: user.id, now: now)
+                guard let entry = try await store.entry(competitionID: id, userID: user.id),
+                    let version = try await store.resultsVersion(id: id)
+                else { return nil }
+                return (entry, version)
             }
         } catch CompeteStoreError.alreadyJoined {
             throw Problem(
                 .conflict, type: "/problems/already-joined", title: "Already joined",
                 detail: "You are in “\(visible.competition.name)” already.")
         }
-        await leaderboards.changed(id)
-        return try await database.read { db in try await CompeteStore(db).entry(competitionID: id, userID: user.id) }!
+        guard let (entry, version) = joined else { throw Self.notFound(id) }
+        await leaderboards.changed(id, version: version, participant: user.id, entry: entry)
+        return entry
     }
 
     func leave(_ id: Int64, user: UserRecord) async throws {
@@ -241,8 +255,12 @@ struct CompeteService: Sendable {
         guard visible.competition.isActive else {
             throw Self.inactive(visible.competition, "nobody can leave it")
         }
-        _ = try await database.write { db in try await CompeteStore(db).leave(competitionID: id, userID: user.id) }
-        await leaderboards.changed(id)
+        let version = try await database.write { db -> Int64? in
+            let store = CompeteStore(db)
+            _ = try await store.leave(competitionID: id, userID: user.id)
+            return try await store.resultsVersion(id: id)
+        }
+        if let version { await leaderboards.changed(id, version: version, participant: user.id, entry: nil) }
     }
 
     // MARK: Reading

@@ -23,6 +23,8 @@ final class Leaderboards: Service, Sendable {
         var rankedCount: Int
         /// Everyone in the competition, to check who may see a deactivated one.
         var participants: Set<Int64>
+        /// Pages of this ranking as JSON, encoded once when first asked for.
+        let pages = PageCache()
 
         init(version: Int64, competition: Competition, ranked: [RankedEntry], event: ArraySlice<UInt8>) {
             self.version = version
@@ -149,6 +151,28 @@ final class Leaderboards: Service, Sendable {
         }
     }
 
+    /// Call after this server changed one participant's entry (a result, a join, a leave):
+    /// when the kept ranking is the version just before, it is updated in memory instead of
+    /// being read and ranked again.
+    func changed(_ id: Int64, version: Int64, participant: Int64, entry: Entry?) async {
+        guard let current = state.withLockedValue({ $0.snapshots[id] }), current.version == version - 1 else {
+            await changed(id)
+            return
+        }
+        let competition = current.competition
+        let ranked = Ranking.updating(current.ranked, participant: participant, to: entry, by: competition.metric)
+        let snapshot = Snapshot(
+            version: version, competition: competition, ranked: ranked,
+            event: ArraySlice(encodeEvent(version, competition, ranked)))
+        let stored = state.withLockedValue { state -> Bool in
+            if let kept = state.snapshots[id], kept.version >= version { return false }
+            state.snapshots[id] = snapshot
+            state.checked[id] = ContinuousClock.now
+            return true
+        }
+        if stored { broadcast(snapshot) } else { await changed(id) }
+    }
+
     private func broadcast(_ snapshot: Snapshot) {
         let id = snapshot.competition.id
         let continuations = state.withLockedValue { state -> [Stream.Continuation] in
@@ -257,5 +281,23 @@ final class Leaderboards: Service, Sendable {
         } catch {
             logger.warning("live rankings could not be polled", metadata: ["error": "\(error)"])
         }
+    }
+}
+
+/// The encoded pages of one ranking version (JSON encoding costs more than everything else of a
+/// ranking request), by limit and offset; at most ``capacity`` pages are kept.
+final class PageCache: Sendable {
+    static let capacity = 256
+    private let pages = NIOLockedValueBox<[Int: [UInt8]]>([:])
+
+    func page(limit: Int, offset: Int, make: () -> [UInt8]) -> [UInt8] {
+        let key = offset &* 256 &+ limit
+        if let page = pages.withLockedValue({ $0[key] }) { return page }
+        let page = make()
+        pages.withLockedValue { pages in
+            if pages.count >= Self.capacity { pages.removeAll() }
+            pages[key] = page
+        }
+        return page
     }
 }

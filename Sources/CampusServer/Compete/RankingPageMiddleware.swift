@@ -1,0 +1,52 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+
+/// Answers `GET /api/v1/competitions/{id}/ranking` from the page bytes kept with the ranking, so
+/// that a popular ranking is encoded once per change rather than once per request. The viewer is
+/// authenticated and checked exactly as ``APIHandler/getRanking(_:)`` does; whatever this
+/// middleware does not answer (no login, a competition the viewer may not see, a bad page) goes
+/// on to that handler, which answers it with the same rules.
+struct RankingPageMiddleware: RouterMiddleware {
+    typealias Context = CampusRequestContext
+    let services: Services
+
+    func handle(
+        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
+        guard request.method == .get, let id = Self.competitionID(request.uri.path) else {
+            return try await next(request, context)
+        }
+        let query = request.uri.queryParameters
+        guard let paging = try? Paging(limit: Self.number(query["limit"]), offset: Self.number(query["offset"])),
+            query["limit"] == nil || Self.number(query["limit"]) != nil,
+            query["offset"] == nil || Self.number(query["offset"]) != nil,
+            let user = try? await APIHandler(services: services).requireUser().user,
+            let snapshot = try? await services.compete.ranking(id, for: user)
+        else { return try await next(request, context) }
+        let etag = "\"r\(id)-\(snapshot.version)-\(paging.limit)-\(paging.offset)\""
+        if RequestScope.current?.ifNoneMatch == etag {
+            return Response(status: .notModified, headers: [.eTag: etag, .cacheControl: "private, no-cache"])
+        }
+        let body = snapshot.json(limit: paging.limit, offset: paging.offset)
+        return Response(
+            status: .ok,
+            headers: [
+                .contentType: "application/json; charset=utf-8", .eTag: etag, .cacheControl: "private, no-cache",
+            ],
+            body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
+    }
+
+    static func number(_ text: Substring?) -> Int? { text.flatMap { Int($0) } }
+
+    /// The id in `/api/v1/competitions/{id}/ranking`, if the path is that.
+    static func competitionID(_ path: String) -> Int64? {
+        let prefix = "/api/v1/competitions/"
+        let suffix = "/ranking"
+        guard path.hasPrefix(prefix), path.hasSuffix(suffix), path.count > prefix.count + suffix.count else {
+            return nil
+        }
+        return Int64(path.dropFirst(prefix.count).dropLast(suffix.count)).flatMap { $0 > 0 ? $0 : nil }
+    }
+}
