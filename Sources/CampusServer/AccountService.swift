@@ -1,7 +1,6 @@
 import Accounts
 import Foundation
 import Logging
-import NIOConcurrencyHelpers
 import Storage
 
 /// A signed-in user and the session the request came with.
@@ -22,8 +21,6 @@ struct AccountService: Sendable {
     let logger: Logger
     /// Called after an account is deleted, so that cached rankings are read again.
     var accountDeleted: @Sendable () -> Void = {}
-    /// Signed-in users by token, for a second: see ``SessionCache``.
-    let sessions = SessionCache()
 
     /// Sessions end after this long without use; each use (checked at most hourly) extends them.
     static let sessionLifetime: TimeInterval = 30 * 24 * 3600
@@ -102,15 +99,9 @@ struct AccountService: Sendable {
         guard !token.isEmpty, token.utf8.count <= 200 else { return nil }
         let now = now()
         let hash = Token.hash(token)
-        if let cached = sessions.account(for: hash), cached.session.expiresAt > now,
-            now.timeIntervalSince(cached.session.lastSeenAt) <= Self.sessionTouchInterval
-        {
-            return cached
-        }
         guard
             let found = try await database.read({ db in try await AccountStore(db).session(tokenHash: hash, now: now) })
         else { return nil }
-        defer { sessions.remember(Authenticated(user: found.user, session: found.session), for: hash) }
         if now.timeIntervalSince(found.session.lastSeenAt) > Self.sessionTouchInterval {
             let expires = now.addingTimeInterval(Self.sessionLifetime)
             try await database.write { db in
@@ -121,7 +112,6 @@ struct AccountService: Sendable {
     }
 
     func logout(token: String) async throws {
-        defer { sessions.clear() }
         let hash = Token.hash(token)
         try await database.write { db in try await AccountStore(db).deleteSession(tokenHash: hash) }
     }
@@ -180,7 +170,6 @@ struct AccountService: Sendable {
 
     /// Sets a new password with a reset token, which then no longer works; every session ends.
     func resetPassword(token: String, newPassword: String) async throws {
-        defer { sessions.clear() }
         try AccountRules.newPassword(newPassword)
         let hash = try await hasher.hash(newPassword)
         let now = now()
@@ -210,7 +199,6 @@ struct AccountService: Sendable {
     }
 
     func updateProfile(of user: UserRecord, _ change: ProfileChange) async throws -> UserRecord {
-        defer { sessions.clear() }
         var validator = Validator()
         let first = change.firstName.flatMap { name in
             validator.check { () throws(FieldProblem) in try AccountRules.name(name, field: "firstName") }
@@ -239,7 +227,6 @@ struct AccountService: Sendable {
 
     /// Changes the password after checking the current one; ends every other session.
     func changePassword(of account: Authenticated, current: String, new: String) async throws {
-        defer { sessions.clear() }
         try AccountRules.newPassword(new, field: "newPassword")
         try await checkPassword(current, of: account.user, field: "currentPassword")
         let hash = try await hasher.hash(new)
@@ -265,7 +252,6 @@ struct AccountService: Sendable {
 
     /// Deletes the account after checking its password (see docs/ACCOUNTS.md for what goes).
     func deleteAccount(of user: UserRecord, password: String) async throws {
-        defer { sessions.clear() }
         try await checkPassword(password, of: user, field: "password")
         let now = now()
         try await database.write { db in
@@ -287,7 +273,6 @@ struct AccountService: Sendable {
 
     /// Stores an avatar after checking that the bytes are the image type they claim to be.
     func setAvatar(of user: UserRecord, contentType: String, data: [UInt8]) async throws -> UserRecord {
-        defer { sessions.clear() }
         guard data.count <= BodyLimits.avatar else { throw Problem.tooLarge(limit: BodyLimits.avatar) }
         guard let detected = ImageKind(sniffing: data) else {
             throw Problem.invalid(
@@ -309,7 +294,6 @@ struct AccountService: Sendable {
     }
 
     func deleteAvatar(of user: UserRecord) async throws {
-        defer { sessions.clear() }
         try await database.write { db in try await AccountStore(db).deleteAvatar(userID: user.id) }
     }
 
@@ -317,7 +301,6 @@ struct AccountService: Sendable {
 
     /// Changes a role (admins only); the last admin keeps the role.
     func setRole(of userID: Int64, to role: Role, by actor: UserRecord) async throws -> UserRecord {
-        defer { sessions.clear() }
         guard actor.role == .admin else { throw Problem.forbidden("Only admins change roles.") }
         let now = now()
         let user = try await database.write { db in
@@ -368,31 +351,4 @@ enum ImageKind {
         case .webp: "image/webp"
         }
     }
-}
-
-/// The accounts behind recently used session tokens, kept for at most a second so that a page
-/// or API call costs no database read for its session. Every change to an account or a session
-/// made by this server clears it; a change made by another instance is seen within a second.
-final class SessionCache: Sendable {
-    static let lifetime: Duration = .seconds(1)
-    static let capacity = 10_000
-    private let entries = NIOLockedValueBox<[String: (account: Authenticated, at: ContinuousClock.Instant)]>([:])
-
-    func account(for tokenHash: String) -> Authenticated? {
-        let now = ContinuousClock.now
-        return entries.withLockedValue { entries in
-            guard let entry = entries[tokenHash], now - entry.at < Self.lifetime else { return nil }
-            return entry.account
-        }
-    }
-
-    func remember(_ account: Authenticated, for tokenHash: String) {
-        let now = ContinuousClock.now
-        entries.withLockedValue { entries in
-            if entries.count >= Self.capacity { entries.removeAll(keepingCapacity: true) }
-            entries[tokenHash] = (account, now)
-        }
-    }
-
-    func clear() { entries.withLockedValue { $0.removeAll() } }
 }

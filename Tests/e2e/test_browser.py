@@ -137,7 +137,8 @@ def test_phone_width_and_dark_mode(browser, campus):
     fill(browser, "password", "campus-student")
     browser.find_element(By.ID, "login-submit").click()
     wait_text(browser, (By.CLASS_NAME, "flash"), "Welcome")
-    for path in ("/", "/profile", "/timetable", "/api"):
+    for path in ("/", "/profile", "/timetable", "/api", "/compete", "/compete/2", "/compete/history",
+                 "/compete/stats", "/compete/records"):
         browser.get(campus.url + path)
         overflow = browser.execute_script("return document.documentElement.scrollWidth - window.innerWidth")
         assert overflow <= 0, f"{path} is wider than a phone screen by {overflow}px"
