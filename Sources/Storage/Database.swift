@@ -181,7 +181,8 @@ struct SQLiteSource: ConnectionPoolSource {
 /// `EventLoopConnectionPool` hops to the pool's own event loop before touching its state.
 final class SQLiteBackend: @unchecked Sendable {
     private let threadPool: NIOThreadPool
-    private let readers: EventLoopConnectionPool<SQLiteSource>
+    /// Readers: two connections on each event loop, so a read needs no hop to another thread.
+    private let readers: EventLoopGroupConnectionPool<SQLiteSource>
     private let writer: EventLoopConnectionPool<SQLiteSource>
     private let logger: Logger
 
@@ -203,15 +204,17 @@ final class SQLiteBackend: @unchecked Sendable {
         }
         self.threadPool = threadPool
         self.logger = logger
-        self.readers = EventLoopConnectionPool(
-            source: source, maxConnections: 4, requestTimeout: .seconds(30), logger: logger, on: eventLoop)
+        self.readers = EventLoopGroupConnectionPool(
+            source: source, maxConnectionsPerEventLoop: 2, requestTimeout: .seconds(30), pruneInterval: nil,
+            logger: logger, on: MultiThreadedEventLoopGroup.singleton)
         self.writer = EventLoopConnectionPool(
             source: source, maxConnections: 1, requestTimeout: .seconds(120), logger: logger, on: eventLoop)
     }
 
     func read<T: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
-        let connection = try await readers.requestConnection().get()
-        defer { readers.releaseConnection(connection) }
+        let pool = readers.pool(for: MultiThreadedEventLoopGroup.singleton.any())
+        let connection = try await pool.requestConnection().get()
+        defer { pool.releaseConnection(connection) }
         return try await body(connection.sql())
     }
 
@@ -235,7 +238,7 @@ final class SQLiteBackend: @unchecked Sendable {
     }
 
     func close() async {
-        try? await readers.close().get()
+        try? await readers.shutdownAsync()
         try? await writer.close().get()
         try? await threadPool.shutdownGracefully()
     }
