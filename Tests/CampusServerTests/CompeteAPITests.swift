@@ -131,9 +131,9 @@ extension TestServer {
             #expect(!deactivated.active)
             #expect(try await server.ranking(id, token: cast.ann).count == 2)
             let other = try await server.login("other@example.org")
-            #expect(
-                try await server.request(.post, "/api/v1/competitions/\(id)/participants/me", token: other).status
-                    == .notFound)
+            let late = try await server.request(.post, "/api/v1/competitions/\(id)/participants/me", token: other)
+            #expect(late.status == .conflict)
+            #expect(late.json["type"] as? String == "/problems/competition-inactive")
             #expect(
                 try await server.request(.delete, "/api/v1/competitions/\(id)/participants/me", token: cast.ann).status
                     == .conflict)
@@ -162,7 +162,7 @@ extension TestServer {
                     == .noContent)
             #expect(
                 try await server.request(.delete, "/api/v1/competitions/\(id)/participants/me", token: cast.ann).status
-                    == .notFound)
+                    == .conflict)
             #expect(
                 try await server.request(.post, "/api/v1/competitions/\(id)/participants/me", token: cast.ann).status
                     == .created)
@@ -177,7 +177,7 @@ extension TestServer {
             #expect(
                 try await server.request(
                     .delete, "/api/v1/competitions/\(id)/participants/\(cast.benID)", token: cast.owner
-                ).status == .notFound)
+                ).status == .conflict)
             #expect(try await server.ranking(id, token: cast.owner).count == 1)
 
             // Edit while active; the metric cannot change under existing results.

@@ -27,18 +27,16 @@ struct CompeteService: Sendable {
         user.role == .admin || competition.ownerID == user.id
     }
 
-    /// The competition if the user may see it: active ones are public to every signed-in user;
-    /// inactive ones only to their organizer, admins and their participants. To anyone else an
-    /// inactive competition does not exist (404).
+    /// The competition with what the user may do with it. Every signed-in user may see every
+    /// competition: a deactivated one keeps its ranking visible (seed 002), and a join is then
+    /// refused with 409, not hidden.
     func visible(_ id: Int64, to user: UserRecord) async throws -> Visible {
         guard
             let row = try await database.read({ db in
                 try await CompeteStore(db).competitionRow(id: id, viewerID: user.id)
             })
         else { throw Self.notFound(id) }
-        let manage = Self.canManage(row.competition, user)
-        guard row.competition.isActive || manage || row.myEntry != nil else { throw Self.notFound(id) }
-        return Visible(row: row, canManage: manage)
+        return Visible(row: row, canManage: Self.canManage(row.competition, user))
     }
 
     /// The competition if the user may manage it (its organizer or an admin): 403 otherwise.
@@ -50,14 +48,16 @@ struct CompeteService: Sendable {
         return visible
     }
 
-    /// The ranking if the user may see it, checked against the ranking kept in memory, so that
-    /// reading a page of a big ranking costs one query for its version.
+    /// The ranking kept in memory, so that reading a page of a big ranking costs at most one
+    /// query for its version.
     func ranking(_ id: Int64, for user: UserRecord) async throws -> Leaderboards.Snapshot {
         guard let snapshot = try await leaderboards.snapshot(id) else { throw Self.notFound(id) }
-        let competition = snapshot.competition
-        guard competition.isActive || Self.canManage(competition, user) || snapshot.participants.contains(user.id)
-        else { throw Self.notFound(id) }
         return snapshot
+    }
+
+    /// The competition exists, but the account has no entry in it.
+    static func notParticipant(_ detail: String) -> Problem {
+        Problem(.conflict, type: "/problems/not-a-participant", title: "Not a participant", detail: detail)
     }
 
     static func notFound(_ id: Int64) -> Problem { Problem.notFound("There is no competition \(id).") }
@@ -142,7 +142,7 @@ struct CompeteService: Sendable {
             guard try await store.leave(competitionID: id, userID: participant) else { return nil }
             return try await store.resultsVersion(id: id)
         }
-        guard let version else { throw Problem.notFound("Account \(participant) is not in this competition.") }
+        guard let version else { throw Self.notParticipant("Account \(participant) is not in this competition.") }
         await leaderboards.changed(id, version: version, participant: participant, entry: nil)
     }
 
@@ -176,7 +176,7 @@ struct CompeteService: Sendable {
             return (entry, version)
         }
         guard let (entry, version) = changed else {
-            throw Problem.notFound("Account \(participant) is not in this competition.")
+            throw Self.notParticipant("Account \(participant) is not in this competition.")
         }
         await leaderboards.changed(id, version: version, participant: participant, entry: entry)
         return entry
@@ -251,7 +251,7 @@ struct CompeteService: Sendable {
 
     func leave(_ id: Int64, user: UserRecord) async throws {
         let visible = try await visible(id, to: user)
-        guard visible.isJoined else { throw Problem.notFound("You are not in competition \(id).") }
+        guard visible.isJoined else { throw Self.notParticipant("You are not in competition \(id).") }
         guard visible.competition.isActive else {
             throw Self.inactive(visible.competition, "nobody can leave it")
         }
@@ -268,11 +268,6 @@ struct CompeteService: Sendable {
     func list(_ filter: CompetitionFilter, for user: UserRecord, limit: Int, offset: Int) async throws -> (
         rows: [Visible], total: Int
     ) {
-        var filter = filter
-        // Inactive competitions are listed only to those who may see them.
-        if user.role != .admin, filter.active != true, filter.ownerID != user.id, filter.participantID != user.id {
-            filter.active = true
-        }
         let result = try await database.read { [filter] db in
             try await CompeteStore(db).competitions(filter, viewerID: user.id, limit: limit, offset: offset)
         }
