@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "Accounts", targets: ["Accounts"]),
         .library(name: "Timetable", targets: ["Timetable"]),
         .library(name: "Compete", targets: ["Compete"]),
+        .library(name: "Listen", targets: ["Listen"]),
     ],
     dependencies: [
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
@@ -39,6 +40,7 @@ let package = Package(
         .target(name: "Accounts"),
         .target(name: "Timetable"),
         .target(name: "Compete"),
+        .target(name: "Listen"),
         .target(name: "Formats", dependencies: ["Timetable", "Compete"]),
         .target(
             name: "Storage",
@@ -107,6 +109,7 @@ let package = Package(
         .testTarget(name: "AccountsTests", dependencies: ["Accounts"]),
         .testTarget(name: "TimetableTests", dependencies: ["Timetable"]),
         .testTarget(name: "CompeteTests", dependencies: ["Compete"]),
+        .testTarget(name: "ListenTests", dependencies: ["Listen"]),
         .testTarget(name: "FormatsTests", dependencies: ["Formats", "Timetable", "Compete", "CampusTestSupport"]),
         .testTarget(
             name: "StorageTests",

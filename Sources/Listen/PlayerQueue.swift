@@ -1,0 +1,320 @@
+import Foundation
+
+/// One playable item in a listener's queue (a track, podcast episode, audiobook chapter or
+/// radio-programme episode), by its media id.
+public struct QueueItem: Sendable, Equatable, Codable {
+    public var mediaID: Int64
+    /// Hidden items stay in the queue, shown as hidden, and are skipped when playing (seed 001).
+    public var isHidden: Bool
+
+    public init(mediaID: Int64, isHidden: Bool = false) {
+        self.mediaID = mediaID
+        self.isHidden = isHidden
+    }
+}
+
+/// What repeats when an item ends.
+public enum RepeatMode: String, Sendable, Codable, CaseIterable {
+    case disabled, one, all
+}
+
+/// How an item stopped playing, for the listening history.
+public enum ListeningOutcome: String, Sendable, Codable {
+    /// Played to its end.
+    case ended
+    /// The listener skipped it or chose another item.
+    case skipped
+    /// Paused (also when the app went to the background).
+    case paused
+}
+
+/// An entry of the listening history that an action produced.
+public struct ListeningEvent: Sendable, Equatable {
+    public var mediaID: Int64
+    public var outcome: ListeningOutcome
+    /// Where in the item it stopped, in seconds.
+    public var position: Double
+}
+
+/// The seed's `POST /player` actions, with their payloads.
+public enum PlayerAction: Sendable, Equatable {
+    case initialize
+    /// Replaces the queue with `items` and starts at the item `startAt` (or the first).
+    case play(items: [QueueItem], startAt: Int64?, contextID: String?)
+    case playbackStarted
+    case enqueueNext([QueueItem])
+    case playbackResume
+    case playbackPause(position: Double)
+    case backgroundPause(position: Double)
+    /// The current item ended by itself.
+    case trackNext
+    /// The listener skipped the current item.
+    case trackSkip(position: Double)
+    /// The listener went back: to the start of the current item when more than
+    /// ``PlayerState/restartThreshold`` seconds in, otherwise to the previous item.
+    case trackPrev(position: Double)
+    case shuffleEnable
+    case shuffleDisable
+    case repeatOneEnable
+    case repeatAllEnable
+    case repeatDisable
+    /// Removes the items at these places of the play order.
+    case trackDelete(places: [Int])
+    /// Moves the item at place `from` of the play order to place `to`.
+    case trackReorder(from: Int, to: Int)
+    /// Plays the item at this place of the play order.
+    case trackChange(place: Int)
+    case clearQueue
+    case queueEnded
+}
+
+/// Why an action cannot apply to the state it was sent for.
+public struct PlayerError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var field: String
+    public var reason: String
+    public init(field: String, _ reason: String) {
+        self.field = field
+        self.reason = reason
+    }
+    public var description: String { reason }
+}
+
+/// A listener's player: the queue in play order, the current item, the position, shuffle and
+/// repeat. It is the same from every device of the listener, since the server keeps it.
+public struct PlayerState: Sendable, Equatable, Codable {
+    /// The queue in the order it plays (shuffled when shuffle is on).
+    public private(set) var queue: [QueueItem]
+    /// The queue in the order it was made, to return to when shuffle is turned off.
+    public private(set) var original: [QueueItem]
+    /// The place of the current item in ``queue``.
+    public private(set) var current: Int?
+    public private(set) var position: Double
+    public private(set) var isPlaying: Bool
+    public private(set) var shuffle: Bool
+    public private(set) var repeatMode: RepeatMode
+    public private(set) var contextID: String?
+
+    /// Going back within this many seconds of the start goes to the previous item.
+    public static let restartThreshold = 3.0
+    /// The longest queue kept.
+    public static let capacity = 5000
+
+    public init() {
+        queue = []
+        original = []
+        current = nil
+        position = 0
+        isPlaying = false
+        shuffle = false
+        repeatMode = .disabled
+        contextID = nil
+    }
+
+    public var currentItem: QueueItem? { current.map { queue[$0] } }
+
+    /// Applies one action; returns the listening-history events it caused.
+    @discardableResult
+    public mutating func apply<R: RandomNumberGenerator>(_ action: PlayerAction, random: inout R) throws(PlayerError)
+        -> [ListeningEvent]
+    {
+        switch action {
+        case .initialize:
+            return []
+        case .play(let items, let startAt, let contextID):
+            guard !items.isEmpty else { throw PlayerError(field: "ids", "Nothing to play.") }
+            guard items.count <= Self.capacity else {
+                throw PlayerError(field: "ids", "A queue holds at most \(Self.capacity) items.")
+            }
+            var events: [ListeningEvent] = []
+            if let item = currentItem, isPlaying {
+                events.append(.init(mediaID: item.mediaID, outcome: .skipped, position: position))
+            }
+            original = items
+            queue = items
+            self.contextID = contextID
+            var start = 0
+            if let startAt {
+                guard let index = items.firstIndex(where: { $0.mediaID == startAt }) else {
+                    throw PlayerError(field: "id", "Item \(startAt) is not in the context \(contextID ?? "").")
+                }
+                start = index
+            }
+            if shuffle { shuffleKeeping(start, random: &random) } else { current = start }
+            if let current, queue[current].isHidden { self.current = nextPlayable(after: current, wrapping: true) }
+            position = 0
+            isPlaying = self.current != nil
+            return events
+        case .playbackStarted:
+            guard current != nil else { throw PlayerError(field: "action", "The queue is empty.") }
+            isPlaying = true
+            position = 0
+            return []
+        case .enqueueNext(let items):
+            guard queue.count + items.count <= Self.capacity else {
+                throw PlayerError(field: "ids", "A queue holds at most \(Self.capacity) items.")
+            }
+            let at = current.map { $0 + 1 } ?? queue.count
+            queue.insert(contentsOf: items, at: at)
+            let originalAt =
+                currentItem.flatMap { item in original.firstIndex(of: item) }.map { $0 + 1 } ?? original.count
+            original.insert(contentsOf: items, at: originalAt)
+            if current == nil, let first = nextPlayable(after: at - 1, wrapping: false) { current = first }
+            return []
+        case .playbackResume:
+            guard current != nil else { throw PlayerError(field: "action", "The queue is empty.") }
+            isPlaying = true
+            return []
+        case .playbackPause(let at), .backgroundPause(let at):
+            guard let item = currentItem else { throw PlayerError(field: "action", "The queue is empty.") }
+            position = max(0, at)
+            let wasPlaying = isPlaying
+            isPlaying = false
+            return wasPlaying ? [.init(mediaID: item.mediaID, outcome: .paused, position: position)] : []
+        case .trackNext:
+            guard let index = current else { throw PlayerError(field: "action", "The queue is empty.") }
+            let event = ListeningEvent(mediaID: queue[index].mediaID, outcome: .ended, position: position)
+            position = 0
+            if repeatMode == .one { return [event] }
+            advance(from: index)
+            return [event]
+        case .trackSkip(let at):
+            guard let index = current else { throw PlayerError(field: "action", "The queue is empty.") }
+            let event = ListeningEvent(mediaID: queue[index].mediaID, outcome: .skipped, position: max(0, at))
+            position = 0
+            advance(from: index)
+            return [event]
+        case .trackPrev(let at):
+            guard let index = current else { throw PlayerError(field: "action", "The queue is empty.") }
+            position = 0
+            if at > Self.restartThreshold { return [] }
+            if let previous = previousPlayable(before: index, wrapping: repeatMode == .all) { current = previous }
+            return []
+        case .shuffleEnable:
+            shuffle = true
+            if let current { shuffleKeeping(current, random: &random) } else { queue.shuffle(using: &random) }
+            return []
+        case .shuffleDisable:
+            guard shuffle else { return [] }
+            shuffle = false
+            let item = currentItem
+            queue = original
+            if let item { current = queue.firstIndex(of: item) }
+            return []
+        case .repeatOneEnable:
+            repeatMode = .one
+            return []
+        case .repeatAllEnable:
+            repeatMode = .all
+            return []
+        case .repeatDisable:
+            repeatMode = .disabled
+            return []
+        case .trackDelete(let places):
+            let places = Set(places)
+            guard places.allSatisfy({ queue.indices.contains($0) }) else {
+                throw PlayerError(field: "places", "Every place is within the queue (0 to \(queue.count - 1)).")
+            }
+            let removed = places.map { queue[$0] }
+            var removedCurrent = false
+            if let index = current, places.contains(index) {
+                removedCurrent = true
+                // The next item that stays becomes current.
+                current = (index + 1..<queue.count).first { !places.contains($0) && !queue[$0].isHidden }
+            }
+            let before = current.map { index in places.filter { $0 < index }.count } ?? 0
+            queue = queue.enumerated().filter { !places.contains($0.offset) }.map(\.element)
+            for item in removed {
+                if let index = original.firstIndex(of: item) { original.remove(at: index) }
+            }
+            if let index = current { current = index - before }
+            if removedCurrent {
+                position = 0
+                if current == nil { isPlaying = false }
+            }
+            return []
+        case .trackReorder(let from, let to):
+            guard queue.indices.contains(from), queue.indices.contains(to) else {
+                throw PlayerError(field: "from", "Both places are within the queue (0 to \(queue.count - 1)).")
+            }
+            let item = queue.remove(at: from)
+            queue.insert(item, at: to)
+            if let index = current {
+                if index == from {
+                    current = to
+                } else if from < index, to >= index {
+                    current = index - 1
+                } else if from > index, to <= index {
+                    current = index + 1
+                }
+            }
+            if !shuffle { original = queue }
+            return []
+        case .trackChange(let place):
+            guard queue.indices.contains(place) else {
+                throw PlayerError(field: "place", "The place is within the queue (0 to \(queue.count - 1)).")
+            }
+            guard !queue[place].isHidden else { throw PlayerError(field: "place", "That item is hidden.") }
+            var events: [ListeningEvent] = []
+            if let item = currentItem, place != current {
+                events.append(.init(mediaID: item.mediaID, outcome: .skipped, position: position))
+            }
+            current = place
+            position = 0
+            isPlaying = true
+            return events
+        case .clearQueue:
+            queue = []
+            original = []
+            current = nil
+            position = 0
+            isPlaying = false
+            contextID = nil
+            return []
+        case .queueEnded:
+            isPlaying = false
+            position = 0
+            return []
+        }
+    }
+
+    /// Moves to the next playable item, wrapping with repeat-all; stops at the end otherwise.
+    private mutating func advance(from index: Int) {
+        if let next = nextPlayable(after: index, wrapping: repeatMode == .all) {
+            current = next
+        } else {
+            isPlaying = false
+        }
+    }
+
+    private func nextPlayable(after index: Int, wrapping: Bool) -> Int? {
+        guard !queue.isEmpty else { return nil }
+        let count = queue.count
+        let steps = wrapping ? count : max(0, count - 1 - index)
+        for step in stride(from: 1, through: steps, by: 1) {
+            let place = (index + step) % count
+            if !queue[place].isHidden { return place }
+        }
+        return nil
+    }
+
+    private func previousPlayable(before index: Int, wrapping: Bool) -> Int? {
+        guard !queue.isEmpty else { return nil }
+        let count = queue.count
+        let steps = wrapping ? count : index
+        for step in stride(from: 1, through: steps, by: 1) {
+            let place = ((index - step) % count + count) % count
+            if !queue[place].isHidden { return place }
+        }
+        return nil
+    }
+
+    /// Shuffles the queue with the item at `index` first.
+    private mutating func shuffleKeeping<R: RandomNumberGenerator>(_ index: Int, random: inout R) {
+        let first = queue[index]
+        var rest = queue
+        rest.remove(at: index)
+        rest.shuffle(using: &random)
+        queue = [first] + rest
+        current = 0
+    }
+}
