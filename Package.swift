@@ -41,11 +41,11 @@ let package = Package(
         .target(name: "Timetable"),
         .target(name: "Compete"),
         .target(name: "Listen"),
-        .target(name: "Formats", dependencies: ["Timetable", "Compete"]),
+        .target(name: "Formats", dependencies: ["Timetable", "Compete", "Listen"]),
         .target(
             name: "Storage",
             dependencies: [
-                "Accounts", "Timetable", "Compete",
+                "Accounts", "Timetable", "Compete", "Listen",
                 .product(name: "SQLKit", package: "sql-kit"),
                 .product(name: "SQLiteKit", package: "sqlite-kit"),
                 .product(name: "PostgresKit", package: "postgres-kit"),
@@ -68,7 +68,7 @@ let package = Package(
         .target(
             name: "CampusServer",
             dependencies: [
-                "Accounts", "Timetable", "Compete", "Formats", "Storage", "CampusAPI",
+                "Accounts", "Timetable", "Compete", "Listen", "Formats", "Storage", "CampusAPI",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "OpenAPIHummingbird", package: "swift-openapi-hummingbird"),
@@ -110,14 +110,15 @@ let package = Package(
         .testTarget(name: "TimetableTests", dependencies: ["Timetable"]),
         .testTarget(name: "CompeteTests", dependencies: ["Compete"]),
         .testTarget(name: "ListenTests", dependencies: ["Listen"]),
-        .testTarget(name: "FormatsTests", dependencies: ["Formats", "Timetable", "Compete", "CampusTestSupport"]),
+        .testTarget(name: "FormatsTests", dependencies: ["Formats", "Timetable", "Compete", "Listen", "CampusTestSupport"]),
         .testTarget(
             name: "StorageTests",
-            dependencies: ["Storage", "Accounts", "Timetable", "Compete", "Formats", "CampusTestSupport"]),
+            dependencies: ["Storage", "Accounts", "Timetable", "Compete", "Listen", "Formats", "CampusTestSupport"]),
         .testTarget(
             name: "CampusServerTests",
             dependencies: [
-                "CampusServer", "CampusClient", "CampusAPI", "Storage", "Accounts", "Compete", "CampusTestSupport",
+                "CampusServer", "CampusClient", "CampusAPI", "Storage", "Accounts", "Compete", "Listen", "Formats",
+                "CampusTestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "InMemoryLogging", package: "swift-log"),
                 .product(name: "OpenAPIAsyncHTTPClient", package: "swift-openapi-async-http-client"),

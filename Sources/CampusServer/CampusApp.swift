@@ -32,6 +32,12 @@ public enum CampusApp {
                     into: database, bcryptCost: configuration.bcryptCost, logger: logger,
                     today: LocalDate(now(), in: configuration.timeZone))
             }
+            if let folder = configuration.libraryFolder {
+                let summary = try await LibraryScanner(
+                    database: database, dataDirectory: configuration.dataDirectory, logger: logger, now: now
+                ).scan(folder)
+                for failure in summary.failed.prefix(20) { logger.warning("Not readable: \(failure)") }
+            }
             let secret = try await database.serverSecret()
             let services = Services(
                 configuration: configuration, database: database, secret: secret, metrics: MetricsRegistry.registry,
@@ -94,6 +100,8 @@ public enum CampusApp {
         router.add(middleware: RequestScopeMiddleware(trustForwardedFor: services.configuration.trustForwardedFor))
         router.add(middleware: RequestValidationMiddleware(validator: documentation.validator))
         router.add(middleware: RankingPageMiddleware(services: services))
+        router.add(middleware: MediaStreamMiddleware(services: services))
+        router.add(middleware: GeneratedHeadersMiddleware())
 
         try APIHandler(services: services).registerHandlers(
             on: RecordingTransport(router: router, routes: routes),

@@ -26,6 +26,8 @@ public struct ServerConfiguration: Sendable {
     /// An IIS-compatible server to sync the timetable from, if any.
     public var iisURL: URL?
     public var iisSyncInterval: Duration = .seconds(6 * 3600)
+    /// A folder of audio files scanned into the catalogue before the server starts serving.
+    public var libraryFolder: String?
 
     public init(database: DatabaseLocation) { self.database = database }
 
@@ -54,6 +56,7 @@ final class Services: Sendable {
     let timetable: TimetableService
     let leaderboards: Leaderboards
     let compete: CompeteService
+    let listen: ListenService
     let responseCache: ResponseCache
     let outbox: Outbox
     let csrf: CSRFProtection
@@ -80,6 +83,8 @@ final class Services: Sendable {
             database: database, logger: logger, encodeEvent: Leaderboards.Snapshot.event(version:competition:ranked:))
         self.leaderboards = leaderboards
         self.compete = CompeteService(database: database, leaderboards: leaderboards, now: now, logger: logger)
+        self.listen = ListenService(
+            database: database, dataDirectory: configuration.dataDirectory, now: now, logger: logger)
         self.accounts = AccountService(
             database: database, hasher: PasswordHasher(cost: configuration.bcryptCost),
             throttle: configuration.loginThrottle, outbox: outbox, baseURL: configuration.resolvedBaseURL, now: now,

@@ -34,6 +34,12 @@ public struct ListeningEvent: Sendable, Equatable {
     public var outcome: ListeningOutcome
     /// Where in the item it stopped, in seconds.
     public var position: Double
+
+    public init(mediaID: Int64, outcome: ListeningOutcome, position: Double) {
+        self.mediaID = mediaID
+        self.outcome = outcome
+        self.position = position
+    }
 }
 
 /// The seed's `POST /player` actions, with their payloads.
@@ -275,6 +281,13 @@ public struct PlayerState: Sendable, Equatable, Codable {
             position = 0
             return []
         }
+    }
+
+    /// Marks exactly these items hidden (the listener hid them, or they are explicit and the
+    /// listener skips explicit content). They stay in the queue and are skipped.
+    public mutating func setHidden(_ hidden: Set<Int64>) {
+        for index in queue.indices { queue[index].isHidden = hidden.contains(queue[index].mediaID) }
+        for index in original.indices { original[index].isHidden = hidden.contains(original[index].mediaID) }
     }
 
     /// Moves to the next playable item, wrapping with repeat-all; stops at the end otherwise.

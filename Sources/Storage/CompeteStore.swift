@@ -137,7 +137,7 @@ public struct CompeteStore: Sendable {
         }
         if let search = filter.search?.trimmingCharacters(in: .whitespaces), !search.isEmpty {
             for word in search.lowercased().split(separator: " ").prefix(8) {
-                conditions.append("c.search_key LIKE \(bind: Self.likePattern(String(word))) ESCAPE '\\'")
+                conditions.append("c.search_key LIKE \(bind: likePattern(String(word))) ESCAPE '\\'")
             }
         }
         var whereClause: SQLQueryString = ""
@@ -189,12 +189,6 @@ public struct CompeteStore: Sendable {
             WHERE c.id = \(bind: id)
             """
         ).first().map(row(from:))
-    }
-
-    static func likePattern(_ text: String) -> String {
-        "%"
-            + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
-            .replacingOccurrences(of: "_", with: "\\_") + "%"
     }
 
     // MARK: Versions

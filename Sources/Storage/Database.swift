@@ -308,3 +308,11 @@ final class PostgresBackend: Sendable {
         await runTask.value
     }
 }
+
+/// A `LIKE … ESCAPE '\'` pattern that finds `text` anywhere, with `%`, `_` and `\` in it taken
+/// literally. Search keys are stored lowercased, so callers lowercase `text`.
+func likePattern(_ text: String) -> String {
+    "%"
+        + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
+        .replacingOccurrences(of: "_", with: "\\_") + "%"
+}

@@ -11,12 +11,12 @@ struct Campus: AsyncParsableCommand {
         abstract: "Timetable, listening and competitions for a university, in one self-hosted server.",
         discussion: """
             Every option can also be set with an environment variable: CAMPUS_PORT, CAMPUS_HOST, \
-            CAMPUS_DATA_DIR, CAMPUS_DATABASE, CAMPUS_BASE_URL, CAMPUS_TIME_ZONE, CAMPUS_LOG_LEVEL, \
-            CAMPUS_LOG_FORMAT. A flag wins over its variable.
+            CAMPUS_DATA_DIR, CAMPUS_DATABASE, CAMPUS_BASE_URL, CAMPUS_TIME_ZONE, CAMPUS_LIBRARY, \
+            CAMPUS_LOG_LEVEL, CAMPUS_LOG_FORMAT. A flag wins over its variable.
             """,
         subcommands: [
             Serve.self, Migrate.self, UserCommand.self, ImportCommand.self, SyncCommand.self, ScheduleCommand.self,
-            CalendarCommand.self, DemoCommand.self,
+            CalendarCommand.self, DemoCommand.self, LibraryCommand.self,
         ],
         defaultSubcommand: Serve.self)
 }
@@ -147,6 +147,12 @@ struct Serve: AsyncParsableCommand {
     @Option(name: .customLong("iis-sync-hours"), help: "Hours between syncs (default 6).")
     var iisSyncHours: Double?
 
+    @Option(
+        help: ArgumentHelp(
+            "Scan this folder of audio files into the catalogue before serving (env CAMPUS_LIBRARY).",
+            valueName: "folder"))
+    var library: String?
+
     func validate() throws {
         if let port, !(0...65535).contains(port) { throw ValidationError("--port must be 0–65535.") }
         if let cost = bcryptCost, !(4...31).contains(cost) { throw ValidationError("--bcrypt-cost must be 4–31.") }
@@ -180,6 +186,7 @@ struct Serve: AsyncParsableCommand {
             guard hours > 0 else { throw ValidationError("--iis-sync-hours must be more than 0.") }
             configuration.iisSyncInterval = .seconds(hours * 3600)
         }
+        configuration.libraryFolder = library ?? Environment.value("CAMPUS_LIBRARY")
         let settings = configuration
         let app = try await CampusApp.make(
             configuration: configuration, logger: logger,

@@ -1,0 +1,366 @@
+import Accounts
+import CampusAPI
+import Crypto
+import Foundation
+import Listen
+import OpenAPIRuntime
+import Storage
+
+extension APIHandler {
+    var listen: ListenService { services.listen }
+
+    // MARK: Catalogue
+
+    func searchCatalogue(_ input: Operations.searchCatalogue.Input) async throws
+        -> Operations.searchCatalogue.Output
+    {
+        _ = try await requireUser()
+        let limit = input.query.limit ?? 30
+        guard (1...100).contains(limit) else {
+            throw Problem.invalid(FieldProblem(field: "limit", detail: "limit is a number from 1 to 100."))
+        }
+        let hits = try await listen.search(input.query.q, limit: limit)
+        return .ok(.init(body: .json(.init(items: hits.map(\.api)))))
+    }
+
+    func listGenres(_ input: Operations.listGenres.Input) async throws -> Operations.listGenres.Output {
+        _ = try await requireUser()
+        let genres = try await services.database.read { db in try await ListenStore(db).genres() }
+        return .ok(.init(body: .json(genres.map { .init(id: $0.id, name: $0.name) })))
+    }
+
+    func listParents(_ input: Operations.listParents.Input) async throws -> Operations.listParents.Output {
+        _ = try await requireUser()
+        let page = try Paging(limit: input.query.limit, offset: input.query.offset)
+        let kind = ParentKind(rawValue: input.path.parentKind.rawValue) ?? .album
+        let parents = try await services.database.read { db in
+            try await ListenStore(db).parents(
+                kind: kind, genreID: input.query.genre, limit: page.limit, offset: page.offset)
+        }
+        return .ok(.init(body: .json(parents.map(\.api))))
+    }
+
+    private func parentDetail(_ id: Int64, _ kind: ParentKind) async throws -> Components.Schemas.ParentDetail {
+        let user = try await requireUser().user
+        return try await listen.parent(id, kind: kind, for: user).api
+    }
+
+    func getAlbum(_ input: Operations.getAlbum.Input) async throws -> Operations.getAlbum.Output {
+        .ok(.init(body: .json(try await parentDetail(input.path.parentId, .album))))
+    }
+
+    func getPodcast(_ input: Operations.getPodcast.Input) async throws -> Operations.getPodcast.Output {
+        .ok(.init(body: .json(try await parentDetail(input.path.parentId, .podcast))))
+    }
+
+    func getAudiobook(_ input: Operations.getAudiobook.Input) async throws -> Operations.getAudiobook.Output {
+        .ok(.init(body: .json(try await parentDetail(input.path.parentId, .audiobook))))
+    }
+
+    func getProgramme(_ input: Operations.getProgramme.Input) async throws -> Operations.getProgramme.Output {
+        .ok(.init(body: .json(try await parentDetail(input.path.parentId, .programme))))
+    }
+
+    func getAuthor(_ input: Operations.getAuthor.Input) async throws -> Operations.getAuthor.Output {
+        let user = try await requireUser().user
+        let view = try await listen.author(input.path.authorId, for: user)
+        return .ok(
+            .init(
+                body: .json(
+                    .init(
+                        id: view.author.id, name: view.author.name, liked: view.liked, hidden: view.hidden,
+                        parents: view.parents.map(\.api), items: view.items.map(\.api)))))
+    }
+
+    func getMedia(_ input: Operations.getMedia.Input) async throws -> Operations.getMedia.Output {
+        let user = try await requireUser().user
+        return .ok(.init(body: .json(try await listen.media(input.path.mediaId, for: user).api)))
+    }
+
+    /// Answered by ``MediaStreamMiddleware`` before it gets here.
+    func streamMedia(_ input: Operations.streamMedia.Input) async throws -> Operations.streamMedia.Output {
+        _ = try await requireUser()
+        throw ListenService.notFound("media item \(input.path.mediaId) with a file to stream")
+    }
+
+    func getCover(_ input: Operations.getCover.Input) async throws -> Operations.getCover.Output {
+        _ = try await requireUser()
+        let size = ImageSize(rawValue: input.path.size.rawValue) ?? .original
+        let path = try await listen.coverPath(input.path.parentId, size: size)
+        let data = try Data(contentsOf: URL(fileURLWithPath: path))
+        return .ok(.init(body: .jpeg(HTTPBody(data))))
+    }
+
+    // MARK: Player
+
+    func getPlayer(_ input: Operations.getPlayer.Input) async throws -> Operations.getPlayer.Output {
+        let user = try await requireUser().user
+        return .ok(.init(body: .json(try await listen.player(for: user).api)))
+    }
+
+    func playerAction(_ input: Operations.playerAction.Input) async throws -> Operations.playerAction.Output {
+        let user = try await requireUser().user
+        guard case .json(let body) = input.body else { throw Problem.badRequest("Send the action as JSON.") }
+        let payload = body.payload
+        let request = ListenService.PlayerRequest(
+            action: body.action.rawValue, ids: payload?.ids, contextID: payload?.contextId,
+            position: payload?.position, places: payload?.places, from: payload?.from, to: payload?.to,
+            place: payload?.place)
+        return .ok(.init(body: .json(try await listen.act(request, for: user).api)))
+    }
+
+    func getHistory(_ input: Operations.getHistory.Input) async throws -> Operations.getHistory.Output {
+        let user = try await requireUser().user
+        let page = try Paging(limit: input.query.limit, offset: nil)
+        let entries = try await listen.history(for: user, limit: page.limit)
+        return .ok(
+            .init(
+                body: .json(
+                    entries.map { view, event, at in
+                        .init(
+                            media: view.api, outcome: .init(rawValue: event.outcome.rawValue) ?? .ended,
+                            position: event.position, at: at)
+                    })))
+    }
+
+    // MARK: Marks, ratings
+
+    func setMark(_ input: Operations.setMark.Input) async throws -> Operations.setMark.Output {
+        let user = try await requireUser().user
+        guard case .json(let body) = input.body else { throw Problem.badRequest("Send the mark as JSON.") }
+        let target = try ListenService.reference(input.path.target, field: "target")
+        try await listen.mark(target, body.mark == .like ? .like : .hide, for: user)
+        return .noContent(.init())
+    }
+
+    func clearMark(_ input: Operations.clearMark.Input) async throws -> Operations.clearMark.Output {
+        let user = try await requireUser().user
+        let target = try ListenService.reference(input.path.target, field: "target")
+        try await listen.mark(target, nil, for: user)
+        return .noContent(.init())
+    }
+
+    func listLikes(_ input: Operations.listLikes.Input) async throws -> Operations.listLikes.Output {
+        let user = try await requireUser().user
+        return .ok(.init(body: .json(try await listen.likes(for: user).map(\.api))))
+    }
+
+    func rateParent(_ input: Operations.rateParent.Input) async throws -> Operations.rateParent.Output {
+        let user = try await requireUser().user
+        guard case .json(let body) = input.body else { throw Problem.badRequest("Send the rating as JSON.") }
+        let rating = try await listen.rate(input.path.parentId, stars: body.stars, for: user)
+        return .ok(.init(body: .json(rating.api)))
+    }
+
+    // MARK: Playlists
+
+    func listPlaylists(_ input: Operations.listPlaylists.Input) async throws -> Operations.listPlaylists.Output {
+        let user = try await requireUser().user
+        let lists = try await listen.playlists(for: user).map { playlist, system, count in
+            if let playlist {
+                return Components.Schemas.Playlist(
+                    id: String(playlist.id), name: playlist.name, kind: .init(playlist.kind), itemCount: count,
+                    system: false)
+            }
+            return Components.Schemas.Playlist(
+                id: system!.rawValue, name: system!.title, kind: .track, itemCount: count, system: true)
+        }
+        return .ok(.init(body: .json(lists)))
+    }
+
+    func createPlaylist(_ input: Operations.createPlaylist.Input) async throws -> Operations.createPlaylist.Output {
+        let user = try await requireUser().user
+        guard case .json(let body) = input.body else { throw Problem.badRequest("Send the playlist as JSON.") }
+        let kind = MediaKind(rawValue: body.kind.rawValue) ?? .track
+        return .created(.init(body: .json(try await listen.createPlaylist(name: body.name, kind: kind, for: user).api)))
+    }
+
+    func getPlaylist(_ input: Operations.getPlaylist.Input) async throws -> Operations.getPlaylist.Output {
+        let user = try await requireUser().user
+        return .ok(.init(body: .json(try await listen.playlist(input.path.playlistId, for: user).api)))
+    }
+
+    func updatePlaylist(_ input: Operations.updatePlaylist.Input) async throws -> Operations.updatePlaylist.Output {
+        let user = try await requireUser().user
+        guard case .json(let body) = input.body else { throw Problem.badRequest("Send the changes as JSON.") }
+        let view = try await listen.updatePlaylist(input.path.playlistId, name: body.name, items: body.items, for: user)
+        return .ok(.init(body: .json(view.api)))
+    }
+
+    func deletePlaylist(_ input: Operations.deletePlaylist.Input) async throws -> Operations.deletePlaylist.Output {
+        let user = try await requireUser().user
+        try await listen.deletePlaylist(input.path.playlistId, for: user)
+        return .noContent(.init())
+    }
+
+    func listAddable(_ input: Operations.listAddable.Input) async throws -> Operations.listAddable.Output {
+        let user = try await requireUser().user
+        let items = try await listen.addable(input.path.playlistId, query: input.query.q, for: user)
+        return .ok(.init(body: .json(items.map(\.api))))
+    }
+
+    // MARK: Settings, feed, library
+
+    func getListenSettings(_ input: Operations.getListenSettings.Input) async throws
+        -> Operations.getListenSettings.Output
+    {
+        let user = try await requireUser().user
+        return .ok(.init(body: .json(try await listen.settings(for: user).api)))
+    }
+
+    func saveListenSettings(_ input: Operations.saveListenSettings.Input) async throws
+        -> Operations.saveListenSettings.Output
+    {
+        let user = try await requireUser().user
+        guard case .json(let body) = input.body else { throw Problem.badRequest("Send the settings as JSON.") }
+        let settings = ListenSettings(
+            soundQuality: ListenSettings.SoundQuality(rawValue: body.soundQuality.rawValue) ?? .original,
+            endlessQueue: body.endlessQueue, skipExplicit: body.skipExplicit, radioRegion: body.radioRegion)
+        return .ok(.init(body: .json(try await listen.saveSettings(settings, for: user).api)))
+    }
+
+    func getFeed(_ input: Operations.getFeed.Input) async throws -> Operations.getFeed.Output {
+        let user = try await requireUser().user
+        let feed = try await HomeFeed(services: services).feed(for: user, genre: input.query.genre)
+        let body = try APIJSON.encoder().encode(feed.api)
+        let etag = "\"f" + SHA256.hash(data: body).prefix(12).map { String(format: "%02x", $0) }.joined() + "\""
+        let lastModified = MediaStreamMiddleware.httpDate.string(from: feed.updatedAt)
+        if RequestScope.current?.ifNoneMatch == etag {
+            return .notModified(.init())
+        }
+        return .ok(.init(headers: .init(ETag: etag, Last_hyphen_Modified: lastModified), body: .json(feed.api)))
+    }
+
+    func scanLibrary(_ input: Operations.scanLibrary.Input) async throws -> Operations.scanLibrary.Output {
+        _ = try await requireAdmin()
+        guard case .json(let body) = input.body else { throw Problem.badRequest("Send the folder as JSON.") }
+        let summary = try await listen.scan(body.folder)
+        return .ok(
+            .init(
+                body: .json(
+                    .init(
+                        added: summary.added, updated: summary.updated, unchanged: summary.unchanged,
+                        removed: summary.removed, failed: summary.failed))))
+    }
+}
+
+// MARK: - API documents
+
+extension ParentKind {
+    /// The web app's path for parents of this kind: /albums, /podcasts, /audiobooks, /programmes.
+    var path: String { "/\(rawValue)s" }
+}
+
+extension Components.Schemas.MediaKind {
+    init(_ kind: MediaKind) { self = .init(rawValue: kind.rawValue) ?? .track }
+}
+
+extension Components.Schemas.ParentKind {
+    init(_ kind: ParentKind) { self = .init(rawValue: kind.rawValue) ?? .album }
+}
+
+enum CoverURL {
+    static func images(parentID: Int64, version: Date) -> Components.Schemas.Images {
+        func url(_ size: ImageSize) -> String { "/api/v1/covers/\(parentID)/\(size.rawValue)?v=\(version.epoch)" }
+        return .init(thumbnail: url(.thumbnail), medium: url(.medium), large: url(.large), original: url(.original))
+    }
+}
+
+extension SearchHit {
+    var reference: Reference {
+        switch kind {
+        case .author: .author(id)
+        case .parent(let kind): .parent(kind, id)
+        case .media: .media(id)
+        }
+    }
+
+    var kindName: String {
+        switch kind {
+        case .author: "author"
+        case .parent(let kind): kind.rawValue
+        case .media(let kind): kind.rawValue
+        }
+    }
+
+    var api: Components.Schemas.SearchHit {
+        let url: String
+        switch kind {
+        case .author: url = "/authors/\(id)"
+        case .parent(let kind): url = "\(kind.path)/\(id)"
+        case .media: url = "/media/\(id)"
+        }
+        var ref = reference.description
+        if case .media(let kind) = kind { ref = "\(kind.rawValue):\(id)" }
+        return .init(
+            id: id, kind: .init(rawValue: kindName) ?? .track, title: title, subtitle: subtitle, ref: ref, url: url)
+    }
+}
+
+extension Parent {
+    var api: Components.Schemas.ParentSummary {
+        .init(
+            id: id, kind: .init(kind), title: title, author: author.map { .init(id: $0.id, name: $0.name) },
+            genre: genre.map { .init(id: $0.id, name: $0.name) }, year: year, itemCount: itemCount, duration: duration,
+            images: hasCover ? CoverURL.images(parentID: id, version: updatedAt) : nil, ref: "\(kind.rawValue):\(id)",
+            url: "\(kind.path)/\(id)")
+    }
+}
+
+extension RatingSummary {
+    var api: Components.Schemas.Rating { .init(average: average, count: count, mine: mine) }
+}
+
+extension ListenService.MediaView {
+    var api: Components.Schemas.Media {
+        let parentKind = item.kind.parent
+        return .init(
+            id: item.id, kind: .init(item.kind), title: item.title,
+            parent: .init(id: item.parentID, kind: .init(parentKind), title: item.parentTitle),
+            author: item.author.map { .init(id: $0.id, name: $0.name) },
+            genre: item.genre.map { .init(id: $0.id, name: $0.name) }, disc: item.disc, number: item.number,
+            duration: item.duration, explicit: item.isExplicit, description: item.description,
+            publishedAt: item.publishedAt, contentType: item.contentType, size: item.size, bitrate: item.bitrate,
+            images: item.hasCover ? CoverURL.images(parentID: item.parentID, version: item.updatedAt) : nil,
+            streamUrl: streamURL, resumePosition: resumePosition, ref: "\(item.kind.rawValue):\(item.id)",
+            url: "\(parentKind.path)/\(item.parentID)/\(item.id)", liked: liked, hidden: hidden)
+    }
+}
+
+extension ListenService.ParentView {
+    var api: Components.Schemas.ParentDetail {
+        .init(
+            value1: parent.api,
+            value2: .init(
+                description: parent.description, feedUrl: parent.feedURL, rating: rating.api, liked: liked,
+                hidden: hidden, items: items.map(\.api)))
+    }
+}
+
+extension ListenService.PlayerView {
+    var api: Components.Schemas.Player {
+        .init(
+            queue: state.queue.compactMap { entry in
+                items[entry.mediaID].map { .init(media: $0.api, hidden: entry.isHidden) }
+            },
+            current: state.current, position: state.position, playing: state.isPlaying, shuffle: state.shuffle,
+            _repeat: .init(rawValue: state.repeatMode.rawValue) ?? .disabled, contextId: state.contextID,
+            version: version)
+    }
+}
+
+extension ListenService.PlaylistView {
+    var api: Components.Schemas.PlaylistDetail {
+        .init(
+            value1: .init(id: id, name: name, kind: .init(kind), itemCount: items.count, system: isSystem),
+            value2: .init(items: items.map(\.api)))
+    }
+}
+
+extension ListenSettings {
+    var api: Components.Schemas.ListenSettings {
+        .init(
+            soundQuality: .init(rawValue: soundQuality.rawValue) ?? .original, endlessQueue: endlessQueue,
+            skipExplicit: skipExplicit, radioRegion: radioRegion)
+    }
+}

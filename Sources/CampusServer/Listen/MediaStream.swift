@@ -1,0 +1,200 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Listen
+import NIOCore
+import NIOPosix
+import Storage
+
+/// A `Range: bytes=…` request header (RFC 9110 §14.1.2) for a file of a known size.
+enum ByteRangeRequest: Equatable {
+    /// No range, or one the server ignores (several ranges, or a malformed header): the whole file.
+    case whole
+    case part(ClosedRange<Int64>)
+    /// The range starts beyond the end of the file.
+    case unsatisfiable
+
+    init(header: String?, size: Int64) {
+        guard let header else {
+            self = .whole
+            return
+        }
+        let text = header.trimmingCharacters(in: .whitespaces)
+        guard text.count <= 100, text.lowercased().hasPrefix("bytes="), !text.contains(",") else {
+            self = .whole
+            return
+        }
+        let spec = text.dropFirst("bytes=".count).trimmingCharacters(in: .whitespaces)
+        let parts = spec.split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
+        guard parts.count == 2, parts.allSatisfy({ $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }) else {
+            self = .whole
+            return
+        }
+        let first = parts[0].isEmpty ? nil : Int64(parts[0])
+        let last = parts[1].isEmpty ? nil : Int64(parts[1])
+        switch (first, last) {
+        case (nil, nil):
+            self = .whole
+        case (nil, let suffix?):
+            // The last `suffix` bytes.
+            guard suffix > 0, size > 0 else {
+                self = .unsatisfiable
+                return
+            }
+            self = .part(max(0, size - suffix)...(size - 1))
+        case (let first?, let last):
+            if let last, last < first {
+                self = .whole
+                return
+            }
+            guard first < size else {
+                self = .unsatisfiable
+                return
+            }
+            self = .part(first...min(last ?? (size - 1), size - 1))
+        }
+    }
+}
+
+/// Answers `GET` and `HEAD /api/v1/media/{id}/stream`: the file of a media item, addressed by its
+/// id only, with ranges (206, 416), ETag and Last-Modified, or transcoded by ffmpeg to MP3 at a
+/// lower bitrate (`?format=mp3&bitrate=96`), sent as ffmpeg produces it.
+struct MediaStreamMiddleware: RouterMiddleware {
+    typealias Context = CampusRequestContext
+    let services: Services
+    let fileIO = FileIO()
+
+    /// The bitrates a stream may be transcoded to, in kbit/s.
+    static let bitrates = 32...320
+
+    func handle(
+        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
+        guard request.method == .get || request.method == .head, let id = Self.mediaID(request.uri.path) else {
+            return try await next(request, context)
+        }
+        _ = try await APIHandler(services: services).requireUser()
+        guard let file = try await services.database.read({ db in try await ListenStore(db).mediaFile(id: id) }) else {
+            throw Problem.notFound("There is no media item \(id) with a file to stream.")
+        }
+        let query = request.uri.queryParameters
+        if let format = query["format"] {
+            guard format == "mp3" else { throw Problem.badRequest("format must be mp3.") }
+            let bitrate = query["bitrate"].flatMap { Int($0) } ?? 128
+            guard Self.bitrates.contains(bitrate) else {
+                throw Problem.badRequest("bitrate must be between 32 and 320 (kbit/s).")
+            }
+            return try transcoded(file, bitrate: bitrate, head: request.method == .head)
+        }
+        return try await original(file, id: id, request: request, context: context)
+    }
+
+    static func mediaID(_ path: String) -> Int64? {
+        let prefix = "/api/v1/media/"
+        let suffix = "/stream"
+        guard path.hasPrefix(prefix), path.hasSuffix(suffix), path.count > prefix.count + suffix.count else {
+            return nil
+        }
+        return Int64(path.dropFirst(prefix.count).dropLast(suffix.count)).flatMap { $0 > 0 ? $0 : nil }
+    }
+
+    static let httpDate: DateFormatter = {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+        return formatter
+    }()
+
+    private func original(_ file: MediaFile, id: Int64, request: Request, context: Context) async throws -> Response {
+        // The file may have changed since the last scan: describe what is on disk now.
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: file.path),
+            let size = (attributes[.size] as? NSNumber)?.int64Value,
+            let modified = attributes[.modificationDate] as? Date
+        else {
+            throw Problem(
+                .gone,
+                detail: "The file of media item \(id) is no longer in the library; an admin should scan it again.")
+        }
+        let etag = "\"m\(id)-\(size)-\(Int64(modified.timeIntervalSince1970 * 1000))\""
+        let lastModified = Self.httpDate.string(from: modified)
+        var headers: HTTPFields = [
+            .contentType: file.contentType, .acceptRanges: "bytes", .eTag: etag, .lastModified: lastModified,
+            .cacheControl: "private, max-age=3600",
+        ]
+        if let ifNoneMatch = request.headers[.ifNoneMatch] {
+            if ifNoneMatch.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == etag })
+                || ifNoneMatch.trimmingCharacters(in: .whitespaces) == "*"
+            {
+                return Response(status: .notModified, headers: headers)
+            }
+        } else if let since = request.headers[.ifModifiedSince].flatMap(Self.httpDate.date(from:)),
+            modified.timeIntervalSince1970.rounded(.down) <= since.timeIntervalSince1970
+        {
+            return Response(status: .notModified, headers: headers)
+        }
+        var range = ByteRangeRequest(header: request.headers[.range], size: size)
+        if let ifRange = request.headers[.ifRange], ifRange != etag, ifRange != lastModified {
+            range = .whole
+        }
+        switch range {
+        case .unsatisfiable:
+            return Response(
+                status: .rangeNotSatisfiable,
+                headers: [.contentRange: "bytes */\(size)", .acceptRanges: "bytes", .contentLength: "0"])
+        case .whole:
+            headers[.contentLength] = String(size)
+            guard request.method == .get, size > 0 else { return Response(status: .ok, headers: headers) }
+            let body = try await fileIO.loadFile(path: file.path, context: context)
+            return Response(status: .ok, headers: headers, body: body)
+        case .part(let part):
+            headers[.contentRange] = "bytes \(part.lowerBound)-\(part.upperBound)/\(size)"
+            headers[.contentLength] = String(part.count)
+            guard request.method == .get else { return Response(status: .partialContent, headers: headers) }
+            let body = try await fileIO.loadFile(
+                path: file.path, range: Int(part.lowerBound)...Int(part.upperBound), context: context)
+            return Response(status: .partialContent, headers: headers, body: body)
+        }
+    }
+
+    private func transcoded(_ file: MediaFile, bitrate: Int, head: Bool) throws -> Response {
+        guard let ffmpeg = ExternalTool.ffmpeg.path else {
+            throw Problem(
+                .serviceUnavailable, detail: "Transcoding needs ffmpeg, which is not installed on the server.")
+        }
+        let headers: HTTPFields = [
+            .contentType: "audio/mpeg", .acceptRanges: "none", .cacheControl: "private, no-store",
+        ]
+        if head { return Response(status: .ok, headers: headers) }
+        let path = file.path
+        let body = ResponseBody { writer in
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: ffmpeg)
+            process.arguments = [
+                "-hide_banner", "-loglevel", "error", "-i", path, "-map", "0:a:0", "-vn", "-c:a", "libmp3lame", "-b:a",
+                "\(bitrate)k", "-f", "mp3", "pipe:1",
+            ]
+            let output = Pipe()
+            process.standardOutput = output
+            process.standardError = FileHandle.nullDevice
+            process.standardInput = FileHandle.nullDevice
+            try process.run()
+            let handle = output.fileHandleForReading
+            do {
+                while true {
+                    let chunk = try await NIOThreadPool.singleton.runIfActive { handle.readData(ofLength: 64 * 1024) }
+                    if chunk.isEmpty { break }
+                    try await writer.write(ByteBuffer(bytes: chunk))
+                }
+            } catch {
+                process.terminate()
+                try? handle.close()
+                throw error
+            }
+            try? handle.close()
+            process.waitUntilExit()
+            try await writer.finish(nil)
+        }
+        return Response(status: .ok, headers: headers, body: body)
+    }
+}

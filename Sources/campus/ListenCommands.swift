@@ -1,0 +1,36 @@
+import ArgumentParser
+import CampusServer
+import Foundation
+import Storage
+
+struct LibraryCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "library", abstract: "The media library.", subcommands: [Scan.self])
+
+    struct Scan: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Read a folder of audio files into the catalogue (needs ffprobe from Debian's ffmpeg).",
+            discussion: """
+                Tags, duration and cover art come from ffprobe. Files in folders named Podcasts, Audiobooks or \
+                Radio/Lectures (or with such a genre) become episodes and chapters; everything else is music. \
+                Scanning again updates changed files, removes the ones that are gone and keeps the ids of the rest.
+                """)
+
+        @OptionGroup var storage: StorageOptions
+        @Argument(help: "The folder to scan.") var folder: String
+
+        func run() async throws {
+            let summary = try await withDatabase(storage) { database, logger in
+                do {
+                    return try await LibraryScanner(
+                        database: database, dataDirectory: storage.resolvedDataDirectory, logger: logger
+                    ).scan(folder)
+                } catch {
+                    throw Failure(describeForPeople(error))
+                }
+            }
+            print("Scanned \(folder): \(summary.description).")
+            for failure in summary.failed.prefix(20) { print("  not readable: \(failure)") }
+        }
+    }
+}
