@@ -110,6 +110,7 @@ public enum CampusApp {
         SitePages(pages: pages, documentation: documentation).register(on: router, routes: routes)
         TimetablePages(pages: pages).register(on: router, routes: routes)
         CompetePages(pages: pages).register(on: router, routes: routes)
+        ListenPages(pages: pages).register(on: router, routes: routes)
         return router
     }
 

@@ -287,6 +287,8 @@ extension TestResponse {
             let beyond = try await range("bytes=\(file.count)-")
             #expect(beyond.status == .rangeNotSatisfiable)
             #expect(beyond.headers[.contentRange] == "bytes */\(file.count)")
+            #expect(
+                try await range("bytes=" + String(repeating: "0", count: 120) + "-").status == .unprocessableContent)
             let clamped = try await range("bytes=\(file.count - 10)-\(file.count + 100)")
             #expect(Data(buffer: clamped.body) == file.suffix(10))
             // A stale If-Range gets the whole file; a current one the range.

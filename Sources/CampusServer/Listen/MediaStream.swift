@@ -1,3 +1,4 @@
+import Accounts
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -74,6 +75,9 @@ struct MediaStreamMiddleware: RouterMiddleware {
             return try await next(request, context)
         }
         _ = try await APIHandler(services: services).requireUser()
+        if let range = request.headers[.range], range.utf8.count > 100 {
+            throw Problem.invalid(FieldProblem(field: "Range", detail: "A Range header has at most 100 characters."))
+        }
         guard let file = try await services.database.read({ db in try await ListenStore(db).mediaFile(id: id) }) else {
             throw Problem.notFound("There is no media item \(id) with a file to stream.")
         }

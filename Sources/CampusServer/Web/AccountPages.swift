@@ -47,13 +47,6 @@ struct AccountPages: Sendable {
 
     // MARK: Forms
 
-    private func form<T: Decodable>(_ type: T.Type, _ request: Request, _ context: CampusRequestContext) async throws
-        -> T
-    {
-        let buffer = try await request.body.collect(upTo: context.maxUploadSize)
-        return try URLEncodedFormDecoder().decode(T.self, from: String(buffer: buffer))
-    }
-
     struct CSRFForm: Decodable { var _csrf: String? }
 
     // MARK: Home
@@ -88,7 +81,7 @@ struct AccountPages: Sendable {
 
     @Sendable func login(_ request: Request, _ context: CampusRequestContext) async throws -> Response {
         let visitor = try await pages.visitor(request)
-        let form = try await form(LoginForm.self, request, context)
+        let form = try await pages.form(LoginForm.self, request, context)
         try pages.checkCSRF(form._csrf, visitor: visitor)
         let next = WebPages.safeNext(form.next)
         let email = form.email ?? ""
@@ -119,7 +112,7 @@ struct AccountPages: Sendable {
 
     @Sendable func logout(_ request: Request, _ context: CampusRequestContext) async throws -> Response {
         let visitor = try await pages.visitor(request)
-        let form = try await form(CSRFForm.self, request, context)
+        let form = try await pages.form(CSRFForm.self, request, context)
         try pages.checkCSRF(form._csrf, visitor: visitor)
         if let token = visitor.sessionCookie { try await accounts.logout(token: token) }
         var response = pages.redirect(to: "/", flash: "You are logged out.", for: visitor)
@@ -146,7 +139,7 @@ struct AccountPages: Sendable {
 
     @Sendable func registration(_ request: Request, _ context: CampusRequestContext) async throws -> Response {
         let visitor = try await pages.visitor(request)
-        let form = try await form(RegistrationForm.self, request, context)
+        let form = try await pages.form(RegistrationForm.self, request, context)
         try pages.checkCSRF(form._csrf, visitor: visitor)
         let values: [String: Any] = [
             "email": form.email ?? "", "firstName": form.firstName ?? "", "lastName": form.lastName ?? "",
@@ -185,7 +178,7 @@ struct AccountPages: Sendable {
 
     @Sendable func forgot(_ request: Request, _ context: CampusRequestContext) async throws -> Response {
         let visitor = try await pages.visitor(request)
-        let form = try await form(ForgotForm.self, request, context)
+        let form = try await pages.form(ForgotForm.self, request, context)
         try pages.checkCSRF(form._csrf, visitor: visitor)
         let email = String((form.email ?? "").prefix(AccountRules.emailMaxLength))
         try await accounts.requestPasswordReset(email: email)
@@ -207,7 +200,7 @@ struct AccountPages: Sendable {
 
     @Sendable func reset(_ request: Request, _ context: CampusRequestContext) async throws -> Response {
         let visitor = try await pages.visitor(request)
-        let form = try await form(ResetForm.self, request, context)
+        let form = try await pages.form(ResetForm.self, request, context)
         try pages.checkCSRF(form._csrf, visitor: visitor)
         let token = String((form.token ?? "").prefix(200))
         let password = form.password ?? ""
@@ -262,7 +255,7 @@ struct AccountPages: Sendable {
 
     @Sendable func updateProfile(_ request: Request, _ context: CampusRequestContext) async throws -> Response {
         let (visitor, account) = try await pages.signedIn(request)
-        let form = try await form(ProfileForm.self, request, context)
+        let form = try await pages.form(ProfileForm.self, request, context)
         try pages.checkCSRF(form._csrf, visitor: visitor)
         var subgroup: Int?
         if let text = form.subgroup, !text.isEmpty {
@@ -297,7 +290,7 @@ struct AccountPages: Sendable {
 
     @Sendable func changePassword(_ request: Request, _ context: CampusRequestContext) async throws -> Response {
         let (visitor, account) = try await pages.signedIn(request)
-        let form = try await form(PasswordForm.self, request, context)
+        let form = try await pages.form(PasswordForm.self, request, context)
         try pages.checkCSRF(form._csrf, visitor: visitor)
         guard form.newPassword == form.confirmation else {
             return try await profile(
@@ -363,7 +356,7 @@ struct AccountPages: Sendable {
 
     @Sendable func deleteAvatar(_ request: Request, _ context: CampusRequestContext) async throws -> Response {
         let (visitor, account) = try await pages.signedIn(request)
-        let form = try await form(CSRFForm.self, request, context)
+        let form = try await pages.form(CSRFForm.self, request, context)
         try pages.checkCSRF(form._csrf, visitor: visitor)
         try await accounts.deleteAvatar(of: account.user)
         return pages.redirect(to: "/profile", flash: "Your avatar is removed.", for: visitor)
@@ -376,7 +369,7 @@ struct AccountPages: Sendable {
 
     @Sendable func deleteAccount(_ request: Request, _ context: CampusRequestContext) async throws -> Response {
         let (visitor, account) = try await pages.signedIn(request)
-        let form = try await form(DeleteForm.self, request, context)
+        let form = try await pages.form(DeleteForm.self, request, context)
         try pages.checkCSRF(form._csrf, visitor: visitor)
         do {
             try await accounts.deleteAccount(of: account.user, password: form.password ?? "")
@@ -420,7 +413,7 @@ struct AccountPages: Sendable {
 
     @Sendable func setRole(_ request: Request, _ context: CampusRequestContext) async throws -> Response {
         let (visitor, account) = try await pages.signedIn(request)
-        let form = try await form(RoleForm.self, request, context)
+        let form = try await pages.form(RoleForm.self, request, context)
         try pages.checkCSRF(form._csrf, visitor: visitor)
         guard let userID = context.parameters.get("userId", as: Int64.self) else {
             throw Problem.notFound("There is no such account.")

@@ -90,13 +90,6 @@ struct CompetePages: Sendable {
         return id
     }
 
-    private func form<T: Decodable>(_ type: T.Type, _ request: Request, _ context: CampusRequestContext) async throws
-        -> T
-    {
-        let buffer = try await request.body.collect(upTo: context.maxUploadSize)
-        return try URLEncodedFormDecoder().decode(T.self, from: String(buffer: buffer))
-    }
-
     struct CSRFForm: Decodable { var _csrf: String? }
 
     /// A form post that does one thing to a competition, then shows the competition again with
@@ -106,7 +99,7 @@ struct CompetePages: Sendable {
         _ body: (Int64, UserRecord) async throws -> Void
     ) async throws -> Response {
         let (visitor, account) = try await pages.signedIn(request)
-        let form = try await form(CSRFForm.self, request, context)
+        let form = try await pages.form(CSRFForm.self, request, context)
         try pages.checkCSRF(form._csrf, visitor: visitor)
         let id = try competitionID(context)
         do {
@@ -327,7 +320,7 @@ struct CompetePages: Sendable {
 
     @Sendable func create(_ request: Request, _ context: CampusRequestContext) async throws -> Response {
         let (visitor, account) = try await pages.signedIn(request)
-        let form = try await form(CompetitionForm.self, request, context)
+        let form = try await pages.form(CompetitionForm.self, request, context)
         try pages.checkCSRF(form._csrf, visitor: visitor)
         let (change, errors) = draft(form)
         let from = form.from.flatMap { Int64($0) }
@@ -375,7 +368,7 @@ struct CompetePages: Sendable {
 
     @Sendable func edit(_ request: Request, _ context: CampusRequestContext) async throws -> Response {
         let (visitor, account) = try await pages.signedIn(request)
-        let form = try await form(CompetitionForm.self, request, context)
+        let form = try await pages.form(CompetitionForm.self, request, context)
         try pages.checkCSRF(form._csrf, visitor: visitor)
         let id = try competitionID(context)
         let (change, errors) = draft(form)
@@ -466,7 +459,7 @@ struct CompetePages: Sendable {
 
     @Sendable func setResult(_ request: Request, _ context: CampusRequestContext) async throws -> Response {
         let (visitor, account) = try await pages.signedIn(request)
-        let form = try await form(ResultForm.self, request, context)
+        let form = try await pages.form(ResultForm.self, request, context)
         try pages.checkCSRF(form._csrf, visitor: visitor)
         let id = try competitionID(context)
         let participant = try participantID(context)

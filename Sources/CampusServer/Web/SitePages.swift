@@ -3,7 +3,7 @@ import HTTPTypes
 import Hummingbird
 import NIOCore
 
-/// The API documentation, the OpenAPI document, and the sections whose own pages come later.
+/// The API documentation and the OpenAPI document.
 struct SitePages: Sendable {
     let pages: WebPages
     let documentation: APIDocumentation
@@ -21,13 +21,6 @@ struct SitePages: Sendable {
         }
         get("/openapi.json") { _, _ in
             Self.document(String(decoding: try documentation.json, as: UTF8.self), type: "application/json")
-        }
-        for section in Section.allCases {
-            get("/\(section.rawValue)") { request, _ in
-                let visitor = try await pages.visitor(request)
-                return try await pages.render(
-                    "section", ["title": section.title, "text": section.text], for: visitor, section: section.rawValue)
-            }
         }
     }
 
@@ -76,23 +69,5 @@ struct SitePages: Sendable {
             "name": field.name, "location": field.location, "type": field.type, "required": field.required,
             "description": field.description,
         ]
-    }
-
-    /// The three parts of Campus. Each has a page here until its own pages exist.
-    enum Section: String, CaseIterable {
-        case listen
-
-        var title: String {
-            switch self {
-            case .listen: "Listen"
-            }
-        }
-
-        var text: String {
-            switch self {
-            case .listen:
-                "Music, podcasts, audiobooks, lecture recordings and campus radio will appear here once the media library is set up."
-            }
-        }
     }
 }

@@ -72,6 +72,12 @@ struct WebPages: Sendable {
         }
     }
 
+    /// A form post's fields (`application/x-www-form-urlencoded`), within the request's body limit.
+    func form<T: Decodable>(_ type: T.Type, _ request: Request, _ context: CampusRequestContext) async throws -> T {
+        let buffer = try await request.body.collect(upTo: context.maxUploadSize)
+        return try URLEncodedFormDecoder().decode(T.self, from: String(buffer: buffer))
+    }
+
     // MARK: Rendering
 
     /// Renders `template` inside the layout with the values every page has.

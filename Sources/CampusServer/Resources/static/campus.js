@@ -15,6 +15,8 @@
       }
       return fetch(path, { credentials: "same-origin", ...options, headers });
     },
+    /** Sets up the scripts of the page's content; run again when the player swaps pages in. */
+    initPage() { followRanking(); },
   };
 
   // Links that start something big ask first (reusing a competition).
@@ -24,12 +26,16 @@
   });
 
   // A competition's scoreboard follows the live ranking (Server-Sent Events).
-  const ranking = document.querySelector("table#ranking[data-live]");
-  if (ranking && window.EventSource) {
+  let liveSource = null;
+  function followRanking() {
+    if (liveSource) { liveSource.close(); liveSource = null; }
+    const ranking = document.querySelector("table#ranking[data-live]");
+    if (!ranking || !window.EventSource) return;
     const status = document.getElementById("live-status");
     const count = document.getElementById("participant-count");
     const me = Number(document.querySelector("[data-me]")?.getAttribute("data-me") || 0);
     const source = new EventSource(ranking.getAttribute("data-live"));
+    liveSource = source;
     const cell = (text, className) => {
       const td = document.createElement("td");
       if (className) td.className = className;
@@ -68,6 +74,8 @@
       if (status) status.textContent = "This competition was deleted.";
     });
   }
+
+  window.campus.initPage();
 
   // Forms that destroy something ask first.
   document.addEventListener("submit", (event) => {

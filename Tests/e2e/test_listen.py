@@ -1,0 +1,240 @@
+"""Listen end to end: the demo library made by scripts/make-demo-media (ffmpeg, espeak-ng),
+scanned by `campus library scan` and checked against ffprobe, and the web player in a real
+browser: playback goes on while the listener moves to Timetable and Compete pages, and the
+queue actions work."""
+import json
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+import requests
+from selenium import webdriver
+from selenium.webdriver.chrome.options import Options
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support import expected_conditions as EC
+from selenium.webdriver.support.ui import Select, WebDriverWait
+
+from conftest import Campus, run_cli
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+def media(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("media") / "demo-media"
+    subprocess.run([str(ROOT / "scripts" / "make-demo-media"), str(folder)], check=True)
+    return folder
+
+
+@pytest.fixture
+def listen_campus(data_dir, media):
+    server = Campus(data_dir, demo=True, extra=["--library", str(media)]).start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def browser(tmp_path):
+    options = Options()
+    options.binary_location = "/usr/bin/chromium"
+    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1200,1000",
+                     "--autoplay-policy=no-user-gesture-required", f"--user-data-dir={tmp_path / 'chromium'}"):
+        options.add_argument(argument)
+    driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+    driver.implicitly_wait(5)
+    yield driver
+    driver.quit()
+
+
+def ffprobe_tags(path):
+    output = subprocess.run(
+        ["ffprobe", "-v", "error", "-print_format", "json", "-show_format", "-show_streams", str(path)],
+        check=True, capture_output=True, text=True).stdout
+    probe = json.loads(output)
+    tags = {}
+    # Ogg keeps its tags on the audio stream, MP3 and MP4 on the container.
+    for stream in probe["streams"]:
+        if stream.get("codec_type") == "audio":
+            tags.update({k.lower(): v for k, v in stream.get("tags", {}).items()})
+    tags.update({k.lower(): v for k, v in probe["format"].get("tags", {}).items()})
+    return tags, float(probe["format"]["duration"])
+
+
+def test_cli_scan_reads_what_ffprobe_reads_and_rescans_change_nothing(media, data_dir):
+    first = run_cli("library", "scan", str(media), data_dir=data_dir)
+    assert "14 added, 0 updated, 0 unchanged, 0 removed" in first.stdout
+    again = run_cli("library", "scan", str(media), data_dir=data_dir)
+    assert "0 added, 0 updated, 14 unchanged, 0 removed" in again.stdout
+
+    server = Campus(data_dir).start()
+    try:
+        server.register("listener@example.org")
+        token = server.login("listener@example.org")
+        checked = 0
+        for path in sorted(media.rglob("*")):
+            if path.suffix not in (".mp3", ".ogg", ".m4a"):
+                continue
+            tags, duration = ffprobe_tags(path)
+            title = tags["title"]
+            hits = server.call("GET", "/api/v1/search", token=token, params={"q": title}).json()["items"]
+            item = next(h for h in hits if h["title"] == title and h["kind"] not in ("album", "author"))
+            media_item = server.call("GET", f"/api/v1/media/{item['id']}", token=token).json()
+            assert abs(media_item["duration"] - duration) < 0.05
+            assert media_item["parent"]["title"] == tags["album"]
+            if "track" in tags or "tracknumber" in tags:
+                assert media_item["number"] == int((tags.get("track") or tags["tracknumber"]).split("/")[0])
+            checked += 1
+        assert checked == 14
+    finally:
+        server.stop()
+
+
+def log_in(browser, site, email, password):
+    browser.get(site + "/login")
+    browser.find_element(By.ID, "email").send_keys(email)
+    browser.find_element(By.ID, "password").send_keys(password)
+    browser.find_element(By.ID, "password").submit()
+    WebDriverWait(browser, 10).until(EC.presence_of_element_located((By.ID, "logout")))
+
+
+def audio(browser):
+    return browser.execute_script(
+        "const a = document.getElementById('player-audio');"
+        "return {time: a.currentTime, paused: a.paused, src: a.currentSrc, marker: a.dataset.marker || null};")
+
+
+def wait_playing_past(browser, seconds):
+    WebDriverWait(browser, 20).until(lambda b: (lambda a: not a["paused"] and a["time"] > seconds)(audio(b)))
+    return audio(browser)
+
+
+def queue_titles(browser):
+    # Read in one go: the queue is drawn again after every action.
+    return browser.execute_script(
+        "return [...document.querySelectorAll('#player-queue .queue-title')].map(e => e.textContent);")
+
+
+def test_playback_continues_across_pages_and_queue_actions_work(listen_campus, browser):
+    site = listen_campus.url
+    token = listen_campus.login("student@campus.test", "campus-student")
+    hits = listen_campus.call("GET", "/api/v1/search", token=token, params={"q": "first light"}).json()["items"]
+    album = next(h for h in hits if h["kind"] == "album")
+
+    log_in(browser, site, "student@campus.test", "campus-student")
+    browser.find_element(By.LINK_TEXT, "Listen").click()
+    WebDriverWait(browser, 10).until(EC.presence_of_element_located((By.CSS_SELECTOR, ".block")))
+    browser.get(site + album["url"])
+    assert browser.find_element(By.ID, "parent-title").text == "First Light"
+    browser.find_element(By.ID, "play-all").click()
+    started = wait_playing_past(browser, 0.5)
+    assert "/api/v1/media/" in started["src"]
+    assert browser.find_element(By.ID, "player-title").text == "Morning Bell"
+    # Mark the audio element: a full page load would make a new one without the mark.
+    browser.execute_script("document.getElementById('player-audio').dataset.marker = 'same';")
+
+    # Moving to the timetable and to Compete keeps the same audio element playing.
+    browser.find_element(By.LINK_TEXT, "Timetable").click()
+    WebDriverWait(browser, 10).until(EC.url_contains("/timetable"))
+    WebDriverWait(browser, 10).until(lambda b: "Timetable" in b.title)
+    on_timetable = audio(browser)
+    assert on_timetable["marker"] == "same"
+    assert not on_timetable["paused"]
+    later = wait_playing_past(browser, on_timetable["time"] + 0.5)
+    assert later["marker"] == "same"
+    browser.find_element(By.LINK_TEXT, "Compete").click()
+    WebDriverWait(browser, 10).until(EC.url_contains("/compete"))
+    WebDriverWait(browser, 10).until(lambda b: "Compete" in b.title)
+    on_compete = wait_playing_past(browser, later["time"] + 0.3)
+    assert on_compete["marker"] == "same"
+    browser.back()
+    WebDriverWait(browser, 10).until(EC.url_contains("/timetable"))
+    assert audio(browser)["marker"] == "same"
+
+    # The big player: the queue, next, remove, reorder, shuffle, repeat, sleep timer.
+    browser.find_element(By.ID, "player-expand").click()
+    assert queue_titles(browser) == ["Morning Bell", "Library Steps", "Quad at Noon", "Evening Lamps"]
+    browser.find_element(By.ID, "player-next").click()
+    WebDriverWait(browser, 10).until(
+        lambda b: b.find_element(By.ID, "player-title").text == "Library Steps")
+    wait_playing_past(browser, 0.2)
+    browser.find_element(By.CSS_SELECTOR, "[aria-label='Remove Evening Lamps']").click()
+    WebDriverWait(browser, 10).until(lambda b: len(queue_titles(b)) == 3)
+    browser.find_element(By.CSS_SELECTOR, "[aria-label='Move Quad at Noon up']").click()
+    WebDriverWait(browser, 10).until(
+        lambda b: queue_titles(b) == ["Morning Bell", "Quad at Noon", "Library Steps"])
+    assert browser.execute_script(
+        "return document.querySelector('#player-queue li.current .queue-title').textContent") == "Library Steps"
+    browser.find_element(By.ID, "player-repeat").click()
+    WebDriverWait(browser, 10).until(
+        lambda b: b.find_element(By.ID, "player-repeat").text == "Repeat: all")
+    browser.find_element(By.ID, "player-shuffle").click()
+    WebDriverWait(browser, 10).until(
+        lambda b: b.find_element(By.ID, "player-shuffle").get_attribute("aria-pressed") == "true")
+    # Shuffle keeps the current item first.
+    assert queue_titles(browser)[0] == "Library Steps"
+    Select(browser.find_element(By.ID, "player-sleep")).select_by_value("15")
+    assert "Pauses at" in browser.find_element(By.ID, "player-sleep-status").text
+    # A manual next cancels the sleep timer.
+    browser.find_element(By.ID, "player-next").click()
+    WebDriverWait(browser, 10).until(lambda b: b.find_element(By.ID, "player-sleep-status").text == "")
+
+    # The server has the same queue, for the listener's other devices.
+    state = listen_campus.call("GET", "/api/v1/player", token=token).json()
+    assert [e["media"]["title"] for e in state["queue"]] == queue_titles(browser)
+    assert state["shuffle"] is True and state["repeat"] == "all"
+    assert state["queue"][state["current"]]["media"]["title"] == browser.find_element(By.ID, "player-title").text
+
+    # Pausing keeps the position; a new page load shows the player paused there.
+    browser.find_element(By.ID, "player-toggle").click()
+    WebDriverWait(browser, 10).until(lambda b: audio(b)["paused"])
+    time.sleep(0.5)
+    paused = listen_campus.call("GET", "/api/v1/player", token=token).json()
+    assert paused["playing"] is False
+    browser.get(site + "/listen")
+    WebDriverWait(browser, 10).until(
+        lambda b: b.find_element(By.ID, "player-title").text == state["queue"][state["current"]]["media"]["title"])
+    assert audio(browser)["paused"]
+
+
+def test_spoken_content_has_speed_and_resumes(listen_campus, browser):
+    site = listen_campus.url
+    log_in(browser, site, "student@campus.test", "campus-student")
+    browser.get(site + "/listen/audiobooks")
+    browser.find_element(By.LINK_TEXT, "A Short Guide to the Campus").click()
+    browser.find_element(By.ID, "play-all").click()
+    wait_playing_past(browser, 1.0)
+    browser.find_element(By.ID, "player-expand").click()
+    speed = browser.find_element(By.ID, "player-speed-label")
+    assert speed.is_displayed()
+    Select(browser.find_element(By.ID, "player-speed")).select_by_value("1.5")
+    assert browser.execute_script("return document.getElementById('player-audio').playbackRate") == 1.5
+    browser.find_element(By.ID, "player-toggle").click()
+    WebDriverWait(browser, 10).until(lambda b: audio(b)["paused"])
+    position = audio(browser)["time"]
+    token = listen_campus.login("student@campus.test", "campus-student")
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline:
+        state = listen_campus.call("GET", "/api/v1/player", token=token).json()
+        if state["queue"][state["current"]]["media"].get("resumePosition"):
+            break
+        time.sleep(0.2)
+    chapter = state["queue"][state["current"]]["media"]
+    assert abs(chapter["resumePosition"] - position) < 0.5
+    # The chapter's page shows where the listener stopped.
+    browser.get(site + chapter["url"])
+    assert "stopped at" in browser.find_element(By.ID, f"item-{chapter['id']}").text
+
+
+def test_streaming_is_ranged_for_outside_clients(listen_campus):
+    token = listen_campus.login("student@campus.test", "campus-student")
+    hits = listen_campus.call("GET", "/api/v1/search", token=token, params={"q": "morning bell"}).json()["items"]
+    track = next(h for h in hits if h["kind"] == "track")
+    url = f"{listen_campus.url}/api/v1/media/{track['id']}/stream"
+    headers = {"Authorization": f"Bearer {token}"}
+    whole = requests.get(url, headers=headers)
+    assert whole.status_code == 200 and whole.headers["Accept-Ranges"] == "bytes"
+    part = requests.get(url, headers={**headers, "Range": "bytes=100-199"})
+    assert part.status_code == 206 and part.content == whole.content[100:200]
+    assert requests.get(url, headers={**headers, "If-None-Match": whole.headers["ETag"]}).status_code == 304
