@@ -117,6 +117,8 @@ public enum CampusApp {
     @Sendable static func bodyLimit(method: HTTPRequest.Method, path: String) -> Int {
         switch path {
         case "/api/v1/me/avatar": BodyLimits.avatar
+        case "/api/v1/library/uploads": ListenService.uploadLimit
+        case "/listen/library/upload": ListenService.uploadLimit + (64 << 10)
         case "/profile/avatar": BodyLimits.avatarForm
         case _ where path.hasSuffix("/gpx") && path.hasPrefix("/api/v1/competitions/"): BodyLimits.gpx
         case _ where path.hasSuffix("/gpx") && path.hasPrefix("/compete/"): BodyLimits.gpxForm

@@ -60,6 +60,7 @@ final class Services: Sendable {
     let responseCache: ResponseCache
     let outbox: Outbox
     let csrf: CSRFProtection
+    let links: LinkSigner
     let metrics: PrometheusCollectorRegistry
     let logger: Logger
     let now: @Sendable () -> Date
@@ -74,6 +75,7 @@ final class Services: Sendable {
         self.logger = logger
         self.now = now
         self.csrf = CSRFProtection(secret: secret)
+        self.links = LinkSigner(secret: secret)
         let outbox = Outbox(
             database: database, sender: mailSender ?? LogMailSender(logger: logger), logger: logger, now: now)
         self.outbox = outbox
@@ -84,7 +86,8 @@ final class Services: Sendable {
         self.leaderboards = leaderboards
         self.compete = CompeteService(database: database, leaderboards: leaderboards, now: now, logger: logger)
         self.listen = ListenService(
-            database: database, dataDirectory: configuration.dataDirectory, now: now, logger: logger)
+            database: database, dataDirectory: configuration.dataDirectory, links: LinkSigner(secret: secret), now: now,
+            logger: logger)
         self.accounts = AccountService(
             database: database, hasher: PasswordHasher(cost: configuration.bcryptCost),
             throttle: configuration.loginThrottle, outbox: outbox, baseURL: configuration.resolvedBaseURL, now: now,

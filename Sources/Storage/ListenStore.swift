@@ -418,6 +418,20 @@ public struct ListenStore: Sendable {
             contentType: try row.decode(column: "content_type", as: String.self))
     }
 
+    /// Where a podcast episode imported from a feed lives, when it has no file here.
+    public func remoteURL(id: Int64) async throws -> String? {
+        try await db.select().column("url").from("media").where("id", .equal, id).where(
+            SQLColumn("path"), .is, SQLLiteral.null
+        )
+        .first(decodingColumn: "url", as: String?.self) ?? nil
+    }
+
+    /// The item whose file is at `path`.
+    public func mediaID(path: String) async throws -> Int64? {
+        try await db.select().column("id").from("media").where("path", .equal, path)
+            .first(decodingColumn: "id", as: Int64.self)
+    }
+
     /// The library's files under `root` (a path prefix ending in "/"), as last scanned.
     public func libraryFiles(under root: String) async throws -> [String: LibraryFile] {
         var files: [String: LibraryFile] = [:]

@@ -16,7 +16,7 @@ struct Campus: AsyncParsableCommand {
             """,
         subcommands: [
             Serve.self, Migrate.self, UserCommand.self, ImportCommand.self, SyncCommand.self, ScheduleCommand.self,
-            CalendarCommand.self, DemoCommand.self, LibraryCommand.self,
+            CalendarCommand.self, DemoCommand.self, LibraryCommand.self, PodcastCommand.self,
         ],
         defaultSubcommand: Serve.self)
 }

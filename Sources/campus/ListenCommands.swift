@@ -34,3 +34,31 @@ struct LibraryCommand: AsyncParsableCommand {
         }
     }
 }
+
+struct PodcastCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "podcast", abstract: "Podcasts from RSS feeds.", subcommands: [Add.self])
+
+    struct Add: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Import a podcast from its RSS 2.0 feed (a URL or a file); importing again updates it.")
+
+        @OptionGroup var storage: StorageOptions
+        @Argument(help: "The feed's URL (http or https) or file.") var feed: String
+
+        func run() async throws {
+            let summary = try await withDatabase(storage) { database, logger in
+                do {
+                    return try await Podcasts(
+                        database: database, dataDirectory: storage.resolvedDataDirectory, logger: logger
+                    ).add(feed)
+                } catch {
+                    throw Failure(describeForPeople(error))
+                }
+            }
+            print(
+                "Imported “\(summary.title)” (podcast \(summary.podcastID)): \(summary.added) new episodes, \(summary.updated) updated."
+            )
+        }
+    }
+}

@@ -1,4 +1,5 @@
 import CampusTestSupport
+import Formats
 import Foundation
 import HTTPTypes
 import HummingbirdTesting
@@ -514,6 +515,76 @@ extension TestResponse {
             #expect(endless.queueIDs.count == 3)
             #expect(endless.json["playing"] as? Bool == true)
             #expect(endless.current == 1)
+        }
+    }
+
+    @Test func adminsUploadSingleFilesAndImportPodcastFeeds() async throws {
+        try await TestServer.run { server in
+            let cast = try await ListenCast.make(server)
+            defer { cast.library.remove() }
+            let file = try Data(
+                contentsOf: cast.library.root.appendingPathComponent("Music/Orchestra - Suite/01 First.mp3"))
+            func upload(_ query: String, _ token: String, _ bytes: Data = file) async throws -> TestResponse {
+                try await server.http.execute(
+                    uri: "/api/v1/library/uploads?\(query)", method: .post,
+                    headers: [.authorization: "Bearer \(token)", .contentType: "application/octet-stream"],
+                    body: ByteBuffer(bytes: bytes))
+            }
+            // The folder decides the kind, as in a scan.
+            let uploaded = try await upload("name=Lecture%201.mp3&folder=Lectures/Physics%20101", cast.admin)
+            #expect(uploaded.status == .created, "\(uploaded.text)")
+            #expect(uploaded.json["kind"] as? String == "programme_episode")
+            #expect(uploaded.json["title"] as? String == "First", "the title tag")
+            let id = (uploaded.json["id"] as? NSNumber)?.int64Value ?? 0
+            let stream = try await server.request(.get, "/api/v1/media/\(id)/stream", token: cast.ann)
+            #expect(Data(buffer: stream.body) == file)
+            // Uploading the same name again replaces the file and keeps the id.
+            let again = try await upload("name=Lecture%201.mp3&folder=Lectures/Physics%20101", cast.admin)
+            #expect((again.json["id"] as? NSNumber)?.int64Value == id)
+            // Only admins, only audio, no way out of the uploads folder.
+            #expect(try await upload("name=x.mp3", cast.ann).status == .forbidden)
+            #expect(try await upload("name=notes.txt", cast.admin).status == .unprocessableContent)
+            #expect(try await upload("name=x.mp3&folder=../..", cast.admin).status == .unprocessableContent)
+            #expect(
+                try await upload("name=noise.mp3", cast.admin, Data("not audio at all".utf8)).status
+                    == .unprocessableContent)
+
+            // A podcast from a feed file (the CLI's way); its episodes play from the feed's URLs.
+            let feed = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+                .appendingPathComponent("FormatsTests/Data/podcast.rss")
+            let database = try await Database.open(server.databaseLocation, logger: TestDatabases.logger)
+            let podcasts = Podcasts(
+                database: database, dataDirectory: NSTemporaryDirectory(), logger: TestDatabases.logger)
+            let imported = try await podcasts.add(feed.path)
+            #expect(imported.added == 2)
+            let reimported = try await podcasts.add(feed.path)
+            #expect(reimported.added == 0 && reimported.updated == 2)
+            await database.close()
+            let podcast = try await server.request(.get, "/api/v1/podcasts/\(imported.podcastID)", token: cast.ann)
+            let episodes = podcast.json["items"] as? [[String: Any]] ?? []
+            #expect(episodes.map { $0["title"] as? String } == ["Episode 2: Sound", "Episode 1: Light"])
+            #expect(episodes.first?["duration"] as? Double == 3723)
+            let episodeID = (episodes.first?["id"] as? NSNumber)?.int64Value ?? 0
+            let redirect = try await server.request(.get, "/api/v1/media/\(episodeID)/stream", token: cast.ann)
+            #expect(redirect.status == .found)
+            #expect(redirect.headers[.location] == "https://radio.example.org/science/2.mp3")
+
+            // Campus's own feed: a key opens it and its episodes without a login; a wrong key is 404.
+            let rssURL = try #require(podcast.json["rssUrl"] as? String)
+            let rss = try await server.request(.get, rssURL)
+            #expect(rss.status == .ok)
+            #expect(rss.headers[.contentType]?.hasPrefix("application/rss+xml") == true)
+            let ours = try RSS.read(Data(buffer: rss.body))
+            #expect(ours.title == "Science Hour & Friends")
+            #expect(ours.episodes.count == 2)
+            #expect(
+                try await server.request(.get, "/api/v1/podcasts/\(imported.podcastID)/rss?key=wrong").status
+                    == .notFound)
+            let enclosure = try #require(URL(string: ours.episodes[0].enclosureURL))
+            let keyed = try await server.request(.get, enclosure.path + "?" + (enclosure.query ?? ""))
+            #expect(keyed.status == .found, "the key opens the item without a login")
+            let forged = try await server.request(.get, enclosure.path + "?key=AAAAAAAAAAAAAAAAAAAAAA")
+            #expect(forged.status == .unauthorized)
         }
     }
 

@@ -238,3 +238,91 @@ def test_streaming_is_ranged_for_outside_clients(listen_campus):
     part = requests.get(url, headers={**headers, "Range": "bytes=100-199"})
     assert part.status_code == 206 and part.content == whole.content[100:200]
     assert requests.get(url, headers={**headers, "If-None-Match": whole.headers["ETag"]}).status_code == 304
+
+
+@pytest.fixture
+def feed_site(tmp_path, media):
+    """A podcast feed and its episodes on a local web server, as a podcast host would have them."""
+    import functools
+    import http.server
+    import shutil
+    import threading
+
+    site = tmp_path / "site"
+    site.mkdir()
+    episodes = sorted((media / "Podcasts" / "Campus Weekly").glob("*.mp3"))[:2]
+    for number, episode in enumerate(episodes, 1):
+        shutil.copy(episode, site / f"ep{number}.mp3")
+    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(site))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    base = f"http://127.0.0.1:{server.server_address[1]}"
+    items = "".join(f"""
+    <item>
+      <title>Talk {n}</title>
+      <guid>talk-{n}</guid>
+      <pubDate>Mon, 0{n} Jun 2026 10:00:00 +0000</pubDate>
+      <description>Talk number {n}.</description>
+      <enclosure url="{base}/ep{n}.mp3" length="{(site / f'ep{n}.mp3').stat().st_size}" type="audio/mpeg"/>
+      <itunes:duration>0:10</itunes:duration>
+    </item>""" for n in (1, 2))
+    (site / "feed.xml").write_text(f"""<?xml version="1.0" encoding="UTF-8"?>
+<rss version="2.0" xmlns:itunes="http://www.itunes.com/dtds/podcast-1.0.dtd">
+  <channel>
+    <title>Union Talks</title>
+    <link>{base}/</link>
+    <description>Talks at the student union.</description>
+    <itunes:author>Student Union</itunes:author>
+    <itunes:category text="Education"/>{items}
+  </channel>
+</rss>""")
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield base, site
+    server.shutdown()
+
+
+def test_podcasts_come_from_feeds_and_campus_feeds_read_in_feedparser(listen_campus, feed_site):
+    import feedparser
+
+    base, site = feed_site
+    added = run_cli("podcast", "add", f"{base}/feed.xml", data_dir=listen_campus.data_dir)
+    assert "2 new episodes" in added.stdout
+    again = run_cli("podcast", "add", f"{base}/feed.xml", data_dir=listen_campus.data_dir)
+    assert "0 new episodes, 2 updated" in again.stdout
+
+    token = listen_campus.login("student@campus.test", "campus-student")
+    auth = {"Authorization": f"Bearer {token}"}
+    hits = listen_campus.call("GET", "/api/v1/search", token=token, params={"q": "union talks"}).json()["items"]
+    podcast = listen_campus.call("GET", next(h for h in hits if h["kind"] == "podcast")["url"].replace(
+        "/podcasts/", "/api/v1/podcasts/"), token=token).json()
+    assert [e["title"] for e in podcast["items"]] == ["Talk 2", "Talk 1"]
+    # An imported episode plays from the podcast's host.
+    episode = podcast["items"][0]
+    redirect = requests.get(listen_campus.url + episode["streamUrl"], headers=auth, allow_redirects=False)
+    assert redirect.status_code == 302 and redirect.headers["Location"] == f"{base}/ep2.mp3"
+    assert requests.get(listen_campus.url + episode["streamUrl"], headers=auth).content == (site / "ep2.mp3").read_bytes()
+
+    # Campus's feeds, read by feedparser with their iTunes fields; their links need no login.
+    for name in ("union talks", "campus weekly"):
+        hits = listen_campus.call("GET", "/api/v1/search", token=token, params={"q": name}).json()["items"]
+        url = next(h for h in hits if h["kind"] == "podcast")["url"]
+        detail = listen_campus.call("GET", url.replace("/podcasts/", "/api/v1/podcasts/"), token=token).json()
+        response = requests.get(listen_campus.url + detail["rssUrl"])
+        assert response.status_code == 200
+        assert response.headers["Content-Type"].startswith("application/rss+xml")
+        parsed = feedparser.parse(response.content)
+        assert not parsed.bozo, parsed.get("bozo_exception")
+        assert parsed.version == "rss20"
+        assert parsed.feed.title == detail["title"]
+        assert parsed.feed.author == detail["author"]["name"]
+        assert len(parsed.entries) == len(detail["items"])
+        for entry, item in zip(parsed.entries, detail["items"]):
+            assert entry.title == item["title"]
+            assert int(entry.itunes_duration) == round(item["duration"])
+            enclosure = entry.enclosures[0]
+            assert enclosure.type == item["contentType"]
+            played = requests.get(enclosure.href)
+            assert played.status_code == 200 and len(played.content) > 1000
+        if detail.get("images"):
+            assert requests.get(parsed.feed.image.href).headers["Content-Type"] == "image/jpeg"
+        assert requests.get(listen_campus.url + detail["rssUrl"].split("?")[0] + "?key=nope").status_code == 404

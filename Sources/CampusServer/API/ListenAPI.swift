@@ -84,11 +84,49 @@ extension APIHandler {
     }
 
     func getCover(_ input: Operations.getCover.Input) async throws -> Operations.getCover.Output {
-        _ = try await requireUser()
+        if !services.links.isValid(input.query.key, for: "cover:\(input.path.parentId)") {
+            _ = try await requireUser()
+        }
         let size = ImageSize(rawValue: input.path.size.rawValue) ?? .original
         let path = try await listen.coverPath(input.path.parentId, size: size)
         let data = try Data(contentsOf: URL(fileURLWithPath: path))
         return .ok(.init(body: .jpeg(HTTPBody(data))))
+    }
+
+    func getPodcastFeed(_ input: Operations.getPodcastFeed.Input) async throws -> Operations.getPodcastFeed.Output {
+        .ok(.init(body: .application_rss_plus_xml(HTTPBody(try await rss(input.path.parentId, key: input.query.key)))))
+    }
+
+    func getProgrammeFeed(_ input: Operations.getProgrammeFeed.Input) async throws
+        -> Operations.getProgrammeFeed.Output
+    {
+        .ok(.init(body: .application_rss_plus_xml(HTTPBody(try await rss(input.path.parentId, key: input.query.key)))))
+    }
+
+    /// A feed for a valid key; anything else is 404, saying nothing about what exists.
+    private func rss(_ id: Int64, key: String) async throws -> Data {
+        guard services.links.isValid(key, for: "rss:\(id)"), let feed = try await Podcasts.feed(id, services: services)
+        else { throw ListenService.notFound("feed") }
+        return feed
+    }
+
+    func importPodcast(_ input: Operations.importPodcast.Input) async throws -> Operations.importPodcast.Output {
+        _ = try await requireAdmin()
+        guard case .json(let body) = input.body else { throw Problem.badRequest("Send the feed's URL as JSON.") }
+        let summary = try await listen.importPodcast(body.url)
+        return .ok(
+            .init(
+                body: .json(
+                    .init(
+                        podcastId: summary.podcastID, title: summary.title, added: summary.added,
+                        updated: summary.updated))))
+    }
+
+    func uploadMedia(_ input: Operations.uploadMedia.Input) async throws -> Operations.uploadMedia.Output {
+        let user = try await requireAdmin().user
+        guard case .binary(let body) = input.body else { throw Problem.unsupportedMediaType("Send the file's bytes.") }
+        let view = try await listen.upload(body, name: input.query.name, folder: input.query.folder, for: user)
+        return .created(.init(body: .json(view.api)))
     }
 
     // MARK: Player
@@ -332,8 +370,8 @@ extension ListenService.ParentView {
         .init(
             value1: parent.api,
             value2: .init(
-                description: parent.description, feedUrl: parent.feedURL, rating: rating.api, liked: liked,
-                hidden: hidden, items: items.map(\.api)))
+                description: parent.description, feedUrl: parent.feedURL, rssUrl: rssPath, rating: rating.api,
+                liked: liked, hidden: hidden, items: items.map(\.api)))
     }
 }
 

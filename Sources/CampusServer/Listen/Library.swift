@@ -255,6 +255,12 @@ public struct LibraryScanner: Sendable {
             item.audio.hasCoverArt
             ? item.found.path
             : pictures.map { "\(folder)/\($0)" }.first { FileManager.default.fileExists(atPath: $0) }
+        await saveCover(parentID: parentID, from: source)
+    }
+
+    /// Makes the parent's cover in every size from a picture (or an audio file's picture), a
+    /// file or a URL ffmpeg reads; records it, or records none.
+    func saveCover(parentID: Int64, from source: String?) async {
         var saved: String?
         if let source {
             do {

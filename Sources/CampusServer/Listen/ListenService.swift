@@ -1,4 +1,5 @@
 import Accounts
+import Formats
 import Foundation
 import Listen
 import Logging
@@ -10,6 +11,7 @@ import Storage
 struct ListenService: Sendable {
     let database: Database
     let dataDirectory: String
+    let links: LinkSigner
     let now: @Sendable () -> Date
     let logger: Logger
 
@@ -28,6 +30,8 @@ struct ListenService: Sendable {
         var rating: RatingSummary
         var liked: Bool
         var hidden: Bool
+        /// Campus's RSS feed of a podcast or programme, with its key.
+        var rssPath: String?
     }
 
     struct AuthorView: Sendable {
@@ -88,9 +92,11 @@ struct ListenService: Sendable {
             }
             let items = try await views(try await store.children(of: id, kind: parent.kind), for: user, store: store)
             let marks = try await store.marks(userID: user.id, targets: [.parent(parent.kind, id)])
+            let hasFeed = parent.kind == .podcast || parent.kind == .programme
             return ParentView(
                 parent: parent, items: items, rating: try await store.rating(parentID: id, userID: user.id),
-                liked: marks[.parent(parent.kind, id)] == .like, hidden: marks[.parent(parent.kind, id)] == .hide)
+                liked: marks[.parent(parent.kind, id)] == .like, hidden: marks[.parent(parent.kind, id)] == .hide,
+                rssPath: hasFeed ? Podcasts.feedPath(parent, links: links) : nil)
         }
     }
 
@@ -584,6 +590,73 @@ struct ListenService: Sendable {
         } catch let error as LibraryScanner.NotAFolder {
             throw Problem.invalid(FieldProblem(field: "folder", detail: error.description))
         }
+    }
+
+    func importPodcast(_ source: String) async throws -> PodcastImportSummary {
+        do {
+            return try await Podcasts(database: database, dataDirectory: dataDirectory, logger: logger, now: now)
+                .add(source)
+        } catch let error as Podcasts.Failed {
+            throw Problem.invalid(FieldProblem(field: "url", detail: error.description))
+        }
+    }
+
+    /// The longest upload.
+    static let uploadLimit = 200 << 20
+
+    /// Keeps an uploaded file in `uploads/FOLDER/NAME` of the data directory and reads it into
+    /// the catalogue (scanning the uploads folder, which leaves everything else as it is).
+    func upload<Bytes: AsyncSequence & Sendable>(_ body: Bytes, name: String, folder: String?, for user: UserRecord)
+        async throws -> MediaView where Bytes.Element == ArraySlice<UInt8>
+    {
+        let name = name.trimmingCharacters(in: .whitespaces)
+        let ext = (name as NSString).pathExtension.lowercased()
+        guard !name.contains("/"), !name.hasPrefix("."), ScannedAudio.extensions[ext] != nil else {
+            throw Problem.invalid(
+                FieldProblem(
+                    field: "name",
+                    detail:
+                        "Name an audio file: mp3, m4a, m4b, aac, ogg, oga, opus, flac, wav or webm, without folders."))
+        }
+        let parts = (folder ?? "").split(separator: "/").map { $0.trimmingCharacters(in: .whitespaces) }
+        guard parts.allSatisfy({ !$0.isEmpty && $0 != "." && $0 != ".." && !$0.hasPrefix(".") }) else {
+            throw Problem.invalid(
+                FieldProblem(field: "folder", detail: "Folders are names separated by /, without . or .."))
+        }
+        let uploads = URL(fileURLWithPath: dataDirectory).appendingPathComponent("uploads")
+        var directory = uploads
+        for part in parts { directory.appendPathComponent(part) }
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let target = directory.appendingPathComponent(name)
+        let partial = directory.appendingPathComponent(".\(UUID().uuidString).part")
+        FileManager.default.createFile(atPath: partial.path, contents: nil)
+        let handle = try FileHandle(forWritingTo: partial)
+        var written = 0
+        do {
+            for try await chunk in body {
+                written += chunk.count
+                guard written <= Self.uploadLimit else { throw Problem.tooLarge(limit: Self.uploadLimit) }
+                try handle.write(contentsOf: chunk)
+            }
+            try handle.close()
+            guard written > 0 else { throw Problem.invalid(FieldProblem(field: "body", detail: "The file is empty.")) }
+            if FileManager.default.fileExists(atPath: target.path) { try FileManager.default.removeItem(at: target) }
+            try FileManager.default.moveItem(at: partial, to: target)
+        } catch {
+            try? handle.close()
+            try? FileManager.default.removeItem(at: partial)
+            throw error
+        }
+        let summary = try await scan(uploads.path)
+        let path = target.standardizedFileURL.resolvingSymlinksInPath().path
+        guard let id = try await database.read({ db in try await ListenStore(db).mediaID(path: path) }) else {
+            try? FileManager.default.removeItem(at: target)
+            throw Problem.invalid(
+                FieldProblem(
+                    field: "body",
+                    detail: "ffprobe cannot read it as audio: \(summary.failed.first ?? "no audio stream")."))
+        }
+        return try await media(id, for: user)
     }
 
     /// The cover file of a parent in a size, if it has one.

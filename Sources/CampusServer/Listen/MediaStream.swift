@@ -74,23 +74,38 @@ struct MediaStreamMiddleware: RouterMiddleware {
         guard request.method == .get || request.method == .head, let id = Self.mediaID(request.uri.path) else {
             return try await next(request, context)
         }
-        _ = try await APIHandler(services: services).requireUser()
+        let query = request.uri.queryParameters
+        // A key made by Campus (in its RSS feeds) opens the item without a login.
+        if !services.links.isValid(query["key"].map(String.init), for: "media:\(id)") {
+            _ = try await APIHandler(services: services).requireUser()
+        }
         if let range = request.headers[.range], range.utf8.count > 100 {
             throw Problem.invalid(FieldProblem(field: "Range", detail: "A Range header has at most 100 characters."))
         }
-        guard let file = try await services.database.read({ db in try await ListenStore(db).mediaFile(id: id) }) else {
-            throw Problem.notFound("There is no media item \(id) with a file to stream.")
-        }
-        let query = request.uri.queryParameters
+        var bitrate: Int?
         if let format = query["format"] {
             guard format == "mp3" else { throw Problem.badRequest("format must be mp3.") }
-            let bitrate = query["bitrate"].flatMap { Int($0) } ?? 128
-            guard Self.bitrates.contains(bitrate) else {
+            let value = query["bitrate"].flatMap { Int($0) } ?? 128
+            guard Self.bitrates.contains(value) else {
                 throw Problem.badRequest("bitrate must be between 32 and 320 (kbit/s).")
             }
-            return try transcoded(file, bitrate: bitrate, head: request.method == .head)
+            bitrate = value
         }
-        return try await original(file, id: id, request: request, context: context)
+        let (file, remote) = try await services.database.read { db in
+            let store = ListenStore(db)
+            if let file = try await store.mediaFile(id: id) { return (Optional(file), String?.none) }
+            return (nil, try await store.remoteURL(id: id))
+        }
+        if let file {
+            if let bitrate { return try transcoded(file.path, bitrate: bitrate, head: request.method == .head) }
+            return try await original(file, id: id, request: request, context: context)
+        }
+        // An episode of an imported feed plays from where the feed says it is.
+        if let remote {
+            if let bitrate { return try transcoded(remote, bitrate: bitrate, head: request.method == .head) }
+            return Response(status: .found, headers: [.location: remote, .cacheControl: "private, max-age=300"])
+        }
+        throw Problem.notFound("There is no media item \(id) to stream.")
     }
 
     static func mediaID(_ path: String) -> Int64? {
@@ -161,7 +176,8 @@ struct MediaStreamMiddleware: RouterMiddleware {
         }
     }
 
-    private func transcoded(_ file: MediaFile, bitrate: Int, head: Bool) throws -> Response {
+    /// ffmpeg's MP3 of a file or URL, sent as it is produced.
+    private func transcoded(_ input: String, bitrate: Int, head: Bool) throws -> Response {
         guard let ffmpeg = ExternalTool.ffmpeg.path else {
             throw Problem(
                 .serviceUnavailable, detail: "Transcoding needs ffmpeg, which is not installed on the server.")
@@ -170,12 +186,11 @@ struct MediaStreamMiddleware: RouterMiddleware {
             .contentType: "audio/mpeg", .acceptRanges: "none", .cacheControl: "private, no-store",
         ]
         if head { return Response(status: .ok, headers: headers) }
-        let path = file.path
         let body = ResponseBody { writer in
             let process = Process()
             process.executableURL = URL(fileURLWithPath: ffmpeg)
             process.arguments = [
-                "-hide_banner", "-loglevel", "error", "-i", path, "-map", "0:a:0", "-vn", "-c:a", "libmp3lame", "-b:a",
+                "-hide_banner", "-loglevel", "error", "-i", input, "-map", "0:a:0", "-vn", "-c:a", "libmp3lame", "-b:a",
                 "\(bitrate)k", "-f", "mp3", "pipe:1",
             ]
             let output = Pipe()
@@ -191,12 +206,14 @@ struct MediaStreamMiddleware: RouterMiddleware {
                     try await writer.write(ByteBuffer(bytes: chunk))
                 }
             } catch {
+                // The listener went away: stop ffmpeg.
                 process.terminate()
                 try? handle.close()
+                try? await NIOThreadPool.singleton.runIfActive { process.waitUntilExit() }
                 throw error
             }
             try? handle.close()
-            process.waitUntilExit()
+            try await NIOThreadPool.singleton.runIfActive { process.waitUntilExit() }
             try await writer.finish(nil)
         }
         return Response(status: .ok, headers: headers, body: body)

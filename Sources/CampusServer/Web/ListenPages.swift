@@ -3,6 +3,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import Listen
+import MultipartKit
 import NIOCore
 import Storage
 
@@ -46,6 +47,10 @@ struct ListenPages: Sendable {
             get("\(kind.path)/:id/:item") { request, context in try await parent(request, context, kind) }
         }
         get("/authors/:id", author)
+        get("/listen/library", libraryPage)
+        post("/listen/library/scan", scan)
+        post("/listen/library/podcast", addPodcast)
+        post("/listen/library/upload", upload)
         get("/media/:id") { request, context in
             let (visitor, account) = try await pages.signedIn(request)
             let view = try await listen.media(try Self.id(context, "id"), for: account.user)
@@ -236,6 +241,7 @@ struct ListenPages: Sendable {
                 "stars": RatingSummary.stars.map { ["value": $0, "mine": $0 == view.rating.mine] },
             ] as [String: Any]
         values["selectedRef"] = view.items.first { $0.item.id == selected }?.api.ref ?? ""
+        values["rssUrl"] = view.rssPath ?? ""
         return try await render("listen-parent", values, visitor, path: request.uri.path)
     }
 
@@ -379,6 +385,114 @@ struct ListenPages: Sendable {
         } catch let problem as Problem where problem.status == .unprocessableContent {
             return pages.redirect(to: back, flash: problem.detail, kind: "error", for: visitor)
         }
+    }
+
+    // MARK: The library (admins)
+
+    private func admin(_ request: Request) async throws -> (WebPages.Visitor, Authenticated) {
+        let (visitor, account) = try await pages.signedIn(request)
+        guard account.user.role == .admin else { throw Problem.forbidden("Only admins manage the media library.") }
+        return (visitor, account)
+    }
+
+    @Sendable func libraryPage(_ request: Request, _ context: CampusRequestContext) async throws -> Response {
+        let (visitor, _) = try await admin(request)
+        let count = try await services.database.read { db in try await ListenStore(db).mediaCount() }
+        return try await render("listen-library", ["count": count], visitor, path: request.uri.path)
+    }
+
+    struct LibraryForm: Decodable {
+        var _csrf: String?
+        var folder: String?
+        var url: String?
+    }
+
+    @Sendable func scan(_ request: Request, _ context: CampusRequestContext) async throws -> Response {
+        let (visitor, _) = try await admin(request)
+        let form = try await pages.form(LibraryForm.self, request, context)
+        try pages.checkCSRF(form._csrf, visitor: visitor)
+        do {
+            let summary = try await listen.scan(String((form.folder ?? "").prefix(1000)))
+            return pages.redirect(to: "/listen/library", flash: "Scanned: \(summary.description).", for: visitor)
+        } catch let problem as Problem where problem.status == .unprocessableContent {
+            return pages.redirect(to: "/listen/library", flash: problem.detail, kind: "error", for: visitor)
+        }
+    }
+
+    @Sendable func addPodcast(_ request: Request, _ context: CampusRequestContext) async throws -> Response {
+        let (visitor, _) = try await admin(request)
+        let form = try await pages.form(LibraryForm.self, request, context)
+        try pages.checkCSRF(form._csrf, visitor: visitor)
+        let url = (form.url ?? "").trimmingCharacters(in: .whitespaces)
+        guard url.hasPrefix("http://") || url.hasPrefix("https://"), url.count <= 2000 else {
+            return pages.redirect(
+                to: "/listen/library", flash: "Give the feed's http(s) address.", kind: "error", for: visitor)
+        }
+        do {
+            let summary = try await listen.importPodcast(url)
+            return pages.redirect(
+                to: "/podcasts/\(summary.podcastID)",
+                flash: "Imported “\(summary.title)”: \(summary.added) new episodes, \(summary.updated) updated.",
+                for: visitor)
+        } catch let problem as Problem where problem.status == .unprocessableContent {
+            return pages.redirect(to: "/listen/library", flash: problem.detail, kind: "error", for: visitor)
+        }
+    }
+
+    struct UploadForm: Decodable {
+        var _csrf: String?
+        var folder: String?
+        var file: UploadedFile?
+    }
+
+    /// A file field of a multipart form, with its part's headers (for the file name).
+    struct UploadedFile: Decodable, MultipartPartConvertible {
+        var part: MultipartPart
+        var multipart: MultipartPart? { part }
+        init?(multipart: MultipartPart) { part = multipart }
+        init(from decoder: any Decoder) throws {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "Not a file."))
+        }
+    }
+
+    @Sendable func upload(_ request: Request, _ context: CampusRequestContext) async throws -> Response {
+        let (visitor, account) = try await admin(request)
+        guard let contentType = request.headers[.contentType], contentType.hasPrefix("multipart/form-data"),
+            let boundary = contentType.components(separatedBy: "boundary=").last?
+                .trimmingCharacters(in: CharacterSet(charactersIn: "\" ")), !boundary.isEmpty, boundary.count <= 70
+        else { throw Problem.unsupportedMediaType("Upload the file with a multipart/form-data form.") }
+        let buffer = try await request.body.collect(upTo: context.maxUploadSize)
+        let form: UploadForm
+        do {
+            form = try FormDataDecoder().decode(UploadForm.self, from: buffer, boundary: boundary)
+        } catch {
+            throw Problem.badRequest("The form could not be read as multipart/form-data.")
+        }
+        try pages.checkCSRF(form._csrf, visitor: visitor)
+        guard let part = form.file?.part, part.body.readableBytes > 0,
+            let name = Self.fileName(part.headers.first(name: "Content-Disposition"))
+        else {
+            return pages.redirect(
+                to: "/listen/library", flash: "Choose an audio file first.", kind: "error", for: visitor)
+        }
+        do {
+            let bytes = [UInt8](buffer: part.body)
+            let view = try await listen.upload(
+                [bytes[...]].async, name: name, folder: form.folder.flatMap { $0.isEmpty ? nil : $0 }, for: account.user
+            )
+            return pages.redirect(to: view.api.url, flash: "“\(view.item.title)” is in the library.", for: visitor)
+        } catch let problem as Problem where problem.status == .unprocessableContent {
+            return pages.redirect(to: "/listen/library", flash: problem.detail, kind: "error", for: visitor)
+        }
+    }
+
+    /// The `filename` of a part's `Content-Disposition` (`form-data; name="file"; filename="a.mp3"`).
+    static func fileName(_ disposition: String?) -> String? {
+        guard let disposition, let range = disposition.range(of: "filename=") else { return nil }
+        var name = disposition[range.upperBound...].prefix { $0 != ";" }.trimmingCharacters(in: .whitespaces)
+        if name.hasPrefix("\""), name.hasSuffix("\""), name.count >= 2 { name = String(name.dropFirst().dropLast()) }
+        name = (name as NSString).lastPathComponent
+        return name.isEmpty ? nil : String(name.prefix(200))
     }
 
     // MARK: Marks, ratings, settings

@@ -1,0 +1,150 @@
+import AsyncHTTPClient
+import Formats
+import Foundation
+import Listen
+import Logging
+import NIOCore
+import Storage
+
+/// What a podcast import did.
+public struct PodcastImportSummary: Sendable, Equatable {
+    public var podcastID: Int64
+    public var title: String
+    public var added = 0
+    public var updated = 0
+}
+
+/// Imports podcasts from RSS 2.0 feeds with the iTunes namespace (a URL or a file), and writes
+/// Campus's own feed of a podcast or programme.
+public struct Podcasts: Sendable {
+    let database: Database
+    let dataDirectory: String
+    let logger: Logger
+    let now: @Sendable () -> Date
+
+    public init(
+        database: Database, dataDirectory: String, logger: Logger, now: @escaping @Sendable () -> Date = { Date() }
+    ) {
+        self.database = database
+        self.dataDirectory = dataDirectory
+        self.logger = logger
+        self.now = now
+    }
+
+    public struct Failed: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    /// Reads the feed at `source` (an http(s) URL or a file) and adds the podcast, or updates it
+    /// when it was imported before: episodes are found again by their guid and keep their ids.
+    /// Episodes play from the feed's enclosure URLs.
+    public func add(_ source: String) async throws -> PodcastImportSummary {
+        let data = try await load(source)
+        let feed: PodcastFeed
+        do {
+            feed = try RSS.read(data)
+        } catch {
+            throw Failed(description: "\(source): \(error)")
+        }
+        let now = now()
+        let summary = try await database.write { db in
+            let store = ListenStore(db)
+            var authorID: Int64?
+            var genreID: Int64?
+            if let author = feed.author { authorID = try await store.authorID(named: author) }
+            if let category = feed.category { genreID = try await store.genreID(named: category) }
+            let parentID = try await store.saveParent(
+                source: "feed:\(source)",
+                ParentDraft(
+                    kind: .podcast, title: feed.title, authorID: authorID, genreID: genreID, year: nil,
+                    description: feed.description, feedURL: source),
+                now: now)
+            var summary = PodcastImportSummary(podcastID: parentID, title: feed.title)
+            let known = Set(try await store.children(of: parentID, kind: .podcast).map(\.id))
+            for episode in feed.episodes {
+                let id = try await store.saveMedia(
+                    MediaDraft(
+                        kind: .podcastEpisode, parentID: parentID, title: episode.title, authorID: authorID,
+                        genreID: genreID, disc: 1, number: episode.number ?? 0, duration: episode.duration ?? 0,
+                        isExplicit: episode.isExplicit || feed.isExplicit, description: episode.description,
+                        publishedAt: episode.published, path: nil, url: episode.enclosureURL, guid: episode.guid,
+                        size: episode.enclosureLength, modified: 0, contentType: episode.enclosureType, bitrate: nil),
+                    now: now)
+                if known.contains(id) { summary.updated += 1 } else { summary.added += 1 }
+            }
+            return summary
+        }
+        if let image = feed.imageURL {
+            await LibraryScanner(database: database, dataDirectory: dataDirectory, logger: logger, now: self.now)
+                .saveCover(parentID: summary.podcastID, from: image)
+        }
+        logger.notice(
+            "Podcast imported",
+            metadata: ["feed": "\(source)", "added": "\(summary.added)", "updated": "\(summary.updated)"])
+        return summary
+    }
+
+    private func load(_ source: String) async throws -> Data {
+        if let url = URL(string: source), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" {
+            do {
+                var request = HTTPClientRequest(url: source)
+                request.headers.add(name: "User-Agent", value: "Campus podcast import")
+                request.headers.add(name: "Accept", value: "application/rss+xml, application/xml, text/xml")
+                let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
+                guard (200..<300).contains(response.status.code) else {
+                    throw Failed(description: "\(source) answered \(response.status.code).")
+                }
+                return Data(buffer: try await response.body.collect(upTo: RSS.maximumBytes))
+            } catch let error as Failed {
+                throw error
+            } catch {
+                throw Failed(description: "\(source) cannot be read: \(error)")
+            }
+        }
+        let path = source.hasPrefix("file://") ? String(source.dropFirst("file://".count)) : source
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
+            let size = (attributes[.size] as? NSNumber)?.intValue
+        else { throw Failed(description: "\(source) is neither an http(s) URL nor a file Campus can read.") }
+        guard size <= RSS.maximumBytes else {
+            throw Failed(description: "\(source) is larger than \(RSS.maximumBytes >> 20) MiB.")
+        }
+        return try Data(contentsOf: URL(fileURLWithPath: path))
+    }
+
+    // MARK: Our feeds
+
+    /// Campus's RSS feed of a podcast or programme: enclosure and image links carry keys, so
+    /// podcast apps play them without logging in.
+    static func feed(_ parentID: Int64, services: Services) async throws -> Data? {
+        let base = services.configuration.resolvedBaseURL
+        let found = try await services.database.read { db -> (Parent, [MediaItem])? in
+            let store = ListenStore(db)
+            guard let parent = try await store.parent(id: parentID),
+                parent.kind == .podcast || parent.kind == .programme
+            else { return nil }
+            return (parent, try await store.children(of: parentID, kind: parent.kind))
+        }
+        guard let (parent, items) = found else { return nil }
+        let links = services.links
+        let feed = PodcastFeed(
+            title: parent.title, link: "\(base)\(parent.kind.path)/\(parent.id)", description: parent.description,
+            author: parent.author?.name,
+            imageURL: parent.hasCover
+                ? "\(base)/api/v1/covers/\(parent.id)/large?key=\(links.key(for: "cover:\(parent.id)"))" : nil,
+            category: parent.genre?.name, isExplicit: false,
+            episodes: items.map { item in
+                PodcastFeed.Episode(
+                    guid: "campus-media-\(item.id)", title: item.title, description: item.description,
+                    published: item.publishedAt ?? item.updatedAt,
+                    enclosureURL: "\(base)/api/v1/media/\(item.id)/stream?key=\(links.key(for: "media:\(item.id)"))",
+                    enclosureType: item.contentType, enclosureLength: item.size, duration: item.duration,
+                    number: item.number, isExplicit: item.isExplicit)
+            })
+        return RSS.write(feed, selfURL: "\(base)\(feedPath(parent, links: links))")
+    }
+
+    /// The path of a parent's feed, with its key.
+    static func feedPath(_ parent: Parent, links: LinkSigner) -> String {
+        "/api/v1\(parent.kind.path)/\(parent.id)/rss?key=\(links.key(for: "rss:\(parent.id)"))"
+    }
+}

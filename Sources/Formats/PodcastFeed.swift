@@ -1,0 +1,286 @@
+import Foundation
+
+#if canImport(FoundationXML)
+    import FoundationXML
+#endif
+
+/// A podcast as an RSS 2.0 feed with Apple's iTunes namespace describes it.
+public struct PodcastFeed: Sendable, Equatable {
+    public struct Episode: Sendable, Equatable {
+        /// The `guid`, or else the enclosure URL: what finds the episode again on the next import.
+        public var guid: String
+        public var title: String
+        public var description: String
+        public var published: Date?
+        public var enclosureURL: String
+        public var enclosureType: String
+        public var enclosureLength: Int64
+        /// Seconds, from `itunes:duration` (`1:02:03`, `62:03` or `3723`).
+        public var duration: Double?
+        public var number: Int?
+        public var isExplicit: Bool
+
+        public init(
+            guid: String, title: String, description: String = "", published: Date? = nil, enclosureURL: String,
+            enclosureType: String = "audio/mpeg", enclosureLength: Int64 = 0, duration: Double? = nil,
+            number: Int? = nil, isExplicit: Bool = false
+        ) {
+            self.guid = guid
+            self.title = title
+            self.description = description
+            self.published = published
+            self.enclosureURL = enclosureURL
+            self.enclosureType = enclosureType
+            self.enclosureLength = enclosureLength
+            self.duration = duration
+            self.number = number
+            self.isExplicit = isExplicit
+        }
+    }
+
+    public var title: String
+    public var link: String?
+    public var description: String
+    public var author: String?
+    public var imageURL: String?
+    public var category: String?
+    public var language: String?
+    public var isExplicit: Bool
+    public var episodes: [Episode]
+
+    public init(
+        title: String, link: String? = nil, description: String = "", author: String? = nil, imageURL: String? = nil,
+        category: String? = nil, language: String? = nil, isExplicit: Bool = false, episodes: [Episode]
+    ) {
+        self.title = title
+        self.link = link
+        self.description = description
+        self.author = author
+        self.imageURL = imageURL
+        self.category = category
+        self.language = language
+        self.isExplicit = isExplicit
+        self.episodes = episodes
+    }
+}
+
+/// Why a feed cannot be imported, in words for the person importing it.
+public struct FeedError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var reason: String
+    public init(_ reason: String) { self.reason = reason }
+    public var description: String { reason }
+}
+
+/// Reads and writes RSS 2.0 podcast feeds with the iTunes namespace, with FoundationXML (libxml2);
+/// feeds that declare a DOCTYPE or entities are refused before parsing.
+public enum RSS {
+    public static let maximumBytes = 10 << 20
+    public static let maximumEpisodes = 5000
+    static let itunes = "http://www.itunes.com/dtds/podcast-1.0.dtd"
+
+    public static func read(_ data: Data) throws(FeedError) -> PodcastFeed {
+        guard data.count <= maximumBytes else { throw FeedError("The feed is larger than \(maximumBytes >> 20) MiB.") }
+        guard !data.isEmpty else { throw FeedError("The feed is empty.") }
+        if data.range(of: Data("<!DOCTYPE".utf8)) != nil || data.range(of: Data("<!ENTITY".utf8)) != nil {
+            throw FeedError("The feed declares a DOCTYPE or entities; RSS needs neither, so it is not read.")
+        }
+        let reader = Reader()
+        let parser = XMLParser(data: data)
+        parser.shouldProcessNamespaces = true
+        parser.shouldResolveExternalEntities = false
+        parser.delegate = reader
+        let parsed = parser.parse()
+        guard parsed else {
+            let message = parser.parserError.map { ($0 as NSError).localizedDescription } ?? "unknown error"
+            throw FeedError("The feed is not well-formed XML (line \(parser.lineNumber)): \(message)")
+        }
+        guard reader.sawChannel else { throw FeedError("The file is XML but not an RSS feed: it has no <channel>.") }
+        let title = reader.channel["title"]?.trimmed ?? ""
+        guard !title.isEmpty else { throw FeedError("The feed's channel has no title.") }
+        guard reader.episodes.count <= maximumEpisodes else {
+            throw FeedError("The feed has more than \(maximumEpisodes) episodes.")
+        }
+        return PodcastFeed(
+            title: String(title.prefix(500)), link: reader.channel["link"]?.trimmed.nonEmpty,
+            description: (reader.channel["description"] ?? reader.channel["itunes:summary"] ?? "").trimmed,
+            author: reader.channel["itunes:author"]?.trimmed.nonEmpty, imageURL: reader.channelImage,
+            category: reader.category, language: reader.channel["language"]?.trimmed.nonEmpty,
+            isExplicit: explicit(reader.channel["itunes:explicit"]), episodes: reader.episodes)
+    }
+
+    static func explicit(_ text: String?) -> Bool {
+        ["yes", "true", "explicit"].contains(text?.trimmed.lowercased() ?? "")
+    }
+
+    /// `1:02:03`, `62:03`, `3723` or `3723.5` seconds.
+    static func duration(_ text: String?) -> Double? {
+        guard let text = text?.trimmed, !text.isEmpty, text.count <= 20 else { return nil }
+        var seconds = 0.0
+        for part in text.split(separator: ":", omittingEmptySubsequences: false) {
+            guard let value = Double(part), value >= 0 else { return nil }
+            seconds = seconds * 60 + value
+        }
+        return seconds
+    }
+
+    static let rfc822: [DateFormatter] = [
+        "EEE, dd MMM yyyy HH:mm:ss Z", "dd MMM yyyy HH:mm:ss Z", "EEE, dd MMM yyyy HH:mm Z",
+    ]
+    .map { format in
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = format
+        return formatter
+    }
+
+    /// An RFC 822 date as RSS writes it (`Tue, 03 Jun 2026 09:00:00 +0000`, or `GMT`).
+    static func date(_ text: String?) -> Date? {
+        guard let text = text?.trimmed, !text.isEmpty, text.count <= 64 else { return nil }
+        let normalized = text.replacingOccurrences(of: " GMT", with: " +0000").replacingOccurrences(
+            of: " UT", with: " +0000")
+        for formatter in rfc822 {
+            if let date = formatter.date(from: normalized) { return date }
+        }
+        return try? Date(text, strategy: .iso8601)
+    }
+
+    public static func rfc822Text(_ date: Date) -> String { rfc822[0].string(from: date) }
+
+    private final class Reader: NSObject, XMLParserDelegate {
+        var channel: [String: String] = [:]
+        var channelImage: String?
+        var category: String?
+        var episodes: [PodcastFeed.Episode] = []
+        var sawChannel = false
+        private var item: [String: String]?
+        private var enclosure: [String: String] = [:]
+        private var itemImage: String?
+        private var path: [String] = []
+        private var text = ""
+
+        private func name(_ element: String, _ namespace: String?) -> String {
+            namespace == RSS.itunes ? "itunes:\(element)" : element
+        }
+
+        func parser(
+            _ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?, qualifiedName: String?,
+            attributes: [String: String] = [:]
+        ) {
+            let element = name(elementName, namespaceURI)
+            path.append(element)
+            text = ""
+            switch element {
+            case "channel": sawChannel = true
+            case "item":
+                item = [:]
+                enclosure = [:]
+                itemImage = nil
+            case "enclosure" where item != nil: enclosure = attributes
+            case "itunes:image":
+                if item == nil {
+                    channelImage = channelImage ?? attributes["href"]
+                } else {
+                    itemImage = attributes["href"]
+                }
+            case "itunes:category" where item == nil && category == nil: category = attributes["text"]
+            default: break
+            }
+        }
+
+        func parser(_ parser: XMLParser, foundCharacters string: String) {
+            if text.utf8.count < 100_000 { text += string }
+        }
+
+        func parser(_ parser: XMLParser, foundCDATA block: Data) {
+            if text.utf8.count < 100_000 { text += String(decoding: block, as: UTF8.self) }
+        }
+
+        func parser(
+            _ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName: String?
+        ) {
+            let element = name(elementName, namespaceURI)
+            defer { path.removeLast() }
+            let parent = path.dropLast().last
+            if element == "item", let fields = item {
+                if let url = enclosure["url"]?.trimmed, !url.isEmpty {
+                    let guid = fields["guid"]?.trimmed.nonEmpty ?? url
+                    episodes.append(
+                        PodcastFeed.Episode(
+                            guid: String(guid.prefix(500)),
+                            title: String((fields["title"]?.trimmed.nonEmpty ?? "Episode").prefix(500)),
+                            description: (fields["description"] ?? fields["itunes:summary"] ?? "").trimmed,
+                            published: RSS.date(fields["pubDate"]), enclosureURL: url,
+                            enclosureType: enclosure["type"]?.trimmed.nonEmpty ?? "audio/mpeg",
+                            enclosureLength: Int64(enclosure["length"]?.trimmed ?? "") ?? 0,
+                            duration: RSS.duration(fields["itunes:duration"]),
+                            number: fields["itunes:episode"].flatMap { Int($0.trimmed) },
+                            isExplicit: RSS.explicit(fields["itunes:explicit"])))
+                }
+                item = nil
+            } else if item != nil, parent == "item" {
+                item?[element] = text
+            } else if parent == "channel" {
+                channel[element] = text
+            } else if element == "url", parent == "image", channelImage == nil, item == nil {
+                channelImage = text.trimmed
+            }
+        }
+    }
+
+    // MARK: Writing
+
+    /// The feed as RSS 2.0 with the iTunes namespace, for podcast apps and feed readers.
+    public static func write(_ feed: PodcastFeed, selfURL: String) -> Data {
+        let rss = XMLElement(name: "rss")
+        rss.addAttribute(XMLNode.attribute(withName: "version", stringValue: "2.0") as! XMLNode)
+        rss.addNamespace(XMLNode.namespace(withName: "itunes", stringValue: itunes) as! XMLNode)
+        rss.addNamespace(XMLNode.namespace(withName: "atom", stringValue: "http://www.w3.org/2005/Atom") as! XMLNode)
+        let channel = XMLElement(name: "channel")
+        rss.addChild(channel)
+        func add(_ parent: XMLElement, _ name: String, _ value: String?, attributes: [String: String] = [:]) {
+            let element = XMLElement(name: name, stringValue: value)
+            for (key, value) in attributes.sorted(by: { $0.key < $1.key }) {
+                element.addAttribute(XMLNode.attribute(withName: key, stringValue: value) as! XMLNode)
+            }
+            parent.addChild(element)
+        }
+        add(channel, "title", feed.title)
+        add(channel, "link", feed.link ?? selfURL)
+        add(channel, "description", feed.description.isEmpty ? feed.title : feed.description)
+        add(channel, "atom:link", nil, attributes: ["href": selfURL, "rel": "self", "type": "application/rss+xml"])
+        if let language = feed.language { add(channel, "language", language) }
+        add(channel, "generator", "Campus")
+        if let author = feed.author { add(channel, "itunes:author", author) }
+        add(channel, "itunes:summary", feed.description)
+        add(channel, "itunes:explicit", feed.isExplicit ? "true" : "false")
+        if let image = feed.imageURL { add(channel, "itunes:image", nil, attributes: ["href": image]) }
+        if let category = feed.category { add(channel, "itunes:category", nil, attributes: ["text": category]) }
+        for episode in feed.episodes {
+            let item = XMLElement(name: "item")
+            add(item, "title", episode.title)
+            add(item, "guid", episode.guid, attributes: ["isPermaLink": "false"])
+            if let published = episode.published { add(item, "pubDate", rfc822Text(published)) }
+            add(item, "description", episode.description)
+            add(
+                item, "enclosure", nil,
+                attributes: [
+                    "url": episode.enclosureURL, "type": episode.enclosureType,
+                    "length": String(episode.enclosureLength),
+                ])
+            if let duration = episode.duration { add(item, "itunes:duration", String(Int(duration.rounded()))) }
+            if let number = episode.number, number > 0 { add(item, "itunes:episode", String(number)) }
+            add(item, "itunes:explicit", episode.isExplicit ? "true" : "false")
+            channel.addChild(item)
+        }
+        let document = XMLDocument(rootElement: rss)
+        document.version = "1.0"
+        document.characterEncoding = "UTF-8"
+        return document.xmlData(options: [.nodePrettyPrint])
+    }
+}
+
+extension String {
+    fileprivate var trimmed: String { trimmingCharacters(in: .whitespacesAndNewlines) }
+    fileprivate var nonEmpty: String? { isEmpty ? nil : self }
+}
