@@ -796,6 +796,96 @@ public struct ListenStore: Sendable {
             .values(SQLBind(parentID), SQLBind(userID), SQLBind(stars), SQLBind(now.epoch)).run()
     }
 
+    public func comments(parentID: Int64, limit: Int) async throws -> [Comment] {
+        try await db.raw(
+            """
+            SELECT c.id, c.parent_id, c.user_id, u.first_name, u.last_name, c.body, c.created_at
+            FROM comments c JOIN users u ON u.id = c.user_id WHERE c.parent_id = \(bind: parentID)
+            ORDER BY c.created_at DESC, c.id DESC LIMIT \(unsafeRaw: String(limit))
+            """
+        ).all().map(comment(from:))
+    }
+
+    public func comment(id: Int64) async throws -> Comment? {
+        try await db.raw(
+            """
+            SELECT c.id, c.parent_id, c.user_id, u.first_name, u.last_name, c.body, c.created_at
+            FROM comments c JOIN users u ON u.id = c.user_id WHERE c.id = \(bind: id)
+            """
+        ).first().map(comment(from:))
+    }
+
+    private func comment(from row: any SQLRow) throws -> Comment {
+        Comment(
+            id: try row.decode(column: "id", as: Int64.self),
+            parentID: try row.decode(column: "parent_id", as: Int64.self),
+            authorID: try row.decode(column: "user_id", as: Int64.self),
+            authorName:
+                "\(try row.decode(column: "first_name", as: String.self)) \(try row.decode(column: "last_name", as: String.self))",
+            body: try row.decode(column: "body", as: String.self),
+            createdAt: Date(epoch: try row.decode(column: "created_at", as: Int64.self)))
+    }
+
+    public func addComment(parentID: Int64, userID: Int64, body: String, now: Date) async throws -> Int64 {
+        guard
+            let id = try await db.insert(into: "comments").columns("parent_id", "user_id", "body", "created_at")
+                .values(SQLBind(parentID), SQLBind(userID), SQLBind(body), SQLBind(now.epoch))
+                .returning("id").first(decodingColumn: "id", as: Int64.self)
+        else { throw ListenStoreError.notCreated }
+        return id
+    }
+
+    public func deleteComment(id: Int64) async throws {
+        try await db.delete(from: "comments").where("id", .equal, id).run()
+    }
+
+    // MARK: Feed blocks
+
+    /// The home feed's blocks as an admin configured them, in order (none: the default feed).
+    public func feedBlocks() async throws -> [FeedBlockConfiguration] {
+        try await db.raw(
+            "SELECT type, title, highlight, source, item_limit, link FROM feed_blocks ORDER BY position, id"
+        ).all().compactMap { row in
+            guard let type = FeedBlockConfiguration.BlockType(rawValue: try row.decode(column: "type", as: String.self))
+            else { return nil }
+            return FeedBlockConfiguration(
+                type: type, title: try row.decode(column: "title", as: String.self),
+                highlight: try row.decode(column: "highlight", as: Bool.self),
+                source: try row.decode(column: "source", as: String.self),
+                limit: try row.decode(column: "item_limit", as: Int.self),
+                link: try row.decode(column: "link", as: String?.self))
+        }
+    }
+
+    public func saveFeedBlocks(_ blocks: [FeedBlockConfiguration], now: Date) async throws {
+        try await db.delete(from: "feed_blocks").run()
+        for (position, block) in blocks.enumerated() {
+            var genreID: Int64?
+            if case .genre(let id) = FeedBlockConfiguration.Source(block.source) { genreID = id }
+            try await db.insert(into: "feed_blocks")
+                .columns(
+                    "position", "type", "title", "highlight", "source", "item_limit", "genre_id", "link", "updated_at"
+                )
+                .values(
+                    SQLBind(position), SQLBind(block.type.rawValue), SQLBind(block.title), SQLBind(block.highlight),
+                    SQLBind(block.source), SQLBind(block.limit), SQLBind(genreID), SQLBind(block.link),
+                    SQLBind(now.epoch)
+                ).run()
+        }
+        try await AccountStore(db).setSetting("listen.feed_changed", to: String(now.epoch))
+    }
+
+    /// When an admin last changed the feed's blocks (seconds since 1970), or 0.
+    public func feedChanged() async throws -> Int64 {
+        Int64(try await AccountStore(db).setting("listen.feed_changed") ?? "0") ?? 0
+    }
+
+    public func genre(id: Int64) async throws -> Genre? {
+        try await db.raw("SELECT id, name FROM genres WHERE id = \(bind: id)").first().map {
+            Genre(id: try $0.decode(column: "id", as: Int64.self), name: try $0.decode(column: "name", as: String.self))
+        }
+    }
+
     // MARK: Playlists
 
     private static let playlistColumns = """

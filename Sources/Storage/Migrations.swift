@@ -587,6 +587,7 @@ extension Migration {
                 source TEXT NOT NULL,
                 item_limit INTEGER NOT NULL,
                 genre_id BIGINT REFERENCES genres(id) ON DELETE CASCADE,
+                link TEXT,
                 updated_at BIGINT NOT NULL
             )
             """,

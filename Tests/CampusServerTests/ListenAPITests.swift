@@ -588,6 +588,81 @@ extension TestResponse {
         }
     }
 
+    @Test(arguments: TestDatabases.kinds)
+    func commentsAndTheFeedAdminsConfigure(_ kind: Database.Kind) async throws {
+        try await TestServer.run(kind) { server in
+            let cast = try await ListenCast.make(server)
+            defer { cast.library.remove() }
+            let albumID = try await server.find("suite", kind: "album", token: cast.ann)
+            let posted = try await server.request(
+                .post, "/api/v1/comments", json: #"{"parentId":\#(albumID),"body":"  Lovely strings.  "}"#,
+                token: cast.ann)
+            #expect(posted.status == .created)
+            #expect(posted.json["body"] as? String == "Lovely strings.")
+            let commentID = (posted.json["id"] as? NSNumber)?.int64Value ?? 0
+            let asBen = server.jsonArray(
+                try await server.request(.get, "/api/v1/comments?parentId=\(albumID)", token: cast.ben))
+            #expect(asBen.map { $0["canDelete"] as? Bool } == [false])
+            #expect((asBen.first?["author"] as? [String: Any])?["name"] as? String == "Ann Lee")
+            // Only its writer or an admin deletes a comment.
+            #expect(
+                try await server.request(.delete, "/api/v1/comments/\(commentID)", token: cast.ben).status == .forbidden
+            )
+            #expect(
+                try await server.request(.delete, "/api/v1/comments/\(commentID)", token: cast.admin).status
+                    == .noContent)
+            #expect(
+                try await server.request(.delete, "/api/v1/comments/\(commentID)", token: cast.ann).status == .notFound)
+            #expect(
+                try await server.request(
+                    .post, "/api/v1/comments", json: #"{"parentId":\#(albumID),"body":"   "}"#, token: cast.ann
+                ).status == .unprocessableContent)
+            #expect(
+                try await server.request(
+                    .post, "/api/v1/comments", json: #"{"parentId":999999,"body":"hi"}"#, token: cast.ann
+                )
+                .status == .notFound)
+
+            // Admins configure the feed's blocks; listeners get them.
+            let defaults = try await server.request(.get, "/api/v1/feed/blocks", token: cast.admin)
+            #expect(defaults.json["configured"] as? Bool == false)
+            #expect(try await server.request(.get, "/api/v1/feed/blocks", token: cast.ann).status == .forbidden)
+            let blocks = #"""
+                {"blocks":[
+                  {"type":"banner","title":"Campus radio week","source":"link","link":"/listen/podcasts","highlight":true},
+                  {"type":"grid_four_squares","title":"Classical","source":"genre:GENRE","limit":2},
+                  {"type":"list_rectangular","title":"Podcasts","source":"newest:podcast"}
+                ]}
+                """#
+            let genres = server.jsonArray(try await server.request(.get, "/api/v1/genres", token: cast.ann))
+            let classical = (genres.first { $0["name"] as? String == "Classical" }?["id"] as? NSNumber)?.int64Value ?? 0
+            let saved = try await server.request(
+                .put, "/api/v1/feed/blocks", json: blocks.replacingOccurrences(of: "GENRE", with: String(classical)),
+                token: cast.admin)
+            #expect(saved.status == .ok, "\(saved.text)")
+            #expect(saved.json["configured"] as? Bool == true)
+            let feed = try await server.request(.get, "/api/v1/feed", token: cast.ann)
+            let shown = feed.json["blocks"] as? [[String: Any]] ?? []
+            #expect(shown.map { $0["title"] as? String } == ["Campus radio week", "Classical", "Podcasts"])
+            #expect(((shown.first?["items"] as? [[String: Any]])?.first?["url"] as? String) == "/listen/podcasts")
+            #expect(shown.first?["highlight"] as? Bool == true)
+            #expect((shown[1]["items"] as? [[String: Any]])?.count == 1, "the one album of the genre")
+            // Bad blocks are refused with the field; an empty list returns to the default feed.
+            let bad = try await server.request(
+                .put, "/api/v1/feed/blocks", json: #"{"blocks":[{"type":"ad","title":"x","source":"link"}]}"#,
+                token: cast.admin)
+            #expect(bad.status == .unprocessableContent)
+            #expect(bad.text.contains("blocks[0].link"))
+            let unknown = try await server.request(
+                .put, "/api/v1/feed/blocks", json: #"{"blocks":[{"type":"ad","title":"x","source":"genre:999999"}]}"#,
+                token: cast.admin)
+            #expect(unknown.status == .unprocessableContent)
+            let reset = try await server.request(
+                .put, "/api/v1/feed/blocks", json: #"{"blocks":[]}"#, token: cast.admin)
+            #expect(reset.json["configured"] as? Bool == false)
+        }
+    }
+
     @Test func theFeedAnswersConditionalRequests() async throws {
         try await TestServer.run { server in
             let cast = try await ListenCast.make(server)

@@ -190,6 +190,48 @@ extension APIHandler {
         return .ok(.init(body: .json(rating.api)))
     }
 
+    // MARK: Comments
+
+    func listComments(_ input: Operations.listComments.Input) async throws -> Operations.listComments.Output {
+        let user = try await requireUser().user
+        let comments = try await listen.comments(on: input.query.parentId, for: user)
+        return .ok(.init(body: .json(comments.map { $0.0.api(canDelete: $0.canDelete) })))
+    }
+
+    func addComment(_ input: Operations.addComment.Input) async throws -> Operations.addComment.Output {
+        let user = try await requireUser().user
+        guard case .json(let body) = input.body else { throw Problem.badRequest("Send the comment as JSON.") }
+        let comment = try await listen.comment(on: body.parentId, body.body, by: user)
+        return .created(.init(body: .json(comment.api(canDelete: true))))
+    }
+
+    func deleteComment(_ input: Operations.deleteComment.Input) async throws -> Operations.deleteComment.Output {
+        let user = try await requireUser().user
+        _ = try await listen.deleteComment(input.path.commentId, by: user)
+        return .noContent(.init())
+    }
+
+    // MARK: Feed blocks
+
+    func getFeedBlocks(_ input: Operations.getFeedBlocks.Input) async throws -> Operations.getFeedBlocks.Output {
+        _ = try await requireAdmin()
+        let (configured, blocks) = try await listen.feedBlocks()
+        return .ok(.init(body: .json(.init(configured: configured, blocks: blocks.map(\.api)))))
+    }
+
+    func saveFeedBlocks(_ input: Operations.saveFeedBlocks.Input) async throws -> Operations.saveFeedBlocks.Output {
+        let user = try await requireAdmin().user
+        guard case .json(let body) = input.body else { throw Problem.badRequest("Send the blocks as JSON.") }
+        let blocks = body.blocks.map { block in
+            FeedBlockConfiguration(
+                type: FeedBlockConfiguration.BlockType(rawValue: block._type.rawValue) ?? .listSquare,
+                title: block.title, highlight: block.highlight ?? false, source: block.source,
+                limit: block.limit ?? 8, link: block.link)
+        }
+        let (configured, saved) = try await listen.saveFeedBlocks(blocks, by: user)
+        return .ok(.init(body: .json(.init(configured: configured, blocks: saved.map(\.api)))))
+    }
+
     // MARK: Playlists
 
     func listPlaylists(_ input: Operations.listPlaylists.Input) async throws -> Operations.listPlaylists.Output {
@@ -400,5 +442,21 @@ extension ListenSettings {
         .init(
             soundQuality: .init(rawValue: soundQuality.rawValue) ?? .original, endlessQueue: endlessQueue,
             skipExplicit: skipExplicit, radioRegion: radioRegion)
+    }
+}
+
+extension Comment {
+    func api(canDelete: Bool) -> Components.Schemas.Comment {
+        .init(
+            id: id, parentId: parentID, author: .init(id: authorID, name: authorName), body: body, createdAt: createdAt,
+            canDelete: canDelete)
+    }
+}
+
+extension FeedBlockConfiguration {
+    var api: Components.Schemas.FeedBlockConfiguration {
+        .init(
+            _type: .init(rawValue: type.rawValue) ?? .list_square, title: title, highlight: highlight, source: source,
+            limit: limit, link: link)
     }
 }

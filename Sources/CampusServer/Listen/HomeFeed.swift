@@ -50,76 +50,91 @@ struct HomeFeed: Sendable {
         }
     }
 
-    static let blockSize = 8
+    /// The feed when no admin configured one: what the listener played and may like, then the
+    /// newest of each kind, the genres, and an invitation to rate.
+    static let defaultBlocks: [FeedBlockConfiguration] = [
+        .init(type: .track, title: "Continue listening", highlight: true, source: "recently_played"),
+        .init(type: .listSquare, title: "Recommended for you", source: "recommended"),
+        .init(type: .listSquare, title: "New albums", source: "newest:album"),
+        .init(type: .listRectangular, title: "Podcasts", source: "newest:podcast"),
+        .init(type: .gridFourSquares, title: "Audiobooks", source: "newest:audiobook"),
+        .init(type: .listTitleLink, title: "Lectures and programmes", source: "newest:programme"),
+        .init(type: .genres, title: "Genres", source: "genres", limit: 50),
+        .init(type: .rating, title: "Rate it", source: "unrated", limit: 1),
+    ]
+
+    /// A genre's feed: the newest of each kind in the genre.
+    static let genreBlocks: [FeedBlockConfiguration] = defaultBlocks.filter {
+        FeedBlockConfiguration.Source($0.source).map { if case .newest = $0 { true } else { false } } ?? false
+    }
 
     func feed(for user: UserRecord, genre: Int64?) async throws -> Feed {
         try await services.database.read { db in
             let store = ListenStore(db)
+            let configured = try await store.feedBlocks()
+            let configurations =
+                genre != nil ? Self.genreBlocks : (configured.isEmpty ? Self.defaultBlocks : configured)
             var blocks: [Block] = []
-            func parentBlock(_ type: Components.Schemas.FeedBlock._typePayload, _ title: String, _ kind: ParentKind?)
-                async throws
-            {
-                let parents =
-                    genre == nil
-                    ? try await store.newestParents(kind: kind, limit: Self.blockSize + 1)
-                    : try await store.parents(kind: kind, genreID: genre, limit: Self.blockSize + 1)
-                guard !parents.isEmpty else { return }
-                blocks.append(
-                    Block(
-                        type: type, title: title, highlight: false, hasMore: parents.count > Self.blockSize,
-                        moreURL: kind.map { "/listen\($0.path)" },
-                        items: parents.prefix(Self.blockSize).map(Self.item)))
-            }
-            if genre == nil {
-                let recent = try await store.media(
-                    ids: try await store.systemPlaylist(.recentlyPlayed, userID: user.id, limit: Self.blockSize + 1))
-                if !recent.isEmpty {
-                    blocks.append(
-                        Block(
-                            type: .track, title: "Continue listening", highlight: true,
-                            hasMore: recent.count > Self.blockSize, moreURL: "/listen/playlists/recently_played",
-                            items: recent.prefix(Self.blockSize).map(Self.item)))
-                }
-                let recommended = try await store.media(
-                    ids: try await store.systemPlaylist(.recommended, userID: user.id, limit: Self.blockSize + 1))
-                if !recommended.isEmpty {
-                    blocks.append(
-                        Block(
-                            type: .list_square, title: "Recommended for you", highlight: false,
-                            hasMore: recommended.count > Self.blockSize, moreURL: "/listen/playlists/recommended",
-                            items: recommended.prefix(Self.blockSize).map(Self.item)))
-                }
-            }
-            try await parentBlock(.list_square, "New albums", .album)
-            try await parentBlock(.list_rectangular, "Podcasts", .podcast)
-            try await parentBlock(.grid_four_squares, "Audiobooks", .audiobook)
-            try await parentBlock(.list_title_link, "Lectures and programmes", .programme)
-            if genre == nil {
-                let genres = try await store.genres()
-                if !genres.isEmpty {
-                    blocks.append(
-                        Block(
-                            type: .genres, title: "Genres", highlight: false, hasMore: false, moreURL: nil,
-                            items: genres.map {
-                                Item(
-                                    kind: "genre", id: String($0.id), title: $0.name, ref: "genre:\($0.id)",
-                                    url: "/listen/genres/\($0.id)")
-                            }))
-                }
-                // The first album or podcast the listener has not rated invites a rating.
-                for parent in try await store.newestParents(kind: nil, limit: 20) {
-                    if try await store.rating(parentID: parent.id, userID: user.id).mine == nil {
-                        blocks.append(
-                            Block(
-                                type: .rating, title: "Rate “\(parent.title)”", highlight: false, hasMore: false,
-                                moreURL: nil, items: [Self.item(parent)]))
-                        break
-                    }
+            for configuration in configurations {
+                if let block = try await build(configuration, user: user, genre: genre, store: store) {
+                    blocks.append(block)
                 }
             }
             let version = try await store.catalogueVersion()
             let listened = try await store.history(userID: user.id, limit: 1).first?.at.epoch ?? 0
-            return Feed(blocks: blocks, updatedAt: Date(epoch: max(version.updated, listened)))
+            let configuredAt = try await store.feedChanged()
+            return Feed(blocks: blocks, updatedAt: Date(epoch: max(version.updated, listened, configuredAt)))
+        }
+    }
+
+    /// One block, or nil when it would be empty.
+    private func build(
+        _ configuration: FeedBlockConfiguration, user: UserRecord, genre: Int64?, store: ListenStore
+    ) async throws -> Block? {
+        guard let source = FeedBlockConfiguration.Source(configuration.source) else { return nil }
+        let limit = configuration.limit
+        func block(_ items: [Item], more: String?) -> Block? {
+            guard !items.isEmpty else { return nil }
+            return Block(
+                type: .init(rawValue: configuration.type.rawValue) ?? .list_square, title: configuration.title,
+                highlight: configuration.highlight, hasMore: items.count > limit && more != nil, moreURL: more,
+                items: Array(items.prefix(limit)))
+        }
+        switch source {
+        case .newest(let kind):
+            let parents =
+                genre == nil
+                ? try await store.newestParents(kind: kind, limit: limit + 1)
+                : try await store.parents(kind: kind, genreID: genre, limit: limit + 1)
+            return block(parents.map(Self.item), more: "/listen\(kind.path)")
+        case .genre(let id):
+            let parents = try await store.parents(kind: nil, genreID: id, limit: limit + 1)
+            return block(parents.map(Self.item), more: "/listen/genres/\(id)")
+        case .system(let playlist):
+            let items = try await store.media(
+                ids: try await store.systemPlaylist(playlist, userID: user.id, limit: limit + 1))
+            return block(items.map(Self.item), more: "/listen/playlists/\(playlist.rawValue)")
+        case .genres:
+            let genres = try await store.genres()
+            return block(
+                genres.map {
+                    Item(
+                        kind: "genre", id: String($0.id), title: $0.name, ref: "genre:\($0.id)",
+                        url: "/listen/genres/\($0.id)")
+                }, more: nil)
+        case .unrated:
+            // The newest album or podcast the listener has not rated invites a rating.
+            for parent in try await store.newestParents(kind: nil, limit: 20)
+            where try await store.rating(parentID: parent.id, userID: user.id).mine == nil {
+                var rated = block([Self.item(parent)], more: nil)
+                rated?.title = configuration.title == "Rate it" ? "Rate “\(parent.title)”" : configuration.title
+                return rated
+            }
+            return nil
+        case .link:
+            let link = configuration.link ?? "/listen"
+            return block(
+                [Item(kind: "link", id: link, title: configuration.title, ref: link, url: link)], more: nil)
         }
     }
 

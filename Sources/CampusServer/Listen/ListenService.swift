@@ -415,6 +415,90 @@ struct ListenService: Sendable {
         }
     }
 
+    // MARK: Comments
+
+    func comments(on parentID: Int64, for user: UserRecord) async throws -> [(Comment, canDelete: Bool)] {
+        try await database.read { db in
+            let store = ListenStore(db)
+            guard try await store.parent(id: parentID) != nil else {
+                throw Self.notFound("album or podcast \(parentID)")
+            }
+            return try await store.comments(parentID: parentID, limit: 200).map {
+                ($0, $0.authorID == user.id || user.role == .admin)
+            }
+        }
+    }
+
+    func comment(on parentID: Int64, _ text: String, by user: UserRecord) async throws -> Comment {
+        let body: String
+        do {
+            body = try Comment.body(text)
+        } catch {
+            throw Problem.invalid(FieldProblem(field: error.field, detail: error.reason))
+        }
+        return try await database.write { db in
+            let store = ListenStore(db)
+            guard try await store.parent(id: parentID) != nil else {
+                throw Self.notFound("album or podcast \(parentID)")
+            }
+            let id = try await store.addComment(parentID: parentID, userID: user.id, body: body, now: now())
+            return try await store.comment(id: id)!
+        }
+    }
+
+    /// Deletes a comment: its writer or an admin may.
+    func deleteComment(_ id: Int64, by user: UserRecord) async throws -> Comment {
+        try await database.write { db in
+            let store = ListenStore(db)
+            guard let comment = try await store.comment(id: id) else { throw Self.notFound("comment \(id)") }
+            guard comment.authorID == user.id || user.role == .admin else {
+                throw Problem.forbidden("Only the comment's writer or an admin may delete it.")
+            }
+            try await store.deleteComment(id: id)
+            return comment
+        }
+    }
+
+    // MARK: The home feed's blocks (admins)
+
+    func feedBlocks() async throws -> (configured: Bool, blocks: [FeedBlockConfiguration]) {
+        let blocks = try await database.read { db in try await ListenStore(db).feedBlocks() }
+        return (!blocks.isEmpty, blocks.isEmpty ? HomeFeed.defaultBlocks : blocks)
+    }
+
+    func saveFeedBlocks(_ blocks: [FeedBlockConfiguration], by user: UserRecord) async throws
+        -> (configured: Bool, blocks: [FeedBlockConfiguration])
+    {
+        guard user.role == .admin else { throw Problem.forbidden("Only admins configure the home feed.") }
+        guard blocks.count <= FeedBlockConfiguration.blockLimit else {
+            throw Problem.invalid(
+                FieldProblem(
+                    field: "blocks", detail: "The feed has at most \(FeedBlockConfiguration.blockLimit) blocks."))
+        }
+        var checked: [FeedBlockConfiguration] = []
+        for (index, block) in blocks.enumerated() {
+            do {
+                checked.append(try block.validated())
+            } catch {
+                throw Problem.invalid(FieldProblem(field: "blocks[\(index)].\(error.field)", detail: error.reason))
+            }
+        }
+        let saved = checked
+        try await database.write { db in
+            let store = ListenStore(db)
+            for (index, block) in saved.enumerated() {
+                if case .genre(let id) = FeedBlockConfiguration.Source(block.source),
+                    try await store.genre(id: id) == nil
+                {
+                    throw Problem.invalid(
+                        FieldProblem(field: "blocks[\(index)].source", detail: "There is no genre \(id)."))
+                }
+            }
+            try await store.saveFeedBlocks(saved, now: now())
+        }
+        return try await feedBlocks()
+    }
+
     // MARK: Playlists
 
     struct PlaylistView: Sendable {

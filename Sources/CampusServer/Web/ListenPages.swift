@@ -51,6 +51,9 @@ struct ListenPages: Sendable {
         post("/listen/library/scan", scan)
         post("/listen/library/podcast", addPodcast)
         post("/listen/library/upload", upload)
+        post("/listen/library/feed", changeFeed)
+        post("/listen/comments", addComment)
+        post("/listen/comments/:id/delete", deleteComment)
         get("/media/:id") { request, context in
             let (visitor, account) = try await pages.signedIn(request)
             let view = try await listen.media(try Self.id(context, "id"), for: account.user)
@@ -242,6 +245,12 @@ struct ListenPages: Sendable {
             ] as [String: Any]
         values["selectedRef"] = view.items.first { $0.item.id == selected }?.api.ref ?? ""
         values["rssUrl"] = view.rssPath ?? ""
+        values["comments"] = try await listen.comments(on: id, for: account.user).map { comment, canDelete in
+            [
+                "id": comment.id, "author": comment.authorName, "body": comment.body, "canDelete": canDelete,
+                "date": comment.createdAt.formatted(.iso8601.year().month().day()),
+            ] as [String: Any]
+        }
         return try await render("listen-parent", values, visitor, path: request.uri.path)
     }
 
@@ -398,7 +407,20 @@ struct ListenPages: Sendable {
     @Sendable func libraryPage(_ request: Request, _ context: CampusRequestContext) async throws -> Response {
         let (visitor, _) = try await admin(request)
         let count = try await services.database.read { db in try await ListenStore(db).mediaCount() }
-        return try await render("listen-library", ["count": count], visitor, path: request.uri.path)
+        let (configured, blocks) = try await listen.feedBlocks()
+        return try await render(
+            "listen-library",
+            [
+                "count": count, "configured": configured,
+                "blocks": blocks.enumerated().map { index, block in
+                    [
+                        "index": index, "type": block.type.rawValue, "title": block.title, "source": block.source,
+                        "limit": block.limit, "highlight": block.highlight, "link": block.link ?? "",
+                        "first": index == 0, "last": index == blocks.count - 1,
+                    ] as [String: Any]
+                },
+                "types": FeedBlockConfiguration.BlockType.allCases.map(\.rawValue),
+            ], visitor, path: request.uri.path)
     }
 
     struct LibraryForm: Decodable {
@@ -484,6 +506,74 @@ struct ListenPages: Sendable {
         } catch let problem as Problem where problem.status == .unprocessableContent {
             return pages.redirect(to: "/listen/library", flash: problem.detail, kind: "error", for: visitor)
         }
+    }
+
+    struct FeedForm: Decodable {
+        var _csrf: String?
+        var action: String
+        var index: Int?
+        var type: String?
+        var title: String?
+        var source: String?
+        var limit: Int?
+        var highlight: String?
+        var link: String?
+    }
+
+    /// Adds, removes or moves one block of the home feed, or returns to the default feed.
+    @Sendable func changeFeed(_ request: Request, _ context: CampusRequestContext) async throws -> Response {
+        let (visitor, account) = try await admin(request)
+        let form = try await pages.form(FeedForm.self, request, context)
+        try pages.checkCSRF(form._csrf, visitor: visitor)
+        var blocks = try await listen.feedBlocks().blocks
+        let index = form.index ?? -1
+        switch form.action {
+        case "reset": blocks = []
+        case "add":
+            blocks.append(
+                FeedBlockConfiguration(
+                    type: form.type.flatMap(FeedBlockConfiguration.BlockType.init(rawValue:)) ?? .listSquare,
+                    title: form.title ?? "", highlight: form.highlight != nil, source: form.source ?? "",
+                    limit: form.limit ?? 8, link: form.link.flatMap { $0.isEmpty ? nil : $0 }))
+        case "remove" where blocks.indices.contains(index): blocks.remove(at: index)
+        case "up" where index > 0 && blocks.indices.contains(index): blocks.swapAt(index, index - 1)
+        case "down" where blocks.indices.contains(index + 1) && index >= 0: blocks.swapAt(index, index + 1)
+        default: throw Problem.badRequest("Unknown feed action.")
+        }
+        do {
+            _ = try await listen.saveFeedBlocks(blocks, by: account.user)
+        } catch let problem as Problem where problem.status == .unprocessableContent {
+            return pages.redirect(to: "/listen/library", flash: problem.detail, kind: "error", for: visitor)
+        }
+        return pages.redirect(to: "/listen/library", flash: "The home feed is changed.", for: visitor)
+    }
+
+    struct CommentForm: Decodable {
+        var _csrf: String?
+        var parentId: Int64?
+        var body: String?
+        var back: String?
+    }
+
+    @Sendable func addComment(_ request: Request, _ context: CampusRequestContext) async throws -> Response {
+        let (visitor, account) = try await pages.signedIn(request)
+        let form = try await pages.form(CommentForm.self, request, context)
+        try pages.checkCSRF(form._csrf, visitor: visitor)
+        let back = WebPages.safeNext(form.back)
+        do {
+            _ = try await listen.comment(on: form.parentId ?? 0, form.body ?? "", by: account.user)
+        } catch let problem as Problem where problem.status == .unprocessableContent {
+            return pages.redirect(to: back, flash: problem.detail, kind: "error", for: visitor)
+        }
+        return pages.redirect(to: back, flash: "Your comment is posted.", for: visitor)
+    }
+
+    @Sendable func deleteComment(_ request: Request, _ context: CampusRequestContext) async throws -> Response {
+        let (visitor, account) = try await pages.signedIn(request)
+        let form = try await pages.form(CommentForm.self, request, context)
+        try pages.checkCSRF(form._csrf, visitor: visitor)
+        _ = try await listen.deleteComment(try Self.id(context, "id"), by: account.user)
+        return pages.redirect(to: WebPages.safeNext(form.back), flash: "The comment is deleted.", for: visitor)
     }
 
     /// The `filename` of a part's `Content-Disposition` (`form-data; name="file"; filename="a.mp3"`).
