@@ -27,6 +27,9 @@ mkdir -p "$work/library/Music/Bench" "$work/www"
 ffmpeg -hide_banner -loglevel error -f lavfi -i "sine=frequency=440:duration=262" -c:a libmp3lame -b:a 320k \
   -metadata title="Ten megabytes" -metadata album="Bench" "$work/library/Music/Bench/ten.mp3"
 cp "$work/library/Music/Bench/ten.mp3" "$work/www/ten.mp3"
+# nginx's worker runs as nobody: let it read the file (mktemp makes the folder private).
+chmod 755 "$work" "$work/www"
+chmod 644 "$work/www/ten.mp3"
 size=$(stat -c %s "$work/www/ten.mp3")
 echo "file: $size bytes"
 
@@ -55,7 +58,8 @@ http {
 }
 CONF
 nginx -c "$work/nginx.conf"
-until curl -sf -o /dev/null "http://127.0.0.1:$nginx_port/ten.mp3"; do sleep 0.05; done
+for _ in $(seq 100); do curl -sf -o /dev/null "http://127.0.0.1:$nginx_port/ten.mp3" && break; sleep 0.05; done
+curl -sf -o /dev/null "http://127.0.0.1:$nginx_port/ten.mp3" || { echo "nginx does not serve the file" >&2; exit 1; }
 
 cat > "$work/ranges.lua" <<LUA
 math.randomseed(42)

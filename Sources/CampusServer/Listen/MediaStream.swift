@@ -3,6 +3,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import Listen
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
 import Storage
@@ -64,6 +65,40 @@ struct MediaStreamMiddleware: RouterMiddleware {
     typealias Context = CampusRequestContext
     let services: Services
     let fileIO = FileIO()
+    let sources = MediaSources()
+
+    /// Where items' bytes are, kept for a second: a player asks for many ranges of one item in a
+    /// row, and a rescan (here, by the CLI or another instance) is seen a second later.
+    final class MediaSources: Sendable {
+        struct Entry {
+            var file: MediaFile?
+            var remote: String?
+            var at: Date
+        }
+        private let entries = NIOLockedValueBox<[Int64: Entry]>([:])
+        static let lifetime: TimeInterval = 1
+        static let capacity = 10_000
+
+        func source(_ id: Int64, database: Database) async throws -> (MediaFile?, String?) {
+            let now = Date()
+            if let entry = entries.withLockedValue({ $0[id] }), now.timeIntervalSince(entry.at) < Self.lifetime {
+                return (entry.file, entry.remote)
+            }
+            let (file, remote) = try await database.read { db in
+                let store = ListenStore(db)
+                if let file = try await store.mediaFile(id: id) { return (Optional(file), String?.none) }
+                return (nil, try await store.remoteURL(id: id))
+            }
+            entries.withLockedValue {
+                if $0.count >= Self.capacity { $0.removeAll(keepingCapacity: true) }
+                $0[id] = Entry(file: file, remote: remote, at: now)
+            }
+            return (file, remote)
+        }
+    }
+
+    /// How much of a file is read at a time: a typical player range in one read.
+    static let chunkLength = 1 << 20
 
     /// The bitrates a stream may be transcoded to, in kbit/s.
     static let bitrates = 32...320
@@ -91,11 +126,7 @@ struct MediaStreamMiddleware: RouterMiddleware {
             }
             bitrate = value
         }
-        let (file, remote) = try await services.database.read { db in
-            let store = ListenStore(db)
-            if let file = try await store.mediaFile(id: id) { return (Optional(file), String?.none) }
-            return (nil, try await store.remoteURL(id: id))
-        }
+        let (file, remote) = try await sources.source(id, database: services.database)
         if let file {
             if let bitrate { return try transcoded(file.path, bitrate: bitrate, head: request.method == .head) }
             return try await original(file, id: id, request: request, context: context)
@@ -164,14 +195,15 @@ struct MediaStreamMiddleware: RouterMiddleware {
         case .whole:
             headers[.contentLength] = String(size)
             guard request.method == .get, size > 0 else { return Response(status: .ok, headers: headers) }
-            let body = try await fileIO.loadFile(path: file.path, context: context)
+            let body = try await fileIO.loadFile(path: file.path, context: context, chunkLength: Self.chunkLength)
             return Response(status: .ok, headers: headers, body: body)
         case .part(let part):
             headers[.contentRange] = "bytes \(part.lowerBound)-\(part.upperBound)/\(size)"
             headers[.contentLength] = String(part.count)
             guard request.method == .get else { return Response(status: .partialContent, headers: headers) }
             let body = try await fileIO.loadFile(
-                path: file.path, range: Int(part.lowerBound)...Int(part.upperBound), context: context)
+                path: file.path, range: Int(part.lowerBound)...Int(part.upperBound), context: context,
+                chunkLength: Self.chunkLength)
             return Response(status: .partialContent, headers: headers, body: body)
         }
     }
