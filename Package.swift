@@ -110,7 +110,8 @@ let package = Package(
         .testTarget(name: "TimetableTests", dependencies: ["Timetable"]),
         .testTarget(name: "CompeteTests", dependencies: ["Compete"]),
         .testTarget(name: "ListenTests", dependencies: ["Listen"]),
-        .testTarget(name: "FormatsTests", dependencies: ["Formats", "Timetable", "Compete", "Listen", "CampusTestSupport"]),
+        .testTarget(
+            name: "FormatsTests", dependencies: ["Formats", "Timetable", "Compete", "Listen", "CampusTestSupport"]),
         .testTarget(
             name: "StorageTests",
             dependencies: ["Storage", "Accounts", "Timetable", "Compete", "Listen", "Formats", "CampusTestSupport"]),
