@@ -545,6 +545,8 @@ extension TestResponse {
             #expect(try await upload("name=x.mp3", cast.ann).status == .forbidden)
             #expect(try await upload("name=notes.txt", cast.admin).status == .unprocessableContent)
             #expect(try await upload("name=x.mp3&folder=../..", cast.admin).status == .unprocessableContent)
+            let long = String(repeating: "0", count: 250)
+            #expect(try await upload("name=x.mp3&folder=\(long)", cast.admin).status == .unprocessableContent)
             #expect(
                 try await upload("name=noise.mp3", cast.admin, Data("not audio at all".utf8)).status
                     == .unprocessableContent)

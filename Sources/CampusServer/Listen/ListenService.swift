@@ -703,9 +703,15 @@ struct ListenService: Sendable {
                         "Name an audio file: mp3, m4a, m4b, aac, ogg, oga, opus, flac, wav or webm, without folders."))
         }
         let parts = (folder ?? "").split(separator: "/").map { $0.trimmingCharacters(in: .whitespaces) }
-        guard parts.allSatisfy({ !$0.isEmpty && $0 != "." && $0 != ".." && !$0.hasPrefix(".") }) else {
+        guard
+            parts.count <= 10,
+            parts.allSatisfy({ !$0.isEmpty && $0.utf8.count <= 100 && $0 != "." && $0 != ".." && !$0.hasPrefix(".") })
+        else {
             throw Problem.invalid(
-                FieldProblem(field: "folder", detail: "Folders are names separated by /, without . or .."))
+                FieldProblem(
+                    field: "folder",
+                    detail: "Folders are up to 10 names of up to 100 bytes, separated by /, not starting with a dot."
+                ))
         }
         let uploads = URL(fileURLWithPath: dataDirectory).appendingPathComponent("uploads")
         var directory = uploads
@@ -713,7 +719,9 @@ struct ListenService: Sendable {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let target = directory.appendingPathComponent(name)
         let partial = directory.appendingPathComponent(".\(UUID().uuidString).part")
-        FileManager.default.createFile(atPath: partial.path, contents: nil)
+        guard FileManager.default.createFile(atPath: partial.path, contents: nil) else {
+            throw ExternalTool.Failed(description: "Cannot write in \(directory.path).")
+        }
         let handle = try FileHandle(forWritingTo: partial)
         var written = 0
         do {

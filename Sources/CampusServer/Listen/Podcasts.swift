@@ -31,6 +31,9 @@ public struct Podcasts: Sendable {
         self.now = now
     }
 
+    /// How long a feed may take to arrive (connecting included).
+    static let fetchTimeout: TimeAmount = .seconds(8)
+
     public struct Failed: Error, CustomStringConvertible {
         public var description: String
     }
@@ -90,7 +93,7 @@ public struct Podcasts: Sendable {
                 var request = HTTPClientRequest(url: source)
                 request.headers.add(name: "User-Agent", value: "Campus podcast import")
                 request.headers.add(name: "Accept", value: "application/rss+xml, application/xml, text/xml")
-                let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
+                let response = try await HTTPClient.shared.execute(request, timeout: Self.fetchTimeout)
                 guard (200..<300).contains(response.status.code) else {
                     throw Failed(description: "\(source) answered \(response.status.code).")
                 }
