@@ -1,3 +1,5 @@
+import InputRules
+
 /// The rules for the fields of an account, shared by the API, the web app and the CLI.
 public enum AccountRules {
     public static let emailMaxLength = 254
@@ -94,10 +96,6 @@ public enum AccountRules {
 }
 
 extension String {
-    /// Whether the text holds a C0 or C1 control character or DEL (U+0000–U+001F, U+007F–U+009F).
-    public var containsControlCharacters: Bool {
-        unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }
-    }
 
     /// The text without leading and trailing white space.
     public var trimmed: String {

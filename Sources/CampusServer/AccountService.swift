@@ -38,12 +38,13 @@ struct AccountService: Sendable {
         let first = validator.check { () throws(FieldProblem) in try AccountRules.name(firstName, field: "firstName") }
         let last = validator.check { () throws(FieldProblem) in try AccountRules.name(lastName, field: "lastName") }
         try validator.finish()
+        guard let email, let first, let last else { throw ValidationFailure(validator.problems) }
         let hash = try await hasher.hash(password)
         let now = now()
         let user = try await database.write { db in
             try await AccountStore(db).createUser(
                 NewUser(
-                    email: email!, passwordHash: hash, firstName: first!, lastName: last!,
+                    email: email, passwordHash: hash, firstName: first, lastName: last,
                     role: organizer ? .organizer : .user),
                 now: now)
         }

@@ -160,7 +160,7 @@ public enum Demo {
     static func loadTimetable(into database: Database, logger: Logger, today: LocalDate) async throws {
         let lessons = try await database.read { db in try await TimetableStore(db).counts().lessons }
         guard lessons == 0 else { return }
-        let currentYear = today >= LocalDate(year: today.year, month: 9, day: 1)!.monday ? today.year : today.year - 1
+        let currentYear = StudyCalendar.academicYear(of: today)
         var data = TimetableImport()
         for file in timetableFiles {
             var part = try IIS.read(try Data(contentsOf: file), file: file.lastPathComponent)
@@ -168,8 +168,7 @@ public enum Demo {
             if let start = part.schedules.first?.term?.span?.lowerBound
                 ?? part.schedules.first?.lessons.compactMap({ $0.date ?? $0.dateRange?.lowerBound }).min()
             {
-                let sourceYear =
-                    start >= LocalDate(year: start.year, month: 9, day: 1)!.monday ? start.year : start.year - 1
+                let sourceYear = StudyCalendar.academicYear(of: start)
                 part = part.shifted(byWeeks: TimetableImport.weeksBetweenAcademicYears(sourceYear, currentYear))
             }
             data.merge(part)

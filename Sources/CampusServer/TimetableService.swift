@@ -1,5 +1,6 @@
 import Accounts
 import Foundation
+import InputRules
 import NIOConcurrencyHelpers
 import Storage
 import Timetable
@@ -106,10 +107,12 @@ struct TimetableService: Sendable {
     }
 
     static func date(_ text: String, field: String) throws(FieldProblem) -> LocalDate {
-        guard let date = LocalDate(iso: text) else {
-            throw FieldProblem(field: field, detail: "\(field) must be a date like 2023-09-25.")
+        switch LocalDate.read(iso: text) {
+        case .success(let date): return date
+        case .failure(let problem):
+            throw FieldProblem(
+                field: field, detail: LocalDate.problemText(problem, field: field, example: "2023-09-25"))
         }
-        return date
     }
 
     // MARK: Schedules
@@ -186,13 +189,14 @@ struct TimetableService: Sendable {
     func iCalendar(of targets: [Target], name: String, host: String, filter: ScheduleFilter) async throws -> String {
         let today = today()
         let lessons = try await lessons(of: targets, in: nil)
+        let yearAround = today.adding(days: -366)...today.adding(days: 366)
         var days = lessons.flatMap { lesson in
             [lesson.date, lesson.dateRange?.lowerBound, lesson.dateRange?.upperBound].compactMap { $0 }
         }
         if days.isEmpty || lessons.contains(where: { $0.date == nil && $0.dateRange == nil }) {
-            days += [today.adding(days: -366), today.adding(days: 366)]
+            days += [yearAround.lowerBound, yearAround.upperBound]
         }
-        let range = days.min()!...days.max()!
+        let range = (days.min() ?? yearAround.lowerBound)...(days.max() ?? yearAround.upperBound)
         let stamp = today.start(in: timeZone)
         return ICalendar(
             name: name, timeZone: timeZone, calendar: try await studyCalendar(), host: host, stamp: stamp,

@@ -1,4 +1,5 @@
 import Foundation
+import InputRules
 
 /// A competition, as organizers run it and participants join it (seed 002's `competitions`).
 public struct Competition: Sendable, Equatable, Identifiable {
@@ -109,9 +110,10 @@ public enum CompetitionRules {
         var draft = draft
         draft.name = draft.name.trimmingCharacters(in: .whitespacesAndNewlines)
         draft.description = draft.description.trimmingCharacters(in: .whitespacesAndNewlines)
-        let unit = draft.unit?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
-        draft.unit = unit.isEmpty ? draft.metric.defaultUnit : unit
-        if !nameLength.contains(draft.name.count) {
+        let trimmedUnit = draft.unit?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+        let unit = trimmedUnit.isEmpty ? draft.metric.defaultUnit : trimmedUnit
+        draft.unit = unit
+        if !nameLength.contains(draft.name.unicodeScalars.count) {
             errors.append(
                 CompeteFieldError(
                     field: "name",
@@ -119,15 +121,30 @@ public enum CompetitionRules {
                         ? "Give the competition a name."
                         : "A name has at most \(nameLength.upperBound) characters."))
         }
-        if !descriptionLength.contains(draft.description.count) {
+        if draft.name.containsControlCharacters {
+            errors.append(CompeteFieldError(field: "name", detail: "A name cannot contain control characters."))
+        }
+        if TextRules.firstControl(in: draft.description, multiline: true) != nil {
+            errors.append(
+                CompeteFieldError(field: "description", detail: "A description cannot contain control characters."))
+        }
+        if draft.startsAt.map({ !DateRules.isSupported($0) }) == true {
+            errors.append(CompeteFieldError(field: "startsAt", detail: "The start is outside \(DateRules.rangeText)."))
+        }
+        if draft.endsAt.map({ !DateRules.isSupported($0) }) == true {
+            errors.append(CompeteFieldError(field: "endsAt", detail: "The end is outside \(DateRules.rangeText)."))
+        }
+        if !descriptionLength.contains(draft.description.unicodeScalars.count) {
             errors.append(
                 CompeteFieldError(
                     field: "description",
                     detail: "A description has at most \(descriptionLength.upperBound) characters."))
         }
-        if !unitLength.contains(draft.unit!.count) {
+        if !unitLength.contains(unit.unicodeScalars.count) {
             errors.append(
                 CompeteFieldError(field: "unit", detail: "A unit has at most \(unitLength.upperBound) characters."))
+        } else if unit.containsControlCharacters {
+            errors.append(CompeteFieldError(field: "unit", detail: "A unit cannot contain control characters."))
         } else if draft.metric != .points, draft.unit != draft.metric.defaultUnit {
             errors.append(
                 CompeteFieldError(

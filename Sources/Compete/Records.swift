@@ -63,7 +63,7 @@ public enum Records {
     /// points of each unit. Sorted by metric, then unit.
     public static func allTime(_ results: [ResultRecord]) -> [Record] {
         let groups = Dictionary(grouping: results) { MetricUnit(metric: $0.metric, unit: $0.unit) }
-        return groups.keys.sorted().compactMap { best(groups[$0]!) }
+        return groups.sorted { $0.key < $1.key }.compactMap { best($0.value) }
     }
 
     /// The best result of each series (every run of one template), keyed by series id.
@@ -72,8 +72,10 @@ public enum Records {
         for (series, group) in Dictionary(grouping: results, by: \.seriesID) {
             // A series keeps one metric, but an organizer may have changed it between runs.
             let byMetric = Dictionary(grouping: group) { MetricUnit(metric: $0.metric, unit: $0.unit) }
-            let latest = group.max { $0.at < $1.at }!
-            if let record = best(byMetric[MetricUnit(metric: latest.metric, unit: latest.unit)]!) {
+            guard let latest = group.max(by: { $0.at < $1.at }),
+                let results = byMetric[MetricUnit(metric: latest.metric, unit: latest.unit)]
+            else { continue }
+            if let record = best(results) {
                 records[series] = record
             }
         }
@@ -91,8 +93,8 @@ public enum Records {
 
         static func < (a: MetricUnit, b: MetricUnit) -> Bool {
             let order = Metric.allCases
-            let x = order.firstIndex(of: a.metric)!
-            let y = order.firstIndex(of: b.metric)!
+            let x = order.firstIndex(of: a.metric) ?? order.count
+            let y = order.firstIndex(of: b.metric) ?? order.count
             return x != y ? x < y : a.unit < b.unit
         }
     }

@@ -51,8 +51,8 @@ public struct TrackStatistics: Sendable, Equatable, Codable {
             points += segment.count
             for point in segment {
                 guard let time = point.time else { continue }
-                if first == nil || time < first! { first = time }
-                if last == nil || time > last! { last = time }
+                if let earliest = first, earliest <= time {} else { first = time }
+                if let latest = last, latest >= time {} else { last = time }
             }
             guard segment.count > 1 else { continue }
             for index in 1..<segment.count {

@@ -92,7 +92,7 @@ public struct SleepTimer: Sendable, Equatable, Codable {
     /// Whether playback pauses now: the time is up, or the current item just ended.
     public func pauses(now: Date, itemEnded: Bool) -> Bool {
         switch choice {
-        case .minutes: now >= endsAt!
+        case .minutes: endsAt.map { now >= $0 } ?? false
         case .endOfItem: itemEnded
         }
     }

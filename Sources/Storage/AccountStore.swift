@@ -63,6 +63,8 @@ public struct Avatar: Sendable, Equatable {
 public enum StoreError: Error, Equatable {
     /// Another account already uses this email address.
     case emailTaken
+    /// A row holds a value Campus never writes (the database was changed by hand).
+    case damaged(String)
 }
 
 /// Accounts, sessions, password resets, failed logins, the mail outbox and settings.

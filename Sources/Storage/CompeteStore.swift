@@ -93,7 +93,8 @@ public struct CompeteStore: Sendable {
         if template == nil {
             try await db.update("competitions").set("series_id", to: id).where("id", .equal, id).run()
         }
-        return try await competition(id: id)!
+        guard let competition = try await competition(id: id) else { throw CompeteStoreError.notCreated }
+        return competition
     }
 
     public func competition(id: Int64) async throws -> Competition? {

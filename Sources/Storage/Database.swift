@@ -264,8 +264,8 @@ final class PostgresBackend: Sendable {
         }
         let tls: PostgresClient.Configuration.TLS =
             switch (core.tls.isEnforced, core.tls.isAllowed) {
-            case (true, _): .require(core.tls.sslContext!.configuration)
-            case (_, true): .prefer(core.tls.sslContext!.configuration)
+            case (true, _): .require(core.tls.sslContext?.configuration ?? .makeClientConfiguration())
+            case (_, true): .prefer(core.tls.sslContext?.configuration ?? .makeClientConfiguration())
             default: .disable
             }
         var clientConfiguration = PostgresClient.Configuration(

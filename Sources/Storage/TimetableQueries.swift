@@ -4,6 +4,12 @@ import Timetable
 
 /// Reading the timetable.
 extension TimetableStore {
+    /// A stored wall time (minutes after midnight); a value outside a day is a damaged row.
+    static func time(_ row: any SQLRow, _ column: String) throws -> WallTime {
+        let minutes = try row.decode(column: column, as: Int.self)
+        guard let time = WallTime(minutes: minutes) else { throw StoreError.damaged("\(column) = \(minutes)") }
+        return time
+    }
     public func faculties() async throws -> [Faculty] {
         try await db.raw("SELECT id, name, abbreviation FROM faculties ORDER BY abbreviation").all().map { row in
             Faculty(
@@ -247,8 +253,7 @@ extension TimetableStore {
                     id: id, subject: try row.decode(column: "subject", as: String.self),
                     subjectFullName: try row.decode(column: "subject_full", as: String?.self),
                     typeID: try row.decode(column: "type_id", as: String?.self),
-                    start: WallTime(minutes: try row.decode(column: "start_minute", as: Int.self))!,
-                    end: WallTime(minutes: try row.decode(column: "end_minute", as: Int.self))!,
+                    start: try Self.time(row, "start_minute"), end: try Self.time(row, "end_minute"),
                     weekday: try row.decode(column: "weekday", as: Int?.self).flatMap(Weekday.init(rawValue:)),
                     weeks: Set((1...8).filter { weekBits & (1 << $0) != 0 }),
                     subgroup: try row.decode(column: "subgroup", as: Int.self), dateRange: dateRange,
@@ -270,8 +275,8 @@ extension TimetableStore {
                     id: try row.decode(column: "id", as: Int64.self),
                     name: try row.decode(column: "name", as: String.self),
                     building: try row.decode(column: "building", as: Int?.self))
-                lessons[index[try row.decode(column: "lesson_id", as: Int64.self)]!].rooms.append(
-                    RoomReference(id: room.id, name: room.displayName))
+                guard let at = index[try row.decode(column: "lesson_id", as: Int64.self)] else { continue }
+                lessons[at].rooms.append(RoomReference(id: room.id, name: room.displayName))
             }
             for row in try await db.raw(
                 """
@@ -284,14 +289,14 @@ extension TimetableStore {
                     firstName: try row.decode(column: "first_name", as: String.self),
                     middleName: try row.decode(column: "middle_name", as: String?.self),
                     lastName: try row.decode(column: "last_name", as: String.self))
-                lessons[index[try row.decode(column: "lesson_id", as: Int64.self)]!].teachers.append(
-                    TeacherReference(urlID: teacher.urlID, name: teacher.shortName))
+                guard let at = index[try row.decode(column: "lesson_id", as: Int64.self)] else { continue }
+                lessons[at].teachers.append(TeacherReference(urlID: teacher.urlID, name: teacher.shortName))
             }
             for row in try await db.raw(
                 "SELECT lesson_id, group_name FROM lesson_groups WHERE lesson_id IN (\(idList)) ORDER BY group_name"
             ).all() {
-                lessons[index[try row.decode(column: "lesson_id", as: Int64.self)]!].groups.append(
-                    try row.decode(column: "group_name", as: String.self))
+                guard let at = index[try row.decode(column: "lesson_id", as: Int64.self)] else { continue }
+                lessons[at].groups.append(try row.decode(column: "group_name", as: String.self))
             }
         }
         return lessons

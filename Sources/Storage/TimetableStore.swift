@@ -78,8 +78,8 @@ public struct TimetableStore: Sendable {
                 weeks, subgroup, start_day, end_day, date_day, note, announcement, exam) VALUES\u{20}
                 """
             query += Self.values(
-                part.lazy.map { key -> [(any Encodable & Sendable)?] in
-                    let lesson = lessonsByIdentity[key]!
+                part.lazy.compactMap { key -> [(any Encodable & Sendable)?]? in
+                    guard let lesson = lessonsByIdentity[key] else { return nil }
                     let weeks = lesson.weeks.reduce(0) { $0 | (1 << $1) }
                     return [
                         key, lesson.subject, lesson.subjectFullName, lesson.typeID, lesson.start.minutes,
@@ -108,7 +108,10 @@ public struct TimetableStore: Sendable {
         var groupScheduleLessons = Set<Int64>()
         var teacherScheduleLinks = Set<LessonTeacher>()
         for (scheduleIndex, schedule) in data.schedules.enumerated() {
-            let ids = keys[scheduleIndex].map { lessonIDs[$0]! }
+            let ids = try keys[scheduleIndex].map { key in
+                guard let id = lessonIDs[key] else { throw ImportError(message: "a lesson was not stored.") }
+                return id
+            }
             switch schedule.owner {
             case .group(let name):
                 groupOwners.append(name)
@@ -137,8 +140,9 @@ public struct TimetableStore: Sendable {
         var teacherLinks: [[(any Encodable & Sendable)?]] = []
         var roomLinks: [[(any Encodable & Sendable)?]] = []
         for key in order {
-            let lesson = lessonsByIdentity[key]!
-            let id = lessonIDs[key]!
+            guard let lesson = lessonsByIdentity[key], let id = lessonIDs[key] else {
+                throw ImportError(message: "a lesson was not stored.")
+            }
             for group in Set(lesson.groups).sorted() { groupLinks.append([id, group]) }
             for urlID in Set(lesson.teachers).sorted() {
                 guard let teacherID = teacherIDs[urlID] else {
@@ -492,8 +496,8 @@ public struct TimetableStore: Sendable {
         try await insert(
             "teacher_departments", columns: ["teacher_id", "department"],
             rows: withDepartments.flatMap { teacher in
-                Set(teacher.departments ?? []).sorted().map {
-                    [ids[teacher.urlID]!, $0] as [(any Encodable & Sendable)?]
+                Set(teacher.departments ?? []).sorted().compactMap { department in
+                    ids[teacher.urlID].map { [$0, department] as [(any Encodable & Sendable)?] }
                 }
             }, ignoringConflicts: true)
         return ids

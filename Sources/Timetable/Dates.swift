@@ -1,4 +1,5 @@
 import Foundation
+import InputRules
 
 /// A calendar day without a time or a time zone, such as a lesson's date.
 ///
@@ -14,11 +15,12 @@ public struct LocalDate: Hashable, Comparable, Sendable, CustomStringConvertible
 
     private static let calendar: Calendar = {
         var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC")!
+        calendar.timeZone = .gmt
         return calendar
     }()
 
-    /// The date with these parts; nil when there is no such day (31 February).
+    /// The date with these parts; nil when there is no such day (31 February) or the year is
+    /// outside 1…9999, where the Gregorian calendar works.
     public init?(year: Int, month: Int, day: Int) {
         guard (1...9999).contains(year), (1...12).contains(month), (1...31).contains(day) else { return nil }
         let key = (year * 100 + month) * 100 + day
@@ -46,35 +48,80 @@ public struct LocalDate: Hashable, Comparable, Sendable, CustomStringConvertible
         let parts = Self.calendar.dateComponents(
             [.year, .month, .day], from: Date(timeIntervalSince1970: TimeInterval(dayNumber) * 86400))
         self.dayNumber = dayNumber
-        self.year = parts.year!
-        self.month = parts.month!
-        self.day = parts.day!
+        self.year = parts.year ?? 1970
+        self.month = parts.month ?? 1
+        self.day = parts.day ?? 1
     }
 
     /// The day a moment falls on in a time zone.
     public init(_ moment: Date, in timeZone: TimeZone) {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = timeZone
-        let parts = calendar.dateComponents([.year, .month, .day], from: moment)
-        self.init(year: parts.year!, month: parts.month!, day: parts.day!)!
+        self.init(dayNumber: Self.localSeconds(moment, in: timeZone).day)
     }
 
-    /// Reads `YYYY-MM-DD` (ISO 8601, as the API writes dates).
+    /// A moment's day number and second of that day on the clocks of a time zone.
+    static func localSeconds(_ moment: Date, in timeZone: TimeZone) -> (day: Int, second: Int) {
+        let seconds = moment.timeIntervalSince1970 + TimeInterval(timeZone.secondsFromGMT(for: moment))
+        guard seconds.isFinite, abs(seconds) < 1e15 else { return (0, 0) }
+        let whole = Int(seconds.rounded(.down))
+        let day = whole >= 0 ? whole / 86400 : -((-whole + 86399) / 86400)
+        return (day, whole - day * 86400)
+    }
+
+    /// Reads `YYYY-MM-DD` (ISO 8601, as the API writes dates), in ``DateRules/years``.
     public init?(iso text: some StringProtocol) {
+        guard case .success(let date) = Self.read(iso: text) else { return nil }
+        self = date
+    }
+
+    /// Reads `dd.MM.yyyy`, as BSUIR's IIS and seed 003 write dates, in ``DateRules/years``.
+    public init?(dotted text: some StringProtocol) {
+        guard case .success(let date) = Self.read(dotted: text) else { return nil }
+        self = date
+    }
+
+    /// Why a text is not a date Campus reads.
+    public enum ReadProblem: Error, Sendable, Equatable {
+        /// Not in the form, or no such day (31 February).
+        case malformed
+        /// A real day, outside ``DateRules/years``.
+        case outOfRange
+    }
+
+    /// Reads `YYYY-MM-DD`, telling a malformed text from a date outside ``DateRules/years``.
+    public static func read(iso text: some StringProtocol) -> Result<LocalDate, ReadProblem> {
         let parts = text.split(separator: "-", omittingEmptySubsequences: false)
         guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
-            let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2])
-        else { return nil }
-        self.init(year: year, month: month, day: day)
+            let year = digits(parts[0]), let month = digits(parts[1]), let day = digits(parts[2])
+        else { return .failure(.malformed) }
+        return checked(year: year, month: month, day: day)
     }
 
-    /// Reads `dd.MM.yyyy`, as BSUIR's IIS and seed 003 write dates.
-    public init?(dotted text: some StringProtocol) {
+    /// Reads `dd.MM.yyyy`, telling a malformed text from a date outside ``DateRules/years``.
+    public static func read(dotted text: some StringProtocol) -> Result<LocalDate, ReadProblem> {
         let parts = text.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3, parts[0].count == 2, parts[1].count == 2, parts[2].count == 4,
-            let day = Int(parts[0]), let month = Int(parts[1]), let year = Int(parts[2])
-        else { return nil }
-        self.init(year: year, month: month, day: day)
+            let day = digits(parts[0]), let month = digits(parts[1]), let year = digits(parts[2])
+        else { return .failure(.malformed) }
+        return checked(year: year, month: month, day: day)
+    }
+
+    /// Says what is wrong with the value of `field`, a sentence that names an example of the form.
+    public static func problemText(_ problem: ReadProblem, field: String, example: String) -> String {
+        switch problem {
+        case .malformed: "\(field) must be a date like \(example)."
+        case .outOfRange: "\(field) is outside the dates Campus works with, \(DateRules.rangeText)."
+        }
+    }
+
+    private static func checked(year: Int, month: Int, day: Int) -> Result<LocalDate, ReadProblem> {
+        guard let date = LocalDate(year: year, month: month, day: day) else { return .failure(.malformed) }
+        return DateRules.years.contains(year) ? .success(date) : .failure(.outOfRange)
+    }
+
+    /// A number written in ASCII digits only (`Int("+1")` would take a sign).
+    private static func digits(_ text: some StringProtocol) -> Int? {
+        guard !text.isEmpty, text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
+        return Int(text)
     }
 
     /// `YYYY-MM-DD`.
@@ -87,7 +134,7 @@ public struct LocalDate: Hashable, Comparable, Sendable, CustomStringConvertible
 
     /// Monday is 1, Sunday 7 (ISO 8601). 1970-01-01 was a Thursday.
     public var weekday: Weekday {
-        Weekday(rawValue: ((dayNumber + 3) % 7 + 7) % 7 + 1)!
+        Weekday.allCases[((dayNumber + 3) % 7 + 7) % 7]
     }
 
     public func adding(days: Int) -> LocalDate { LocalDate(dayNumber: dayNumber + days) }
@@ -99,9 +146,7 @@ public struct LocalDate: Hashable, Comparable, Sendable, CustomStringConvertible
 
     /// The moment this day starts in a time zone.
     public func start(in timeZone: TimeZone) -> Date {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = timeZone
-        return calendar.date(from: DateComponents(year: year, month: month, day: day))!
+        LocalDateTime(date: self, minutes: 0).moment(in: timeZone)
     }
 
     public static func < (lhs: LocalDate, rhs: LocalDate) -> Bool { lhs.dayNumber < rhs.dayNumber }
@@ -180,11 +225,9 @@ public struct LocalDateTime: Hashable, Comparable, Sendable {
     }
 
     public init(_ moment: Date, in timeZone: TimeZone) {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = timeZone
-        let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute], from: moment)
-        self.date = LocalDate(year: parts.year!, month: parts.month!, day: parts.day!)!
-        self.minutes = parts.hour! * 60 + parts.minute!
+        let (day, second) = LocalDate.localSeconds(moment, in: timeZone)
+        self.date = LocalDate(dayNumber: day)
+        self.minutes = second / 60
     }
 
     public static func < (lhs: LocalDateTime, rhs: LocalDateTime) -> Bool {
@@ -195,9 +238,12 @@ public struct LocalDateTime: Hashable, Comparable, Sendable {
     public func moment(in timeZone: TimeZone) -> Date {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = timeZone
-        return calendar.date(
-            from: DateComponents(
-                year: date.year, month: date.month, day: date.day, hour: minutes / 60, minute: minutes % 60))!
+        let parts = DateComponents(
+            year: date.year, month: date.month, day: date.day, hour: minutes / 60, minute: minutes % 60)
+        if let moment = calendar.date(from: parts) { return moment }
+        // Only for days the calendar cannot name: the wall time read as UTC, moved by the zone.
+        let local = Date(timeIntervalSince1970: TimeInterval(date.dayNumber * 86400 + minutes * 60))
+        return local.addingTimeInterval(-TimeInterval(timeZone.secondsFromGMT(for: local)))
     }
 }
 

@@ -130,7 +130,7 @@ public struct ICalendar: Sendable {
             let uid = "\(uidBase)-w\(week)-\(days[0].iso)@\(host)"
             return days.count == 1
                 ? Event(lesson: lesson, first: days[0], repeating: nil, uid: uid)
-                : Event(lesson: lesson, first: days[0], repeating: (length, days.last!), uid: uid)
+                : Event(lesson: lesson, first: days[0], repeating: (length, days[days.count - 1]), uid: uid)
         }
     }
 
@@ -186,11 +186,10 @@ public struct ICalendar: Sendable {
     }
 
     static func utc(_ moment: Date) -> String {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC")!
-        let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: moment)
-        return padded(parts.year!, 4) + padded(parts.month!, 2) + padded(parts.day!, 2) + "T" + padded(parts.hour!, 2)
-            + padded(parts.minute!, 2) + padded(parts.second!, 2) + "Z"
+        let (day, second) = LocalDate.localSeconds(moment, in: .gmt)
+        let date = LocalDate(dayNumber: day)
+        return padded(date.year, 4) + padded(date.month, 2) + padded(date.day, 2) + "T" + padded(second / 3600, 2)
+            + padded(second % 3600 / 60, 2) + padded(second % 60, 2) + "Z"
     }
 
     /// TEXT escaping (RFC 5545 3.3.11).

@@ -199,7 +199,7 @@ public enum Listing {
             byTitle[title, default: []].append(item)
         }
         var sections = order.sorted { $0.localizedStandardCompare($1) == .orderedAscending }.map {
-            Section(title: $0, items: byTitle[$0]!)
+            Section(title: $0, items: byTitle[$0] ?? [])
         }
         if !rest.isEmpty { sections.append(Section(title: lastTitle, items: rest)) }
         return sections

@@ -5,6 +5,9 @@ extension TimetableImport {
     public func shifted(byWeeks weeks: Int) -> TimetableImport {
         let days = weeks * 7
         func move(_ date: LocalDate?) -> LocalDate? { date?.adding(days: days) }
+        func move(_ range: ClosedRange<LocalDate>) -> ClosedRange<LocalDate> {
+            range.lowerBound.adding(days: days)...range.upperBound.adding(days: days)
+        }
         var result = self
         result.schedules = schedules.map { schedule in
             var schedule = schedule
@@ -17,7 +20,7 @@ extension TimetableImport {
             schedule.lessons = schedule.lessons.map { lesson in
                 var lesson = lesson
                 lesson.date = move(lesson.date)
-                lesson.dateRange = lesson.dateRange.map { move($0.lowerBound)!...move($0.upperBound)! }
+                lesson.dateRange = lesson.dateRange.map(move)
                 return lesson
             }
             return schedule
@@ -28,8 +31,9 @@ extension TimetableImport {
     /// The whole weeks from the start of the academic year `from` (the Monday of the week of
     /// 1 September) to that of `to`.
     public static func weeksBetweenAcademicYears(_ from: Int, _ to: Int) -> Int {
-        let first = LocalDate(year: from, month: 9, day: 1)!.monday
-        let last = LocalDate(year: to, month: 9, day: 1)!.monday
+        guard let first = StudyCalendar.academicYearStart(from), let last = StudyCalendar.academicYearStart(to) else {
+            return 0
+        }
         return first.days(until: last) / 7
     }
 }

@@ -37,14 +37,28 @@ public enum StudyCalendar: Sendable, Hashable {
         case .date(let termStart):
             firstMonday = termStart.monday
         case .firstOfSeptember:
-            let thisYear = LocalDate(year: date.year, month: 9, day: 1)!.monday
-            firstMonday = date >= thisYear ? thisYear : LocalDate(year: date.year - 1, month: 9, day: 1)!.monday
+            guard let thisYear = Self.academicYearStart(date.year),
+                let lastYear = Self.academicYearStart(date.year - 1)
+            else { return nil }
+            firstMonday = date >= thisYear ? thisYear : lastYear
         }
         // Whole weeks since the first Monday, rounded toward minus infinity, so that dates before
         // a term start still get the week the cycle gives them.
         let days = firstMonday.days(until: date)
         let weeks = days >= 0 ? days / 7 : -((-days + 6) / 7)
         return ((weeks % length) + length) % length + 1
+    }
+
+    /// The Monday of the week that holds 1 September of `year`, where the academic year begins;
+    /// nil for a year the calendar cannot name.
+    public static func academicYearStart(_ year: Int) -> LocalDate? {
+        LocalDate(year: year, month: 9, day: 1)?.monday
+    }
+
+    /// The academic year a date is in: the year of the 1 September it follows.
+    public static func academicYear(of date: LocalDate) -> Int {
+        guard let start = academicYearStart(date.year) else { return date.year }
+        return date >= start ? date.year : date.year - 1
     }
 
     /// A name for a week: "odd" and "even" in a two-week cycle, else its number.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CampusServer
 import Foundation
+import InputRules
 import Storage
 import Timetable
 
@@ -27,11 +28,11 @@ struct ImportCommand: AsyncParsableCommand {
             String?
 
         func validate() throws {
-            if let termStart, LocalDate(iso: termStart) == nil {
-                throw ValidationError("--term-start must look like 2026-02-09.")
+            if let termStart, case .failure(let problem) = LocalDate.read(iso: termStart) {
+                throw ValidationError(LocalDate.problemText(problem, field: "--term-start", example: "2026-02-09"))
             }
-            if let termEnd, LocalDate(iso: termEnd) == nil {
-                throw ValidationError("--term-end must look like 2026-06-30.")
+            if let termEnd, case .failure(let problem) = LocalDate.read(iso: termEnd) {
+                throw ValidationError(LocalDate.problemText(problem, field: "--term-end", example: "2026-06-30"))
             }
         }
 
@@ -162,13 +163,15 @@ struct ScheduleCommand: AsyncParsableCommand {
         if [group, teacher, room].compactMap({ $0 }).count != 1 {
             throw ValidationError("Give one of --group, --teacher and --room.")
         }
-        if let date, LocalDate(iso: date) == nil { throw ValidationError("--date must look like 2023-09-25.") }
+        if let date, case .failure(let problem) = LocalDate.read(iso: date) {
+            throw ValidationError(LocalDate.problemText(problem, field: "--date", example: "2023-09-25"))
+        }
     }
 
     func run() async throws {
         let zone =
             TimeZone(identifier: timeZone ?? Environment.value("CAMPUS_TIME_ZONE") ?? "Europe/Minsk")
-            ?? TimeZone(identifier: "Europe/Minsk")!
+            ?? .gmt
         let text = try await withDatabase(storage) { database, logger in
             let printer = SchedulePrinter(database: database, timeZone: zone)
             let day = date.flatMap { LocalDate(iso: $0) } ?? LocalDate(Date(), in: zone)

@@ -46,7 +46,7 @@ struct UserCommand: AsyncParsableCommand {
         static func randomPassword() -> String {
             let alphabet = Array("abcdefghijkmnpqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789")
             var generator = SystemRandomNumberGenerator()
-            return String((0..<16).map { _ in alphabet.randomElement(using: &generator)! })
+            return String((0..<16).map { _ in alphabet.randomElement(using: &generator) ?? "a" })
         }
     }
 

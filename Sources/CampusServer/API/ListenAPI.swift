@@ -237,13 +237,13 @@ extension APIHandler {
     func listPlaylists(_ input: Operations.listPlaylists.Input) async throws -> Operations.listPlaylists.Output {
         let user = try await requireUser().user
         let lists = try await listen.playlists(for: user).map { playlist, system, count in
-            if let playlist {
+            if let system {
                 return Components.Schemas.Playlist(
-                    id: String(playlist.id), name: playlist.name, kind: .init(playlist.kind), itemCount: count,
-                    system: false)
+                    id: system.rawValue, name: system.title, kind: .track, itemCount: count, system: true)
             }
             return Components.Schemas.Playlist(
-                id: system!.rawValue, name: system!.title, kind: .track, itemCount: count, system: true)
+                id: String(playlist?.id ?? 0), name: playlist?.name ?? "", kind: .init(playlist?.kind ?? .track),
+                itemCount: count, system: false)
         }
         return .ok(.init(body: .json(lists)))
     }

@@ -286,9 +286,10 @@ struct ListenPages: Sendable {
                     "kind": Self.kindName(playlist.kind), "ref": "playlist:\(playlist.id)",
                 ]
             }
+            let system = system ?? .recentlyPlayed
             return [
-                "name": system!.title, "url": "/listen/playlists/\(system!.rawValue)", "count": count, "system": true,
-                "ref": system!.rawValue,
+                "name": system.title, "url": "/listen/playlists/\(system.rawValue)", "count": count, "system": true,
+                "ref": system.rawValue,
             ]
         }
         return try await render(

@@ -11,24 +11,26 @@ enum ResultsChart {
     /// One chart per metric and unit: `title` and the `svg` markup (already escaped).
     static func charts(_ results: [ResultRecord]) -> [[String: Any]] {
         let groups = Dictionary(grouping: results) { "\($0.metric.rawValue) \($0.unit)" }
-        return groups.keys.sorted().map { key in
-            let group = groups[key]!.sorted { $0.at < $1.at }
-            let first = group[0]
+        return groups.sorted { $0.key < $1.key }.compactMap { _, results in
+            let group = results.sorted { $0.at < $1.at }
+            guard let first = group.first else { return nil }
             let title = "\(CompetePages.metricName(first.metric)) (\(first.metric == .time ? "h:mm:ss" : first.unit))"
             return ["title": title, "svg": svg(group, title: title), "metric": first.metric.rawValue]
         }
     }
 
     static func svg(_ results: [ResultRecord], title: String) -> String {
-        let metric = results[0].metric
-        let values = results.map(\.value)
-        var low = min(0, values.min()!)
-        var high = values.max()!
+        guard let first = results.first, let last = results.last, let lowest = results.map(\.value).min(),
+            let highest = results.map(\.value).max()
+        else { return "" }
+        let metric = first.metric
+        var low = min(0, lowest)
+        var high = highest
         if high == low { high = low + 1 }
         high += (high - low) * 0.1
         if metric == .time { low = 0 }
-        let start = results.first!.at.timeIntervalSince1970
-        var span = results.last!.at.timeIntervalSince1970 - start
+        let start = first.at.timeIntervalSince1970
+        var span = last.at.timeIntervalSince1970 - start
         if span <= 0 { span = 1 }
         let plotWidth = width - margin.left - margin.right
         let plotHeight = height - margin.top - margin.bottom
@@ -58,10 +60,10 @@ enum ResultsChart {
         }
         let day = Date.FormatStyle(date: .numeric, time: .omitted)
         svg += "<text class=\"axis\" x=\"\(f(margin.left))\" y=\"\(f(height - 10))\">"
-        svg += "\(escape(results.first!.at.formatted(day)))</text>"
+        svg += "\(escape(first.at.formatted(day)))</text>"
         if results.count > 1 {
             svg += "<text class=\"axis\" x=\"\(f(width - margin.right))\" y=\"\(f(height - 10))\" text-anchor=\"end\">"
-            svg += "\(escape(results.last!.at.formatted(day)))</text>"
+            svg += "\(escape(last.at.formatted(day)))</text>"
         }
         let points = results.enumerated().map { "\(f(x($1, $0))),\(f(y($1.value)))" }.joined(separator: " ")
         if results.count > 1 { svg += "<polyline class=\"line\" points=\"\(points)\"/>" }

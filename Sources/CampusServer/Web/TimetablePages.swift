@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import InputRules
 import NIOCore
 import Storage
 import Timetable
@@ -259,10 +260,12 @@ struct TimetablePages: Sendable {
         let today = timetable.today()
         var anchor = today
         if let text = Self.parameter(request, "week") {
-            guard let date = LocalDate(iso: text) else {
-                throw Problem.invalid(.init(field: "week", detail: "week must be a date like 2026-11-16."))
+            switch LocalDate.read(iso: text) {
+            case .success(let date): anchor = date
+            case .failure(let problem):
+                throw Problem.invalid(
+                    .init(field: "week", detail: LocalDate.problemText(problem, field: "week", example: "2026-11-16")))
             }
-            anchor = date
         } else if let span = term?.span, !span.contains(today), today < span.lowerBound {
             // Before the term starts, show its first week.
             anchor = span.lowerBound
