@@ -28,6 +28,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
         .package(url: "https://github.com/vapor/sql-kit.git", from: "3.36.0"),
         .package(url: "https://github.com/vapor/sqlite-kit.git", from: "4.5.2"),
         .package(url: "https://github.com/vapor/postgres-kit.git", from: "2.17.0"),
@@ -37,11 +38,12 @@ let package = Package(
         .package(url: "https://github.com/yaslab/CSV.swift.git", from: "2.5.2"),
     ],
     targets: [
-        .target(name: "Accounts"),
-        .target(name: "Timetable"),
-        .target(name: "Compete"),
-        .target(name: "Listen"),
-        .target(name: "Formats", dependencies: ["Timetable", "Compete", "Listen"]),
+        .target(name: "InputRules"),
+        .target(name: "Accounts", dependencies: ["InputRules"]),
+        .target(name: "Timetable", dependencies: ["InputRules"]),
+        .target(name: "Compete", dependencies: ["InputRules"]),
+        .target(name: "Listen", dependencies: ["InputRules"]),
+        .target(name: "Formats", dependencies: ["InputRules", "Timetable", "Compete", "Listen"]),
         .target(
             name: "Storage",
             dependencies: [
@@ -68,8 +70,9 @@ let package = Package(
         .target(
             name: "CampusServer",
             dependencies: [
-                "Accounts", "Timetable", "Compete", "Listen", "Formats", "Storage", "CampusAPI",
+                "InputRules", "Accounts", "Timetable", "Compete", "Listen", "Formats", "Storage", "CampusAPI",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "OpenAPIHummingbird", package: "swift-openapi-hummingbird"),
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
@@ -86,6 +89,8 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
             ],
             resources: [.copy("Resources")],
             plugins: [.plugin(name: "OpenAPIGenerator", package: "swift-openapi-generator")]
@@ -93,7 +98,7 @@ let package = Package(
         .executableTarget(
             name: "campus",
             dependencies: [
-                "CampusServer", "CampusClient",
+                "CampusServer", "CampusClient", "InputRules",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "OpenAPIAsyncHTTPClient", package: "swift-openapi-async-http-client"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

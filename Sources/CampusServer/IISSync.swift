@@ -1,4 +1,3 @@
-import AsyncHTTPClient
 import Formats
 import Foundation
 import Logging
@@ -16,7 +15,6 @@ public struct IISSync: Sendable {
     let api: URL
     let database: Database
     let logger: Logger
-    let client: HTTPClient
     /// How many requests run at once.
     var concurrency: Int
     /// How many times a request is tried before it counts as failed.
@@ -25,12 +23,13 @@ public struct IISSync: Sendable {
     var backoff: Duration
     /// Schedules are stored in batches of this many, so that progress survives a failure.
     var batchSize: Int
-    var timeout: TimeAmount
+    /// How long one request may take in all (connecting, redirects, the whole body).
+    var deadline: Duration
 
     /// `baseURL` is the server, with or without the `/api/v1` of IIS's paths.
     public init(
-        baseURL: URL, database: Database, logger: Logger, client: HTTPClient = .shared, concurrency: Int = 4,
-        attempts: Int = 3, backoff: Duration = .milliseconds(500)
+        baseURL: URL, database: Database, logger: Logger, concurrency: Int = 4, attempts: Int = 3,
+        backoff: Duration = .milliseconds(500), deadline: Duration = .seconds(30)
     ) {
         var api = baseURL
         while api.path.hasSuffix("/") { api = api.deletingLastPathComponent() }
@@ -38,12 +37,11 @@ public struct IISSync: Sendable {
         self.api = api
         self.database = database
         self.logger = logger
-        self.client = client
         self.concurrency = max(1, concurrency)
         self.attempts = max(1, attempts)
         self.backoff = backoff
         self.batchSize = 50
-        self.timeout = .seconds(30)
+        self.deadline = deadline
     }
 
     public struct Report: Sendable, Equatable, CustomStringConvertible {
@@ -186,7 +184,8 @@ public struct IISSync: Sendable {
     /// GETs `path` under the API with retries and backoff; nil for 404. Other failures (network,
     /// 5xx, 429) are retried; what still fails after the last attempt throws.
     func fetch(_ path: String, query: [String: String]) async throws -> Data? {
-        var components = URLComponents(url: api.appendingPathComponent(path), resolvingAgainstBaseURL: false)!
+        guard var components = URLComponents(url: api.appendingPathComponent(path), resolvingAgainstBaseURL: false)
+        else { throw SyncError(description: "bad URL for \(path)") }
         if !query.isEmpty {
             components.queryItems = query.sorted { $0.key < $1.key }.map { URLQueryItem(name: $0.key, value: $0.value) }
         }
@@ -198,22 +197,20 @@ public struct IISSync: Sendable {
                 try await Task.sleep(for: delay)
                 delay *= 2
             }
-            let status: UInt
-            let body: ByteBuffer
+            let fetched: OutboundFetch.Fetched
             do {
-                var request = HTTPClientRequest(url: url)
-                request.headers.add(name: "Accept", value: "application/json")
-                request.headers.add(name: "User-Agent", value: "Campus timetable sync")
-                let response = try await client.execute(request, timeout: timeout)
-                status = response.status.code
-                body = try await response.body.collect(upTo: InputFile.maximumSize)
-            } catch {
+                fetched = try await OutboundFetch(
+                    addresses: .any, deadline: deadline, maximumBytes: InputFile.maximumSize,
+                    headers: [("Accept", "application/json"), ("User-Agent", "Campus timetable sync")]
+                ).get(url)
+            } catch let error as OutboundFetch.Failed {
                 // The network or the server failed; try again.
-                lastError = error
+                lastError = SyncError(description: error.description)
                 continue
             }
+            let status = fetched.status
             switch status {
-            case 200..<300: return Data(buffer: body)
+            case 200..<300: return fetched.body
             case 404: return nil
             case 429, 500..<600: lastError = SyncError(description: "\(url) answered \(status).")
             default: throw SyncError(description: "\(url) answered \(status).")

@@ -1,4 +1,5 @@
 import Foundation
+import InputRules
 import Listen
 
 /// What `ffprobe -print_format json -show_format -show_streams` says about an audio file, and
@@ -144,6 +145,23 @@ public struct ScannedAudio: Sendable, Equatable {
         description = probe.tag("comment", "description", "synopsis") ?? ""
         contentType = ScannedAudio.contentType(formatName: probe.formatName, fileName: fileName)
         hasCoverArt = probe.hasCoverArt
+    }
+
+    /// Every tag against ``CatalogueLimits``: the first that breaks them is named (`the title tag
+    /// has 600 characters; at most 500.`). The file is then not read into the catalogue.
+    public func checkLimits() throws(CatalogueLimitProblem) {
+        try CatalogueLimits.check(title, "The title tag", limit: CatalogueLimits.title)
+        try CatalogueLimits.check(parentTitle, "The album tag", limit: CatalogueLimits.title)
+        try CatalogueLimits.check(parentAuthor, "The album_artist tag", limit: CatalogueLimits.name)
+        try CatalogueLimits.check(author, "The artist tag", limit: CatalogueLimits.name)
+        try CatalogueLimits.check(genre, "The genre tag", limit: CatalogueLimits.name)
+        try CatalogueLimits.check(
+            description, "The comment tag", limit: CatalogueLimits.description, multiline: true)
+        try CatalogueLimits.check(publishedAt, "The date tag")
+        if let year, !DateRules.years.contains(year) {
+            throw CatalogueLimitProblem(
+                field: "The date tag", message: "names the year \(year), outside \(DateRules.rangeText).")
+        }
     }
 
     /// The file types the library reads, by extension.

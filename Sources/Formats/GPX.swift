@@ -1,5 +1,6 @@
 import Compete
 import Foundation
+import InputRules
 
 #if canImport(FoundationXML)
     import FoundationXML
@@ -26,7 +27,7 @@ public struct GPXError: Error, Sendable, Equatable, CustomStringConvertible {
 }
 
 /// Reads GPX with FoundationXML's parser (libxml2), without any entity expansion: a file that
-/// declares a DOCTYPE or entities is refused before parsing.
+/// declares a DOCTYPE, in whatever encoding, is refused before parsing (``XMLInput``).
 public enum GPX {
     /// The largest file read, in bytes.
     public static let maximumBytes = 10 << 20
@@ -38,11 +39,14 @@ public enum GPX {
             throw GPXError("The file is larger than \(maximumBytes >> 20) MiB.")
         }
         guard !data.isEmpty else { throw GPXError("The file is empty.") }
-        if contains(data, "<!DOCTYPE") || contains(data, "<!ENTITY") {
-            throw GPXError("The file declares a DOCTYPE or entities; GPX needs neither, so it is not read.")
+        let prepared: Data
+        do {
+            prepared = try XMLInput.prepared(data)
+        } catch {
+            throw GPXError(error.reason)
         }
         let reader = Reader(maximumPoints: maximumPoints)
-        let parser = XMLParser(data: data)
+        let parser = XMLParser(data: prepared)
         parser.shouldProcessNamespaces = true
         parser.shouldResolveExternalEntities = false
         parser.delegate = reader
@@ -62,10 +66,6 @@ public enum GPX {
                         + "and no segment with two; a result needs a track.")
         }
         return file
-    }
-
-    private static func contains(_ data: Data, _ text: String) -> Bool {
-        data.range(of: Data(text.utf8)) != nil
     }
 
     /// Reads `2020-12-18T07:24:29Z`, with or without fractional seconds, with an offset or
@@ -154,12 +154,19 @@ public enum GPX {
             case "ele" where point != nil && path.count == 5:
                 point?.elevation = Double(text.trimmingCharacters(in: .whitespacesAndNewlines))
             case "time" where point != nil && path.count == 5:
-                point?.time = GPX.time(text)
+                let time = GPX.time(text)
+                if let time, !DateRules.isSupported(time) {
+                    fail(
+                        parser,
+                        "The track point on line \(parser.lineNumber) has a time outside \(DateRules.rangeText).")
+                    return
+                }
+                point?.time = time
             case "name" where path.count == 3 && path[1] == "trk" && trackName == nil:
                 let name = text.trimmingCharacters(in: .whitespacesAndNewlines)
                 if !name.isEmpty { trackName = name }
-            case "trkpt" where point != nil:
-                segments[segments.count - 1].append(point!)
+            case "trkpt":
+                if let point, !segments.isEmpty { segments[segments.count - 1].append(point) }
                 point = nil
             default:
                 break

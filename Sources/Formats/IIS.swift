@@ -19,17 +19,19 @@ public enum IIS {
     /// Reads any IIS response: a group's or teacher's schedule, or one of the lists.
     public static func read(_ data: Data, file: String? = nil) throws -> TimetableImport {
         do {
+            let result: TimetableImport
             switch try kind(of: data) {
-            case .schedule: return try schedule(data)
-            case .groups: return try groups(data)
-            case .employees: return try employees(data)
-            case .faculties: return try faculties(data)
-            case .specialities: return try specialities(data)
-            case .departments: return try departments(data)
-            case .auditories: return try auditories(data).import
+            case .schedule: result = try schedule(data)
+            case .groups: result = try groups(data)
+            case .employees: result = try employees(data)
+            case .faculties: result = try faculties(data)
+            case .specialities: result = try specialities(data)
+            case .departments: result = try departments(data)
+            case .auditories: result = try auditories(data).import
             case .lastUpdate:
                 throw ImportError(field: "", message: "is a last-update date, not timetable data.")
             }
+            return try result.checked(file: nil)
         } catch let error as ImportError {
             throw file.map { error.inFile($0) } ?? error
         } catch let error as DecodingError {
@@ -99,7 +101,7 @@ public enum IIS {
     }
 
     /// `GET /student-groups`: groups, with the faculties and specialities they name.
-    public static func groups(_ data: Data) throws -> TimetableImport {
+    static func groups(_ data: Data) throws -> TimetableImport {
         let list = try JSONDecoder().decode([GroupDTO].self, from: data)
         var result = TimetableImport()
         for (index, dto) in list.enumerated() {
@@ -123,7 +125,7 @@ public enum IIS {
     }
 
     /// `GET /employees/all`: teachers with their departments.
-    public static func employees(_ data: Data) throws -> TimetableImport {
+    static func employees(_ data: Data) throws -> TimetableImport {
         let list = try JSONDecoder().decode([EmployeeDTO].self, from: data)
         var result = TimetableImport()
         var departments = Set<String>()
@@ -143,7 +145,7 @@ public enum IIS {
     }
 
     /// `GET /faculties`.
-    public static func faculties(_ data: Data) throws -> TimetableImport {
+    static func faculties(_ data: Data) throws -> TimetableImport {
         var result = TimetableImport()
         result.faculties = try JSONDecoder().decode([FacultyDTO].self, from: data).map {
             Faculty(
@@ -167,7 +169,7 @@ public enum IIS {
     }
 
     /// `GET /specialities`. Some name faculties that no longer exist; they are kept.
-    public static func specialities(_ data: Data) throws -> TimetableImport {
+    static func specialities(_ data: Data) throws -> TimetableImport {
         var result = TimetableImport()
         result.specialities = try JSONDecoder().decode([SpecialityDTO].self, from: data).map {
             Speciality(
@@ -186,7 +188,7 @@ public enum IIS {
     }
 
     /// `GET /departments` (chairs only; other units appear as auditories' departments).
-    public static func departments(_ data: Data) throws -> TimetableImport {
+    static func departments(_ data: Data) throws -> TimetableImport {
         var result = TimetableImport()
         result.departments = try JSONDecoder().decode([DepartmentDTO].self, from: data).enumerated().map {
             index, dto in
@@ -257,7 +259,7 @@ public enum IIS {
             result.rooms.append(room)
         }
         result.departments = departments.values.sorted { $0.abbreviation < $1.abbreviation }
-        return (result, skipped)
+        return (try result.checked(file: nil), skipped)
     }
 
     // MARK: Schedules
@@ -304,7 +306,7 @@ public enum IIS {
     /// `GET /schedule?studentGroup=…` or `GET /employees/schedule/{urlId}`: the owner's lessons
     /// (weekly ones under `schedules`, keyed by weekday; dated ones under `exams`), the term and
     /// exam-session dates, and the groups, teachers and rooms the lessons name.
-    public static func schedule(_ data: Data) throws -> TimetableImport {
+    static func schedule(_ data: Data) throws -> TimetableImport {
         let dto = try JSONDecoder().decode(ScheduleDTO.self, from: data)
         var result = TimetableImport()
         let owner: ScheduleOwner
@@ -507,7 +509,7 @@ public enum IIS {
             return ImportedRoom(key: RoomKey(name: name, building: building), floor: nil, isOffCampus: true)
         }
         let digits = name.prefix { $0.isASCII && $0.isNumber }
-        let floor = digits.count >= 3 ? Int(String(digits.first!)) : 0
+        let floor = digits.count >= 3 ? digits.first.flatMap { Int(String($0)) } : 0
         return ImportedRoom(key: RoomKey(name: name, building: building), floor: floor, isOffCampus: false)
     }
 
@@ -528,10 +530,14 @@ public enum IIS {
 
     static func date(_ text: String?, _ path: @autoclosure () -> String) throws -> LocalDate? {
         guard let text = nonEmpty(text) else { return nil }
-        guard let date = LocalDate(dotted: text) else {
+        switch LocalDate.read(dotted: text) {
+        case .success(let date): return date
+        case .failure(.outOfRange):
+            throw ImportError(
+                field: path(), message: "\"\(text)\" is outside the dates Campus works with, 01.01.1900 to 31.12.2200.")
+        case .failure(.malformed):
             throw ImportError(field: path(), message: "\"\(text)\" is not a date like 01.09.2023.")
         }
-        return date
     }
 
     static func time(_ text: String?, _ path: @autoclosure () -> String) throws -> WallTime? {
@@ -553,7 +559,7 @@ public enum IIS {
     static func nonEmpty(_ text: String?) -> String? {
         guard let text, let first = text.unicodeScalars.first else { return nil }
         // Most strings have no spaces around them; trimming only those that do is much cheaper.
-        guard isWhitespace(first) || isWhitespace(text.unicodeScalars.last!) else { return text }
+        guard isWhitespace(first) || isWhitespace(text.unicodeScalars.last ?? first) else { return text }
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         return trimmed.isEmpty ? nil : trimmed
     }

@@ -1,4 +1,5 @@
 import Foundation
+import Timetable
 
 /// Why an outside file could not be read: the file, the field (a path such as
 /// `schedules.Понедельник[3].startLessonTime`) and what was wrong with it.
@@ -63,6 +64,19 @@ public struct ImportError: Error, Sendable, Equatable, CustomStringConvertible {
         case is Bool.Type: "true or false"
         default: "\(type)".contains("Array") ? "a list" : "an object"
         }
+    }
+}
+
+extension TimetableImport {
+    /// The import as it is, if every field keeps ``TimetableLimits``; otherwise the error names
+    /// the file and the field. Every timetable reader ends with this check.
+    public func checked(file: String?) throws -> TimetableImport {
+        do {
+            try checkLimits()
+        } catch {
+            throw ImportError(file: file, field: error.field, message: error.message)
+        }
+        return self
     }
 }
 

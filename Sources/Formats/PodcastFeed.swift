@@ -1,4 +1,5 @@
 import Foundation
+import Listen
 
 #if canImport(FoundationXML)
     import FoundationXML
@@ -72,7 +73,7 @@ public struct FeedError: Error, Sendable, Equatable, CustomStringConvertible {
 }
 
 /// Reads and writes RSS 2.0 podcast feeds with the iTunes namespace, with FoundationXML (libxml2);
-/// feeds that declare a DOCTYPE or entities are refused before parsing.
+/// feeds that declare a DOCTYPE, in whatever encoding, are refused before parsing (``XMLInput``).
 public enum RSS {
     public static let maximumBytes = 10 << 20
     public static let maximumEpisodes = 5000
@@ -81,11 +82,14 @@ public enum RSS {
     public static func read(_ data: Data) throws(FeedError) -> PodcastFeed {
         guard data.count <= maximumBytes else { throw FeedError("The feed is larger than \(maximumBytes >> 20) MiB.") }
         guard !data.isEmpty else { throw FeedError("The feed is empty.") }
-        if data.range(of: Data("<!DOCTYPE".utf8)) != nil || data.range(of: Data("<!ENTITY".utf8)) != nil {
-            throw FeedError("The feed declares a DOCTYPE or entities; RSS needs neither, so it is not read.")
+        let prepared: Data
+        do {
+            prepared = try XMLInput.prepared(data)
+        } catch {
+            throw FeedError(error.reason.replacingOccurrences(of: "The file", with: "The feed"))
         }
         let reader = Reader()
-        let parser = XMLParser(data: data)
+        let parser = XMLParser(data: prepared)
         parser.shouldProcessNamespaces = true
         parser.shouldResolveExternalEntities = false
         parser.delegate = reader
@@ -100,12 +104,58 @@ public enum RSS {
         guard reader.episodes.count <= maximumEpisodes else {
             throw FeedError("The feed has more than \(maximumEpisodes) episodes.")
         }
-        return PodcastFeed(
-            title: String(title.prefix(500)), link: reader.channel["link"]?.trimmed.nonEmpty,
+        let feed = PodcastFeed(
+            title: title, link: reader.channel["link"]?.trimmed.nonEmpty,
             description: (reader.channel["description"] ?? reader.channel["itunes:summary"] ?? "").trimmed,
-            author: reader.channel["itunes:author"]?.trimmed.nonEmpty, imageURL: reader.channelImage,
-            category: reader.category, language: reader.channel["language"]?.trimmed.nonEmpty,
+            author: reader.channel["itunes:author"]?.trimmed.nonEmpty, imageURL: reader.channelImage?.trimmed.nonEmpty,
+            category: reader.category?.trimmed.nonEmpty, language: reader.channel["language"]?.trimmed.nonEmpty,
             isExplicit: explicit(reader.channel["itunes:explicit"]), episodes: reader.episodes)
+        try check(feed)
+        return feed
+    }
+
+    /// Every field of a feed against ``CatalogueLimits``, and its links: the feed's image and
+    /// every enclosure must be an http or https URL (never a file or another scheme).
+    static func check(_ feed: PodcastFeed) throws(FeedError) {
+        do throws(CatalogueLimitProblem) {
+            try CatalogueLimits.check(feed.title, "The channel's title", limit: CatalogueLimits.title)
+            try CatalogueLimits.check(feed.link, "The channel's link", limit: CatalogueLimits.link)
+            try CatalogueLimits.check(
+                feed.description, "The channel's description", limit: CatalogueLimits.description, multiline: true)
+            try CatalogueLimits.check(feed.author, "The channel's itunes:author", limit: CatalogueLimits.name)
+            try CatalogueLimits.check(feed.category, "The channel's itunes:category", limit: CatalogueLimits.name)
+            try CatalogueLimits.check(feed.language, "The channel's language", limit: 40)
+            try CatalogueLimits.check(feed.imageURL, "The channel's image", limit: CatalogueLimits.link)
+            if let image = feed.imageURL, !isWebURL(image) {
+                throw CatalogueLimitProblem(field: "The channel's image", message: "is not an http or https URL.")
+            }
+            for (index, episode) in feed.episodes.enumerated() {
+                let item = "item \(index + 1)"
+                try CatalogueLimits.check(episode.guid, "The guid of \(item)", limit: CatalogueLimits.guid)
+                try CatalogueLimits.check(episode.title, "The title of \(item)", limit: CatalogueLimits.title)
+                try CatalogueLimits.check(
+                    episode.description, "The description of \(item)", limit: CatalogueLimits.description,
+                    multiline: true)
+                try CatalogueLimits.check(
+                    episode.enclosureURL, "The enclosure url of \(item)", limit: CatalogueLimits.link)
+                try CatalogueLimits.check(episode.enclosureType, "The enclosure type of \(item)", limit: 100)
+                try CatalogueLimits.check(episode.published, "The pubDate of \(item)")
+                if !isWebURL(episode.enclosureURL) {
+                    throw CatalogueLimitProblem(
+                        field: "The enclosure url of \(item)", message: "is not an http or https URL.")
+                }
+            }
+        } catch {
+            throw FeedError("\(error.field) \(error.message)")
+        }
+    }
+
+    /// An absolute http or https URL with a host.
+    public static func isWebURL(_ text: String) -> Bool {
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), let host = url.host else {
+            return false
+        }
+        return (scheme == "http" || scheme == "https") && !host.isEmpty
     }
 
     static func explicit(_ text: String?) -> Bool {
@@ -207,8 +257,8 @@ public enum RSS {
                     let guid = fields["guid"]?.trimmed.nonEmpty ?? url
                     episodes.append(
                         PodcastFeed.Episode(
-                            guid: String(guid.prefix(500)),
-                            title: String((fields["title"]?.trimmed.nonEmpty ?? "Episode").prefix(500)),
+                            guid: guid,
+                            title: fields["title"]?.trimmed.nonEmpty ?? "Episode",
                             description: (fields["description"] ?? fields["itunes:summary"] ?? "").trimmed,
                             published: RSS.date(fields["pubDate"]), enclosureURL: url,
                             enclosureType: enclosure["type"]?.trimmed.nonEmpty ?? "audio/mpeg",

@@ -143,7 +143,7 @@ public enum OddEvenSchedule {
                 owner: .group(group), term: TermDates(lessonsStart: range?.lowerBound, lessonsEnd: range?.upperBound),
                 lessons: lessons)
         ]
-        return result
+        return try result.checked(file: file)
     }
 
     /// `teachers.json`: teachers with the students' cards about them.
@@ -171,7 +171,7 @@ public enum OddEvenSchedule {
                 subject: teacherDTO.subject.flatMap { IIS.nonEmpty(clean($0)) }, marksAttendance: attendance,
                 automaticPassPossible: teacherDTO.hasAutomat)
         }
-        return result
+        return try result.checked(file: file)
     }
 
     /// `user.json`: the student's group, which the schedule belongs to.
@@ -291,7 +291,10 @@ public enum KMASchedule {
             }
             guard let date = LocalDate(dotted: dto.date) else {
                 throw ImportError(
-                    file: scheduleFile, field: "\(path).date", message: "\"\(dto.date)\" is not a date like 11.04.2024."
+                    file: scheduleFile, field: "\(path).date",
+                    message: LocalDate.read(dotted: dto.date) == .failure(.outOfRange)
+                        ? "\"\(dto.date)\" is outside the dates Campus works with, 01.01.1900 to 31.12.2200."
+                        : "\"\(dto.date)\" is not a date like 11.04.2024."
                 )
             }
             guard let start = WallTime(dto.time), let end = WallTime(minutes: start.minutes + minutes) else {
@@ -321,7 +324,7 @@ public enum KMASchedule {
         result.schedules = result.groups.map {
             ImportedSchedule(owner: .group($0.name), lessons: byGroup[$0.name] ?? [])
         }
-        return result
+        return try result.checked(file: scheduleFile)
     }
 
     /// NaUKMA writes rooms building first ("1-120"); they keep the name people know them by.

@@ -1,4 +1,5 @@
 import Foundation
+import InputRules
 
 /// Who made an item: an artist, a podcast's host, a book's author or reader.
 public struct Author: Sendable, Equatable, Codable {
@@ -211,8 +212,11 @@ public struct Playlist: Sendable, Equatable {
     /// The name a playlist gets: trimmed, "New playlist" when empty.
     public static func name(_ text: String?) throws(PlayerError) -> String {
         let name = (text ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
-        guard name.count <= nameLimit else {
+        guard name.unicodeScalars.count <= nameLimit else {
             throw PlayerError(field: "name", "A playlist name has at most \(nameLimit) characters.")
+        }
+        guard !name.containsControlCharacters else {
+            throw PlayerError(field: "name", "A playlist name cannot contain control characters.")
         }
         return name.isEmpty ? defaultName : name
     }
@@ -293,8 +297,11 @@ public struct Comment: Sendable, Equatable {
     /// The text of a new comment: trimmed, not empty, at most 2,000 characters.
     public static func body(_ text: String) throws(PlayerError) -> String {
         let body = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard TextRules.firstControl(in: body, multiline: true) == nil else {
+            throw PlayerError(field: "body", "A comment cannot contain control characters.")
+        }
         guard !body.isEmpty else { throw PlayerError(field: "body", "Write something first.") }
-        guard body.count <= lengthLimit else {
+        guard body.unicodeScalars.count <= lengthLimit else {
             throw PlayerError(field: "body", "A comment has at most \(lengthLimit) characters.")
         }
         return body

@@ -45,13 +45,18 @@ struct PodcastCommand: AsyncParsableCommand {
 
         @OptionGroup var storage: StorageOptions
         @Argument(help: "The feed's URL (http or https) or file.") var feed: String
+        @Flag(
+            name: .customLong("allow-private-fetch"),
+            help: "Fetch the feed and its cover from loopback, private and link-local addresses too.")
+        var allowPrivateFetch = false
 
         func run() async throws {
             let summary = try await withDatabase(storage) { database, logger in
                 do {
                     return try await Podcasts(
-                        database: database, dataDirectory: storage.resolvedDataDirectory, logger: logger
-                    ).add(feed)
+                        database: database, dataDirectory: storage.resolvedDataDirectory, logger: logger,
+                        allowPrivateAddresses: allowPrivateFetch
+                    ).add(feed, allowFiles: true)
                 } catch {
                     throw Failure(describeForPeople(error))
                 }

@@ -557,9 +557,9 @@ extension TestResponse {
             let database = try await Database.open(server.databaseLocation, logger: TestDatabases.logger)
             let podcasts = Podcasts(
                 database: database, dataDirectory: NSTemporaryDirectory(), logger: TestDatabases.logger)
-            let imported = try await podcasts.add(feed.path)
+            let imported = try await podcasts.add(feed.path, allowFiles: true)
             #expect(imported.added == 2)
-            let reimported = try await podcasts.add(feed.path)
+            let reimported = try await podcasts.add(feed.path, allowFiles: true)
             #expect(reimported.added == 0 && reimported.updated == 2)
             await database.close()
             let podcast = try await server.request(.get, "/api/v1/podcasts/\(imported.podcastID)", token: cast.ann)

@@ -16,6 +16,10 @@ struct ExternalTool: Sendable {
         var description: String
     }
 
+    /// A local file as an input of ffmpeg or ffprobe: `file:` says it is a file whatever its
+    /// name looks like (`-x.mp3` is no option, `a:b.mp3` no protocol).
+    static func fileInput(_ path: String) -> String { "file:" + path }
+
     /// The program's full path, or nil when it is not installed.
     var path: String? {
         let directories = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
@@ -143,10 +147,13 @@ public struct LibraryScanner: Sendable {
             }
             do {
                 let json = try await ExternalTool.ffprobe.run([
-                    "-v", "error", "-print_format", "json", "-show_format", "-show_streams", file.path,
+                    "-v", "error", "-protocol_whitelist", "file", "-print_format", "json", "-show_format",
+                    "-show_streams", ExternalTool.fileInput(file.path),
                 ])
                 let probe = try AudioProbe(json: json, file: file.relativePath)
-                probed.append(Probed(found: file, audio: ScannedAudio(relativePath: file.relativePath, probe: probe)))
+                let audio = ScannedAudio(relativePath: file.relativePath, probe: probe)
+                try audio.checkLimits()
+                probed.append(Probed(found: file, audio: audio))
                 if known[file.path] == nil { summary.added += 1 } else { summary.updated += 1 }
             } catch {
                 summary.failed.append("\(file.relativePath): \(error)")
@@ -258,9 +265,10 @@ public struct LibraryScanner: Sendable {
         await saveCover(parentID: parentID, from: source)
     }
 
-    /// Makes the parent's cover in every size from a picture (or an audio file's picture), a
-    /// file or a URL ffmpeg reads; records it, or records none.
-    func saveCover(parentID: Int64, from source: String?) async {
+    /// Makes the parent's cover in every size from a local file: a picture (`isImage`, read by
+    /// ffmpeg's image demuxer only) or an audio file's picture; records it, or records none.
+    /// ffmpeg may open nothing but that file (no URLs, no playlists naming other files).
+    func saveCover(parentID: Int64, from source: String?, isImage: Bool = false) async {
         var saved: String?
         if let source {
             do {
@@ -269,7 +277,9 @@ public struct LibraryScanner: Sendable {
                     let scale = size.pixels.map {
                         "scale='min(\($0),iw)':'min(\($0),ih)':force_original_aspect_ratio=decrease"
                     }
-                    var arguments = ["-v", "error", "-y", "-i", source, "-an", "-frames:v", "1"]
+                    var arguments = ["-v", "error", "-y", "-protocol_whitelist", "file"]
+                    if isImage { arguments += ["-f", "image2pipe"] }
+                    arguments += ["-i", ExternalTool.fileInput(source), "-an", "-frames:v", "1"]
                     if let scale { arguments += ["-vf", scale] }
                     arguments += ["-q:v", "3", coverPath(Self.coverName(parentID: parentID, size: size))]
                     _ = try await ExternalTool.ffmpeg.run(arguments)

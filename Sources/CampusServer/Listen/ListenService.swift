@@ -1,6 +1,7 @@
 import Accounts
 import Formats
 import Foundation
+import InputRules
 import Listen
 import Logging
 import Storage
@@ -12,6 +13,7 @@ struct ListenService: Sendable {
     let database: Database
     let dataDirectory: String
     let links: LinkSigner
+    let outbound: OutboundSettings
     let now: @Sendable () -> Date
     let logger: Logger
 
@@ -442,7 +444,8 @@ struct ListenService: Sendable {
                 throw Self.notFound("album or podcast \(parentID)")
             }
             let id = try await store.addComment(parentID: parentID, userID: user.id, body: body, now: now())
-            return try await store.comment(id: id)!
+            guard let comment = try await store.comment(id: id) else { throw Self.notFound("comment \(id)") }
+            return comment
         }
     }
 
@@ -678,8 +681,10 @@ struct ListenService: Sendable {
 
     func importPodcast(_ source: String) async throws -> PodcastImportSummary {
         do {
-            return try await Podcasts(database: database, dataDirectory: dataDirectory, logger: logger, now: now)
-                .add(source)
+            return try await Podcasts(
+                database: database, dataDirectory: dataDirectory, logger: logger, now: now,
+                allowPrivateAddresses: outbound.allowPrivateAddresses, deadline: outbound.deadline
+            ).add(source)
         } catch let error as Podcasts.Failed {
             throw Problem.invalid(FieldProblem(field: "url", detail: error.description))
         }
@@ -695,7 +700,9 @@ struct ListenService: Sendable {
     {
         let name = name.trimmingCharacters(in: .whitespaces)
         let ext = (name as NSString).pathExtension.lowercased()
-        guard !name.contains("/"), !name.hasPrefix("."), ScannedAudio.extensions[ext] != nil else {
+        guard !name.contains("/"), !name.contains("\\"), !name.hasPrefix("."), !name.containsControlCharacters,
+            name.utf8.count <= 200, ScannedAudio.extensions[ext] != nil
+        else {
             throw Problem.invalid(
                 FieldProblem(
                     field: "name",
@@ -705,12 +712,17 @@ struct ListenService: Sendable {
         let parts = (folder ?? "").split(separator: "/").map { $0.trimmingCharacters(in: .whitespaces) }
         guard
             parts.count <= 10,
-            parts.allSatisfy({ !$0.isEmpty && $0.utf8.count <= 100 && $0 != "." && $0 != ".." && !$0.hasPrefix(".") })
+            parts.allSatisfy({
+                !$0.isEmpty && $0.utf8.count <= 100 && $0 != "." && $0 != ".." && !$0.hasPrefix(".")
+                    && !$0.contains("\\") && !$0.containsControlCharacters
+            })
         else {
             throw Problem.invalid(
                 FieldProblem(
                     field: "folder",
-                    detail: "Folders are up to 10 names of up to 100 bytes, separated by /, not starting with a dot."
+                    detail:
+                        "Folders are up to 10 names of up to 100 bytes, separated by /, not starting with a dot, "
+                        + "without backslashes or control characters."
                 ))
         }
         let uploads = URL(fileURLWithPath: dataDirectory).appendingPathComponent("uploads")

@@ -111,8 +111,11 @@ struct MediaStreamMiddleware: RouterMiddleware {
         }
         let query = request.uri.queryParameters
         // A key made by Campus (in its RSS feeds) opens the item without a login.
-        if !services.links.isValid(query["key"].map(String.init), for: "media:\(id)") {
-            _ = try await APIHandler(services: services).requireUser()
+        let holder: String
+        if services.links.isValid(query["key"].map(String.init), for: "media:\(id)") {
+            holder = "address:\(RequestScope.current?.address ?? "unknown")"
+        } else {
+            holder = "user:\(try await APIHandler(services: services).requireUser().user.id)"
         }
         if let range = request.headers[.range], range.utf8.count > 100 {
             throw Problem.invalid(FieldProblem(field: "Range", detail: "A Range header has at most 100 characters."))
@@ -128,12 +131,15 @@ struct MediaStreamMiddleware: RouterMiddleware {
         }
         let (file, remote) = try await sources.source(id, database: services.database)
         if let file {
-            if let bitrate { return try transcoded(file.path, bitrate: bitrate, head: request.method == .head) }
+            if let bitrate {
+                return try await transcoded(
+                    file.path, id: id, bitrate: bitrate, head: request.method == .head, holder: holder)
+            }
             return try await original(file, id: id, request: request, context: context)
         }
-        // An episode of an imported feed plays from where the feed says it is.
+        // An episode of an imported feed plays from where the feed says it is: the listener's
+        // device fetches it (in its original quality); Campus never fetches or transcodes it.
         if let remote {
-            if let bitrate { return try transcoded(remote, bitrate: bitrate, head: request.method == .head) }
             return Response(status: .found, headers: [.location: remote, .cacheControl: "private, max-age=300"])
         }
         throw Problem.notFound("There is no media item \(id) to stream.")
@@ -208,8 +214,11 @@ struct MediaStreamMiddleware: RouterMiddleware {
         }
     }
 
-    /// ffmpeg's MP3 of a file or URL, sent as it is produced.
-    private func transcoded(_ input: String, bitrate: Int, head: Bool) throws -> Response {
+    /// ffmpeg's MP3 of a local file, sent as it is produced. ffmpeg must have written its first
+    /// bytes before the answer starts, so a file it cannot read is an error, not an empty 200.
+    private func transcoded(_ path: String, id: Int64, bitrate: Int, head: Bool, holder: String) async throws
+        -> Response
+    {
         guard let ffmpeg = ExternalTool.ffmpeg.path else {
             throw Problem(
                 .serviceUnavailable, detail: "Transcoding needs ffmpeg, which is not installed on the server.")
@@ -218,34 +227,33 @@ struct MediaStreamMiddleware: RouterMiddleware {
             .contentType: "audio/mpeg", .acceptRanges: "none", .cacheControl: "private, no-store",
         ]
         if head { return Response(status: .ok, headers: headers) }
+        let slot = try services.transcodes.take(for: holder)
+        let job = try TranscodeJob.start(ffmpeg: ffmpeg, file: path, bitrate: bitrate, slot: slot)
+        let first: Data
+        do {
+            first = try await job.read()
+        } catch {
+            job.stop()
+            throw error
+        }
+        if first.isEmpty {
+            let status = try await job.wait()
+            services.logger.warning(
+                "A transcode failed", metadata: ["media": "\(id)", "file": "\(path)", "status": "\(status)"])
+            throw Problem(
+                .badGateway,
+                detail: "Media item \(id) cannot be transcoded (its file is damaged or holds no audio); "
+                    + "play the original instead.")
+        }
         let body = ResponseBody { writer in
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: ffmpeg)
-            process.arguments = [
-                "-hide_banner", "-loglevel", "error", "-i", input, "-map", "0:a:0", "-vn", "-c:a", "libmp3lame", "-b:a",
-                "\(bitrate)k", "-f", "mp3", "pipe:1",
-            ]
-            let output = Pipe()
-            process.standardOutput = output
-            process.standardError = FileHandle.nullDevice
-            process.standardInput = FileHandle.nullDevice
-            try process.run()
-            let handle = output.fileHandleForReading
-            do {
-                while true {
-                    let chunk = try await NIOThreadPool.singleton.runIfActive { handle.readData(ofLength: 64 * 1024) }
-                    if chunk.isEmpty { break }
-                    try await writer.write(ByteBuffer(bytes: chunk))
-                }
-            } catch {
-                // The listener went away: stop ffmpeg.
-                process.terminate()
-                try? handle.close()
-                try? await NIOThreadPool.singleton.runIfActive { process.waitUntilExit() }
-                throw error
+            defer { job.stop() }
+            try await writer.write(ByteBuffer(bytes: first))
+            while true {
+                let chunk = try await job.read()
+                if chunk.isEmpty { break }
+                try await writer.write(ByteBuffer(bytes: chunk))
             }
-            try? handle.close()
-            try await NIOThreadPool.singleton.runIfActive { process.waitUntilExit() }
+            _ = try await job.wait()
             try await writer.finish(nil)
         }
         return Response(status: .ok, headers: headers, body: body)

@@ -1,9 +1,9 @@
-import AsyncHTTPClient
 import Formats
 import Foundation
 import Listen
 import Logging
 import NIOCore
+import NIOPosix
 import Storage
 
 /// What a podcast import did.
@@ -21,33 +21,54 @@ public struct Podcasts: Sendable {
     let dataDirectory: String
     let logger: Logger
     let now: @Sendable () -> Date
+    /// Whether feeds and covers may come from loopback, private and link-local addresses.
+    let allowPrivateAddresses: Bool
+    /// How long fetching a feed or a cover may take in all.
+    let deadline: Duration
 
     public init(
-        database: Database, dataDirectory: String, logger: Logger, now: @escaping @Sendable () -> Date = { Date() }
+        database: Database, dataDirectory: String, logger: Logger, now: @escaping @Sendable () -> Date = { Date() },
+        allowPrivateAddresses: Bool = false, deadline: Duration = Podcasts.defaultDeadline
     ) {
         self.database = database
         self.dataDirectory = dataDirectory
         self.logger = logger
         self.now = now
+        self.allowPrivateAddresses = allowPrivateAddresses
+        self.deadline = deadline
     }
 
-    /// How long a feed may take to arrive (connecting included).
-    static let fetchTimeout: TimeAmount = .seconds(8)
+    /// How long a feed or a cover may take to arrive, connecting and redirects included.
+    public static let defaultDeadline: Duration = .seconds(15)
+
+    /// The largest cover image fetched.
+    static let maximumCoverBytes = 10 << 20
 
     public struct Failed: Error, CustomStringConvertible {
         public var description: String
     }
 
-    /// Reads the feed at `source` (an http(s) URL or a file) and adds the podcast, or updates it
-    /// when it was imported before: episodes are found again by their guid and keep their ids.
-    /// Episodes play from the feed's enclosure URLs.
-    public func add(_ source: String) async throws -> PodcastImportSummary {
-        let data = try await load(source)
+    /// Reads the feed at `source` (an http(s) URL, or a file when `allowFiles`: the command line)
+    /// and adds the podcast, or updates it when it was imported before: episodes are found again
+    /// by their guid and keep their ids. Episodes play from the feed's enclosure URLs, which the
+    /// listener's device fetches; Campus fetches only the feed and its cover.
+    public func add(_ source: String, allowFiles: Bool = false) async throws -> PodcastImportSummary {
+        let data = try await load(source, allowFiles: allowFiles)
         let feed: PodcastFeed
         do {
-            feed = try RSS.read(data)
-        } catch {
+            feed = try await NIOThreadPool.singleton.runIfActive { try RSS.read(data) }
+        } catch let error as FeedError {
             throw Failed(description: "\(source): \(error)")
+        }
+        if !allowPrivateAddresses {
+            for (index, episode) in feed.episodes.enumerated() {
+                if let host = URL(string: episode.enclosureURL)?.host, NetworkAddress.isPrivateName(host) {
+                    throw Failed(
+                        description:
+                            "\(source): the enclosure url of item \(index + 1) points at \(host), a loopback, private or "
+                            + "link-local address.")
+                }
+            }
         }
         let now = now()
         let summary = try await database.write { db in
@@ -77,33 +98,35 @@ public struct Podcasts: Sendable {
             }
             return summary
         }
-        if let image = feed.imageURL {
-            await LibraryScanner(database: database, dataDirectory: dataDirectory, logger: logger, now: self.now)
-                .saveCover(parentID: summary.podcastID, from: image)
-        }
+        if let image = feed.imageURL { await saveCover(summary.podcastID, from: image) }
         logger.notice(
             "Podcast imported",
             metadata: ["feed": "\(source)", "added": "\(summary.added)", "updated": "\(summary.updated)"])
         return summary
     }
 
-    private func load(_ source: String) async throws -> Data {
+    private var fetcher: OutboundFetch {
+        OutboundFetch(
+            addresses: allowPrivateAddresses ? .any : .publicOnly, deadline: deadline, maximumBytes: RSS.maximumBytes,
+            headers: [("User-Agent", "Campus podcast import")])
+    }
+
+    private func load(_ source: String, allowFiles: Bool) async throws -> Data {
         if let url = URL(string: source), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" {
+            var fetcher = fetcher
+            fetcher.headers.append(("Accept", "application/rss+xml, application/xml, text/xml"))
+            let fetched: OutboundFetch.Fetched
             do {
-                var request = HTTPClientRequest(url: source)
-                request.headers.add(name: "User-Agent", value: "Campus podcast import")
-                request.headers.add(name: "Accept", value: "application/rss+xml, application/xml, text/xml")
-                let response = try await HTTPClient.shared.execute(request, timeout: Self.fetchTimeout)
-                guard (200..<300).contains(response.status.code) else {
-                    throw Failed(description: "\(source) answered \(response.status.code).")
-                }
-                return Data(buffer: try await response.body.collect(upTo: RSS.maximumBytes))
-            } catch let error as Failed {
-                throw error
-            } catch {
-                throw Failed(description: "\(source) cannot be read: \(error)")
+                fetched = try await fetcher.get(source)
+            } catch let error as OutboundFetch.Failed {
+                throw Failed(description: error.description)
             }
+            guard (200..<300).contains(fetched.status) else {
+                throw Failed(description: "\(source) answered \(fetched.status).")
+            }
+            return fetched.body
         }
+        guard allowFiles else { throw Failed(description: "\(source) is not an http or https URL.") }
         let path = source.hasPrefix("file://") ? String(source.dropFirst("file://".count)) : source
         guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
             let size = (attributes[.size] as? NSNumber)?.intValue
@@ -112,6 +135,30 @@ public struct Podcasts: Sendable {
             throw Failed(description: "\(source) is larger than \(RSS.maximumBytes >> 20) MiB.")
         }
         return try Data(contentsOf: URL(fileURLWithPath: path))
+    }
+
+    /// Fetches the feed's cover (with the feed's limits) into a file of its own and makes the
+    /// podcast's cover sizes of it; a cover that cannot be fetched or read leaves none.
+    private func saveCover(_ podcastID: Int64, from url: String) async {
+        var fetcher = fetcher
+        fetcher.maximumBytes = Self.maximumCoverBytes
+        fetcher.headers.append(("Accept", "image/*"))
+        let scanner = LibraryScanner(database: database, dataDirectory: dataDirectory, logger: logger, now: now)
+        let file = URL(fileURLWithPath: dataDirectory).appendingPathComponent("covers/fetched-\(podcastID).image")
+        do {
+            let fetched = try await fetcher.get(url)
+            guard (200..<300).contains(fetched.status) else {
+                throw OutboundFetch.Failed(description: "\(url) answered \(fetched.status).")
+            }
+            try FileManager.default.createDirectory(
+                at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try fetched.body.write(to: file)
+            await scanner.saveCover(parentID: podcastID, from: file.path, isImage: true)
+        } catch {
+            logger.warning("Cannot fetch a podcast's cover", metadata: ["url": "\(url)", "error": "\(error)"])
+            await scanner.saveCover(parentID: podcastID, from: nil)
+        }
+        try? FileManager.default.removeItem(at: file)
     }
 
     // MARK: Our feeds
