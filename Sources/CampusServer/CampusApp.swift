@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import InputRules
 import Logging
 import Metrics
 import Mustache
@@ -62,6 +63,8 @@ public enum CampusApp {
             return Application(
                 responder: CachingResponder(
                     inner: router.buildResponder(), cache: services.responseCache, today: { timetable.todayKey() }),
+                server: CampusHTTPServer.builder(
+                    limits: configuration.limits, perAddress: !configuration.trustForwardedFor),
                 configuration: .init(
                     address: .hostname(configuration.host, port: configuration.port), serverName: "Campus"),
                 services: background,
@@ -92,6 +95,7 @@ public enum CampusApp {
         router.add(
             middleware: ProblemMiddleware(
                 routes: routes, htmlErrorPage: { problem, request, _ in pages.errorPage(problem, request: request) }))
+        router.add(middleware: PathCheckMiddleware())
         router.add(
             middleware: FileMiddleware(
                 resources.staticFiles, urlBasePath: "/static",
@@ -191,17 +195,25 @@ enum APIJSON {
 struct RFC3339DateTranscoder: DateTranscoder {
     struct Invalid: Error, CustomStringConvertible {
         var text: String
-        var description: String { "“\(text)” is not an RFC 3339 date-time such as 2026-11-22T09:00:00Z." }
+        var description: String {
+            "“\(text)” is not an RFC 3339 date-time such as 2026-11-22T09:00:00Z, from \(DateRules.rangeText)."
+        }
     }
 
     func encode(_ date: Date) throws -> String { date.formatted(.iso8601) }
 
     func decode(_ text: String) throws -> Date {
-        guard text.utf8.count <= 64 else { throw Invalid(text: String(text.prefix(64))) }
-        if let date = try? Date(text, strategy: Date.ISO8601FormatStyle()) { return date }
-        if let date = try? Date(text, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true)) {
-            return date
-        }
-        throw Invalid(text: text)
+        guard let date = Self.date(text) else { throw Invalid(text: String(text.prefix(64))) }
+        return date
+    }
+
+    /// The moment `text` names, if it is an RFC 3339 date-time in the years Campus reads.
+    static func date(_ text: String) -> Date? {
+        guard text.utf8.count <= 64 else { return nil }
+        let date =
+            (try? Date(text, strategy: Date.ISO8601FormatStyle()))
+            ?? (try? Date(text, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true)))
+        guard let date, DateRules.isSupported(date) else { return nil }
+        return date
     }
 }

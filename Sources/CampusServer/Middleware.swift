@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import InputRules
 import Logging
 import NIOCore
 
@@ -92,6 +93,27 @@ struct ProblemMiddleware: RouterMiddleware {
         let path = request.uri.path
         if path.hasPrefix("/api/") || path == "/health" || path == "/ready" || path == "/metrics" { return false }
         return request.headers[.accept]?.contains("text/html") ?? false
+    }
+}
+
+/// Refuses a path that, percent-decoded, is not UTF-8 or holds a control character
+/// (`/static/campus.js%00.html` would reach the file system as `campus.js`), before anything
+/// looks at it: the router, the static files, the pages.
+struct PathCheckMiddleware: RouterMiddleware {
+    typealias Context = CampusRequestContext
+
+    func handle(
+        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
+        let path = request.uri.path
+        guard let decoded = path.removingPercentEncoding else {
+            throw Problem.badRequest("The path is not percent-encoded UTF-8.")
+        }
+        if let control = TextRules.firstControl(in: decoded) {
+            throw Problem.badRequest(
+                "The path contains a control character (\(TextRules.codePoint(control))), which no page or file has.")
+        }
+        return try await next(request, context)
     }
 }
 

@@ -2,6 +2,7 @@ import Accounts
 import Foundation
 import HTTPTypes
 import Hummingbird
+import InputRules
 import NIOCore
 import Timetable
 
@@ -14,7 +15,8 @@ struct RequestValidator: Sendable {
     indirect enum Schema: Sendable {
         case object(properties: [String: Schema], required: Set<String>)
         case array(items: Schema, minItems: Int?, maxItems: Int?)
-        case string(minLength: Int?, maxLength: Int?, pattern: Pattern?, values: [String]?, format: String?)
+        case string(
+            minLength: Int?, maxLength: Int?, pattern: Pattern?, values: [String]?, format: String?, multiline: Bool)
         case integer(minimum: Double?, maximum: Double?)
         case number(minimum: Double?, maximum: Double?)
         case boolean
@@ -22,11 +24,12 @@ struct RequestValidator: Sendable {
         case any
     }
 
-    /// A compiled `pattern`, with its source for messages.
+    /// A compiled `pattern`, with what it asks for in words (`x-pattern-message`).
     struct Pattern: @unchecked Sendable {
         // NSRegularExpression is immutable and documented as safe to share between threads.
         let expression: NSRegularExpression
         let source: String
+        let message: String?
 
         func matches(_ text: String) -> Bool {
             expression.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
@@ -132,11 +135,14 @@ struct RequestValidator: Sendable {
         case "string":
             var pattern: Pattern?
             if let source = object["pattern"] as? String {
-                pattern = Pattern(expression: try NSRegularExpression(pattern: source), source: source)
+                pattern = Pattern(
+                    expression: try NSRegularExpression(pattern: source), source: source,
+                    message: object["x-pattern-message"] as? String)
             }
             schema = .string(
                 minLength: object["minLength"] as? Int, maxLength: object["maxLength"] as? Int, pattern: pattern,
-                values: (object["enum"] as? [Any])?.compactMap { $0 as? String }, format: object["format"] as? String)
+                values: (object["enum"] as? [Any])?.compactMap { $0 as? String }, format: object["format"] as? String,
+                multiline: object["x-multiline"] as? Bool ?? false)
         case "integer":
             schema = .integer(minimum: number("minimum"), maximum: number("maximum"))
         case "number":
@@ -215,11 +221,68 @@ struct RequestValidator: Sendable {
         do {
             value = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
         } catch {
+            if let number = Self.unrepresentableNumber(in: data) { throw Self.numberProblem(number) }
             throw Problem.badRequest("The request body is not valid JSON: \(Self.reason(error))")
         }
+        if let number = Self.unrepresentableNumber(in: data) { throw Self.numberProblem(number) }
         var problems: [FieldProblem] = []
         Self.check(value, schema, "", &problems)
         if !problems.isEmpty { throw ValidationFailure(problems) }
+    }
+
+    /// The first number of a JSON text that a 64-bit floating-point number cannot hold: too large
+    /// (`1e400`), or not zero but too close to it (`1e-400`). JSON allows them; Campus cannot
+    /// compute with them.
+    static func unrepresentableNumber(in data: Data) -> (text: String, isLarge: Bool)? {
+        var inString = false
+        var escaped = false
+        var index = data.startIndex
+        while index < data.endIndex {
+            let byte = data[index]
+            if inString {
+                if escaped {
+                    escaped = false
+                } else if byte == UInt8(ascii: "\\") {
+                    escaped = true
+                } else if byte == UInt8(ascii: "\"") {
+                    inString = false
+                }
+                index += 1
+                continue
+            }
+            if byte == UInt8(ascii: "\"") {
+                inString = true
+                index += 1
+                continue
+            }
+            guard byte == UInt8(ascii: "-") || (0x30...0x39).contains(byte) else {
+                index += 1
+                continue
+            }
+            var end = index
+            while end < data.endIndex, Self.numberBytes.contains(data[end]) { end += 1 }
+            let token = String(decoding: data[index..<end], as: UTF8.self)
+            index = end
+            guard token.utf8.count <= 400, let value = Double(token) else { continue }
+            if !value.isFinite { return (String(token.prefix(40)), true) }
+            let mantissa = token.prefix { $0 != "e" && $0 != "E" }
+            if value == 0, mantissa.contains(where: { ("1"..."9").contains($0) }) {
+                return (String(token.prefix(40)), false)
+            }
+        }
+        return nil
+    }
+
+    private static let numberBytes = Set("0123456789+-.eE".utf8)
+
+    private static func numberProblem(_ number: (text: String, isLarge: Bool)) -> Problem {
+        Problem.invalid(
+            FieldProblem(
+                field: "",
+                detail: number.isLarge
+                    ? "The number \(number.text) is too large; numbers are at most about 1.8e308."
+                    : "The number \(number.text) is too close to zero to be kept (the smallest is about 5e-324); write 0."
+            ))
     }
 
     private static func reason(_ error: any Error) -> String {
@@ -293,7 +356,7 @@ struct RequestValidator: Sendable {
                 problems.append(FieldProblem(field: field, detail: "\(name) has at most \(maxItems) items."))
             }
             for (index, item) in array.enumerated() { check(item, items, "\(field)[\(index)]", &problems) }
-        case .string(let minLength, let maxLength, let pattern, let values, let format):
+        case .string(let minLength, let maxLength, let pattern, let values, let format, let multiline):
             guard let text = value as? String else {
                 problems.append(FieldProblem(field: field, detail: "\(name) must be a string."))
                 return
@@ -311,14 +374,31 @@ struct RequestValidator: Sendable {
                             ? "\(name) must not be empty." : "\(name) needs at least \(minLength) characters."))
             } else if let maxLength, length > maxLength {
                 problems.append(FieldProblem(field: field, detail: "\(name) has at most \(maxLength) characters."))
+            } else if let control = TextRules.firstControl(in: text, multiline: multiline) {
+                problems.append(
+                    FieldProblem(
+                        field: field,
+                        detail:
+                            "\(name) contains a control character (\(TextRules.codePoint(control))), which is not allowed."
+                    ))
             } else if let pattern, !pattern.matches(text) {
                 problems.append(
                     FieldProblem(
                         field: field,
-                        detail: "\(name) has characters that are not allowed here (control characters, or only spaces)."
+                        detail:
+                            "\(name) \(pattern.message ?? "does not have the form this field needs (\(pattern.source))")."
                     ))
-            } else if format == "date", LocalDate(iso: text) == nil {
-                problems.append(FieldProblem(field: field, detail: "\(name) must be a date like 2023-09-25."))
+            } else if format == "date", case .failure(let problem) = LocalDate.read(iso: text) {
+                problems.append(
+                    FieldProblem(
+                        field: field, detail: LocalDate.problemText(problem, field: name, example: "2023-09-25")))
+            } else if format == "date-time", RFC3339DateTranscoder.date(text) == nil {
+                problems.append(
+                    FieldProblem(
+                        field: field,
+                        detail:
+                            "\(name) must be an RFC 3339 date-time like 2026-11-22T09:00:00Z, from \(DateRules.rangeText)."
+                    ))
             } else if format == "email" {
                 do throws(FieldProblem) {
                     _ = try AccountRules.email(text, field: field)

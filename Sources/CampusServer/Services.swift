@@ -13,7 +13,7 @@ public struct ServerConfiguration: Sendable {
     /// The address users reach the server by, for links in mail; defaults to http://host:port.
     public var baseURL: String?
     /// The institution's time zone: lesson times are wall-clock times there.
-    public var timeZone: TimeZone = TimeZone(identifier: "Europe/Minsk")!
+    public var timeZone: TimeZone = TimeZone(identifier: "Europe/Minsk") ?? .gmt
     /// bcrypt's cost factor; each step doubles the work of checking a password.
     public var bcryptCost: UInt8 = 12
     /// Take the client address from `X-Forwarded-For` (only behind a reverse proxy you run).
@@ -28,6 +28,10 @@ public struct ServerConfiguration: Sendable {
     public var iisSyncInterval: Duration = .seconds(6 * 3600)
     /// A folder of audio files scanned into the catalogue before the server starts serving.
     public var libraryFolder: String?
+    /// Fetching podcast feeds and covers: from private addresses too, and the deadline.
+    public var outbound = OutboundSettings()
+    /// How the server guards its connections and its ffmpeg processes.
+    public var limits = ConnectionLimits()
 
     public init(database: DatabaseLocation) { self.database = database }
 
@@ -40,6 +44,31 @@ public struct ServerConfiguration: Sendable {
 
     /// Whether cookies must carry the Secure attribute (the server is reached over HTTPS).
     var secureCookies: Bool { resolvedBaseURL.hasPrefix("https://") }
+}
+
+/// How Campus fetches from other servers what users name (podcast feeds and their covers).
+public struct OutboundSettings: Sendable {
+    /// Whether loopback, private and link-local addresses may be fetched too (an admin's choice,
+    /// for feeds on the institution's own network).
+    public var allowPrivateAddresses = false
+    /// How long one fetch may take in all: connecting, redirects, the whole body.
+    public var deadline: Duration = Podcasts.defaultDeadline
+
+    public init() {}
+}
+
+/// How a server guards its connections and the work one listener can start.
+public struct ConnectionLimits: Sendable {
+    /// A connection that sends nothing (no request, or a request head or body that stalls) for this
+    /// long is closed; a response being sent is never cut.
+    public var idleTimeout: Duration = .seconds(60)
+    /// The most connections open at once from one client address.
+    public var connectionsPerAddress = 256
+    /// The most ffmpeg transcodes at once, in all and per listener.
+    public var transcodes = 8
+    public var transcodesPerUser = 2
+
+    public init() {}
 }
 
 /// The institution a server serves.
@@ -58,6 +87,7 @@ final class Services: Sendable {
     let compete: CompeteService
     let listen: ListenService
     let responseCache: ResponseCache
+    let transcodes: TranscodeSlots
     let outbox: Outbox
     let csrf: CSRFProtection
     let links: LinkSigner
@@ -81,13 +111,15 @@ final class Services: Sendable {
         self.outbox = outbox
         self.timetable = TimetableService(database: database, timeZone: configuration.timeZone, now: now)
         self.responseCache = ResponseCache(database: database)
+        self.transcodes = TranscodeSlots(
+            total: configuration.limits.transcodes, perHolder: configuration.limits.transcodesPerUser)
         let leaderboards = Leaderboards(
             database: database, logger: logger, encodeEvent: Leaderboards.Snapshot.event(version:competition:ranked:))
         self.leaderboards = leaderboards
         self.compete = CompeteService(database: database, leaderboards: leaderboards, now: now, logger: logger)
         self.listen = ListenService(
-            database: database, dataDirectory: configuration.dataDirectory, links: LinkSigner(secret: secret), now: now,
-            logger: logger)
+            database: database, dataDirectory: configuration.dataDirectory, links: LinkSigner(secret: secret),
+            outbound: configuration.outbound, now: now, logger: logger)
         self.accounts = AccountService(
             database: database, hasher: PasswordHasher(cost: configuration.bcryptCost),
             throttle: configuration.loginThrottle, outbox: outbox, baseURL: configuration.resolvedBaseURL, now: now,

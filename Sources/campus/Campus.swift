@@ -153,7 +153,42 @@ struct Serve: AsyncParsableCommand {
             valueName: "folder"))
     var library: String?
 
+    @Flag(
+        name: .customLong("allow-private-fetch"),
+        help: "Let podcast feeds and covers come from loopback, private and link-local addresses too.")
+    var allowPrivateFetch = false
+
+    @Option(
+        name: .customLong("fetch-timeout"),
+        help: "Seconds a podcast feed or cover may take to arrive in all (default 15).")
+    var fetchTimeout: Int?
+
+    @Option(
+        name: .customLong("idle-timeout"),
+        help: "Seconds after which a connection that sends nothing is closed (default 60).")
+    var idleTimeout: Int?
+
+    @Option(
+        name: .customLong("max-connections-per-address"),
+        help: "The most connections open at once from one client address (default 256).")
+    var maxConnectionsPerAddress: Int?
+
+    @Option(name: .customLong("max-transcodes"), help: "The most ffmpeg transcodes at once (default 8).")
+    var maxTranscodes: Int?
+
     func validate() throws {
+        if let fetchTimeout, !(1...600).contains(fetchTimeout) {
+            throw ValidationError("--fetch-timeout must be 1–600 seconds.")
+        }
+        if let idleTimeout, !(1...3600).contains(idleTimeout) {
+            throw ValidationError("--idle-timeout must be 1–3600 seconds.")
+        }
+        if let maxConnectionsPerAddress, !(1...100_000).contains(maxConnectionsPerAddress) {
+            throw ValidationError("--max-connections-per-address must be 1–100000.")
+        }
+        if let maxTranscodes, !(1...1000).contains(maxTranscodes) {
+            throw ValidationError("--max-transcodes must be 1–1000.")
+        }
         if let port, !(0...65535).contains(port) { throw ValidationError("--port must be 0–65535.") }
         if let cost = bcryptCost, !(4...31).contains(cost) { throw ValidationError("--bcrypt-cost must be 4–31.") }
         if let zone = timeZone ?? Environment.value("CAMPUS_TIME_ZONE"), TimeZone(identifier: zone) == nil {
@@ -171,8 +206,16 @@ struct Serve: AsyncParsableCommand {
         configuration.dataDirectory = storage.resolvedDataDirectory
         configuration.baseURL = baseURL ?? Environment.value("CAMPUS_BASE_URL")
         if let zone = timeZone ?? Environment.value("CAMPUS_TIME_ZONE") {
-            configuration.timeZone = TimeZone(identifier: zone)!
+            guard let timeZone = TimeZone(identifier: zone) else {
+                throw ValidationError("\"\(zone)\" is not an IANA time zone such as Europe/Minsk.")
+            }
+            configuration.timeZone = timeZone
         }
+        configuration.outbound.allowPrivateAddresses = allowPrivateFetch
+        if let fetchTimeout { configuration.outbound.deadline = .seconds(fetchTimeout) }
+        if let idleTimeout { configuration.limits.idleTimeout = .seconds(idleTimeout) }
+        if let maxConnectionsPerAddress { configuration.limits.connectionsPerAddress = maxConnectionsPerAddress }
+        if let maxTranscodes { configuration.limits.transcodes = maxTranscodes }
         configuration.demo = demo
         if let bcryptCost { configuration.bcryptCost = bcryptCost }
         configuration.trustForwardedFor = trustProxy

@@ -398,12 +398,14 @@ enum ResultsCSV {
         for item in ranked {
             let entry = item.entry
             let track = entry.track
-            var row: [String] = [item.rank.map(String.init) ?? "", entry.participantName]
-            row.append(emails[entry.participantID] ?? "")
+            var row: [String] = [item.rank.map(String.init) ?? "", text(entry.participantName)]
+            row.append(text(emails[entry.participantID] ?? ""))
             row.append(entry.result.map { ResultText.decimal($0, places: 6) } ?? "")
-            row.append(competition.unit)
+            row.append(text(competition.unit))
             row.append(
-                entry.result.map { ResultText.format($0, metric: competition.metric, unit: competition.unit) } ?? "")
+                text(
+                    entry.result.map { ResultText.format($0, metric: competition.metric, unit: competition.unit) }
+                        ?? ""))
             row.append(entry.joinedAt.formatted(time))
             row.append(entry.resultAt?.formatted(time) ?? "")
             row.append(track.map { ResultText.decimal($0.distanceMetres / 1000, places: 3) } ?? "")
@@ -415,4 +417,17 @@ enum ResultsCSV {
         guard let data = stream.property(forKey: .dataWrittenToMemoryStreamKey) as? Data else { return [] }
         return Array(data)
     }
+
+    /// A cell of text people wrote, safe to open in a spreadsheet: one that starts like a formula
+    /// (`=`, `+`, `-`, `@`, a tab or a carriage return, or their full-width forms) gets a leading
+    /// apostrophe, so that Excel, LibreOffice and Google Sheets show it instead of running it
+    /// (OWASP's advice on CSV injection).
+    static func text(_ value: String) -> String {
+        guard let first = value.unicodeScalars.first, formulaStarts.contains(first) else { return value }
+        return "'" + value
+    }
+
+    private static let formulaStarts: Set<Unicode.Scalar> = [
+        "=", "+", "-", "@", "\t", "\r", "\u{FF1D}", "\u{FF0B}", "\u{FF0D}", "\u{FF20}",
+    ]
 }

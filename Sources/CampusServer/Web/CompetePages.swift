@@ -3,9 +3,11 @@ import Compete
 import Foundation
 import HTTPTypes
 import Hummingbird
+import InputRules
 import MultipartKit
 import NIOCore
 import Storage
+import Timetable
 
 /// Competitions in the browser: the participant's and the organizer's screens of seed 002
 /// (home, competition, history, stats, library, active, create/reuse), records, and the live
@@ -266,16 +268,14 @@ struct CompetePages: Sendable {
     /// A date as a `datetime-local` input shows it, in the institution's time zone.
     static func localInput(_ date: Date?, in zone: TimeZone) -> String? {
         guard let date else { return nil }
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = zone
-        let c = calendar.dateComponents([.year, .month, .day, .hour, .minute], from: date)
-        return String(format: "%04d-%02d-%02dT%02d:%02d", c.year!, c.month!, c.day!, c.hour!, c.minute!)
+        let local = LocalDateTime(date, in: zone)
+        return "\(local.date.iso)T\(WallTime(minutes: local.minutes)?.description ?? "00:00")"
     }
 
     static func parseLocal(_ text: String?, in zone: TimeZone) -> Date?? {
         guard let text = text?.trimmingCharacters(in: .whitespaces), !text.isEmpty else { return .some(nil) }
         let parts = text.split(whereSeparator: { "-T:".contains($0) }).compactMap { Int($0) }
-        guard parts.count == 5 else { return nil }
+        guard parts.count == 5, DateRules.years.contains(parts[0]) else { return nil }
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = zone
         guard
@@ -308,8 +308,8 @@ struct CompetePages: Sendable {
         var errors: [String: Any] = [:]
         let starts = Self.parseLocal(form.startsAt, in: zone)
         let ends = Self.parseLocal(form.endsAt, in: zone)
-        if starts == nil { errors["startsAt"] = "Write a date and time." }
-        if ends == nil { errors["endsAt"] = "Write a date and time." }
+        if starts == nil { errors["startsAt"] = "Write a date and time between 1900 and 2200." }
+        if ends == nil { errors["endsAt"] = "Write a date and time between 1900 and 2200." }
         let change = CompetitionChange(
             name: form.name ?? "", description: form.description ?? "",
             metric: form.metric.flatMap(Metric.init(rawValue:)) ?? .distance, unit: form.unit ?? "",

@@ -2,6 +2,7 @@ import Accounts
 import Foundation
 import HTTPTypes
 import Hummingbird
+import InputRules
 import Mustache
 import NIOCore
 import Storage
@@ -73,9 +74,31 @@ struct WebPages: Sendable {
     }
 
     /// A form post's fields (`application/x-www-form-urlencoded`), within the request's body limit.
+    /// Every field must be text without control characters (line breaks and tabs, as a text area
+    /// sends them, are allowed; the rules of single-line fields refuse them).
     func form<T: Decodable>(_ type: T.Type, _ request: Request, _ context: CampusRequestContext) async throws -> T {
         let buffer = try await request.body.collect(upTo: context.maxUploadSize)
-        return try URLEncodedFormDecoder().decode(T.self, from: String(buffer: buffer))
+        let text = String(buffer: buffer)
+        for pair in text.split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            func decoded(_ part: Substring) -> String? {
+                part.replacingOccurrences(of: "+", with: " ").removingPercentEncoding
+            }
+            let name = parts.first.flatMap(decoded) ?? ""
+            let value = parts.count > 1 ? decoded(parts[1]) : ""
+            guard let value else {
+                throw Problem.invalid(FieldProblem(field: name, detail: "\(name) is not percent-encoded UTF-8."))
+            }
+            if let control = TextRules.firstControl(in: value, multiline: true) {
+                throw Problem.invalid(
+                    FieldProblem(
+                        field: name,
+                        detail:
+                            "\(name) contains a control character (\(TextRules.codePoint(control))), which is not allowed."
+                    ))
+            }
+        }
+        return try URLEncodedFormDecoder().decode(T.self, from: text)
     }
 
     // MARK: Rendering
@@ -169,13 +192,21 @@ struct WebPages: Sendable {
             ?? "/"
     }
 
-    /// A local path to go to after logging in; anything else goes home.
+    /// A path of this site to go to after logging in; anything else goes home. Only the
+    /// characters a URL's path and query may hold unescaped are allowed (RFC 3986), so neither
+    /// control characters (browsers drop tabs and line breaks, which turned `/%09/host` into
+    /// `//host`) nor backslashes can make it another site's address.
     static func safeNext(_ next: String?) -> String {
-        guard let next, next.hasPrefix("/"), !next.hasPrefix("//"), !next.contains("\\"), next.count < 500 else {
+        guard let next, next.utf8.count < 500, next.hasPrefix("/"), !next.hasPrefix("//"),
+            next.unicodeScalars.allSatisfy({ nextCharacters.contains($0) })
+        else {
             return "/"
         }
         return next
     }
+
+    private static let nextCharacters = CharacterSet(
+        charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~!$&'()*+,;=:@/%?")
 
     // MARK: Error pages
 
