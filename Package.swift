@@ -29,6 +29,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
         .package(url: "https://github.com/vapor/sql-kit.git", from: "3.36.0"),
         .package(url: "https://github.com/vapor/sqlite-kit.git", from: "4.5.2"),
         .package(url: "https://github.com/vapor/postgres-kit.git", from: "2.17.0"),
@@ -44,6 +45,15 @@ let package = Package(
         .target(name: "Compete", dependencies: ["InputRules"]),
         .target(name: "Listen", dependencies: ["InputRules"]),
         .target(name: "Formats", dependencies: ["InputRules", "Timetable", "Compete", "Listen"]),
+        .target(
+            name: "HTTPInput",
+            dependencies: [
+                "InputRules",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "MultipartKit", package: "multipart-kit"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ]
+        ),
         .target(
             name: "Storage",
             dependencies: [
@@ -70,7 +80,8 @@ let package = Package(
         .target(
             name: "CampusServer",
             dependencies: [
-                "InputRules", "Accounts", "Timetable", "Compete", "Listen", "Formats", "Storage", "CampusAPI",
+                "InputRules", "HTTPInput", "Accounts", "Timetable", "Compete", "Listen", "Formats", "Storage",
+                "CampusAPI",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
@@ -111,7 +122,11 @@ let package = Package(
             dependencies: ["Storage", .product(name: "Logging", package: "swift-log")],
             path: "Tests/Support"
         ),
-        .testTarget(name: "AccountsTests", dependencies: ["Accounts"]),
+        .testTarget(name: "InputRulesTests", dependencies: ["InputRules"]),
+        .testTarget(
+            name: "HTTPInputTests",
+            dependencies: ["HTTPInput", .product(name: "NIOCore", package: "swift-nio")]),
+        .testTarget(name: "AccountsTests", dependencies: ["Accounts", "InputRules"]),
         .testTarget(name: "TimetableTests", dependencies: ["Timetable"]),
         .testTarget(name: "CompeteTests", dependencies: ["Compete"]),
         .testTarget(name: "ListenTests", dependencies: ["Listen"]),
@@ -124,11 +139,12 @@ let package = Package(
             name: "CampusServerTests",
             dependencies: [
                 "CampusServer", "CampusClient", "CampusAPI", "Storage", "Accounts", "Compete", "Listen", "Formats",
-                "CampusTestSupport",
+                "InputRules", "HTTPInput", "CampusTestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "InMemoryLogging", package: "swift-log"),
                 .product(name: "OpenAPIAsyncHTTPClient", package: "swift-openapi-async-http-client"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Yams", package: "Yams"),
             ]
         ),
     ]

@@ -1,5 +1,6 @@
 import Accounts
 import Foundation
+import InputRules
 import Logging
 import Storage
 

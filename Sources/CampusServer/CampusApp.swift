@@ -1,4 +1,5 @@
 import Foundation
+import HTTPInput
 import Hummingbird
 import InputRules
 import Logging
@@ -200,20 +201,10 @@ struct RFC3339DateTranscoder: DateTranscoder {
         }
     }
 
-    func encode(_ date: Date) throws -> String { date.formatted(.iso8601) }
+    func encode(_ date: Date) throws -> String { RFC3339.text(date) }
 
     func decode(_ text: String) throws -> Date {
-        guard let date = Self.date(text) else { throw Invalid(text: String(text.prefix(64))) }
-        return date
-    }
-
-    /// The moment `text` names, if it is an RFC 3339 date-time in the years Campus reads.
-    static func date(_ text: String) -> Date? {
-        guard text.utf8.count <= 64 else { return nil }
-        let date =
-            (try? Date(text, strategy: Date.ISO8601FormatStyle()))
-            ?? (try? Date(text, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true)))
-        guard let date, DateRules.isSupported(date) else { return nil }
+        guard let date = RFC3339.date(text) else { throw Invalid(text: String(text.prefix(64))) }
         return date
     }
 }

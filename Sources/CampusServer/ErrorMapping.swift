@@ -1,8 +1,10 @@
 import Accounts
 import Compete
 import Foundation
+import HTTPInput
 import HTTPTypes
 import Hummingbird
+import InputRules
 import NIOConcurrencyHelpers
 import OpenAPIHummingbird
 import OpenAPIRuntime
@@ -18,6 +20,8 @@ extension Problem {
             self = .invalid(failure)
         case let field as FieldProblem:
             self = .invalid(field)
+        case let malformed as RequestValidator.Malformed:
+            self = .badRequest(malformed.detail)
         case let date as RFC3339DateTranscoder.Invalid:
             self = Problem(.unprocessableContent, detail: date.description)
         case let failure as CompeteValidationError:

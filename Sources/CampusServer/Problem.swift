@@ -2,6 +2,7 @@ import Accounts
 import Foundation
 import HTTPTypes
 import Hummingbird
+import InputRules
 
 /// An error that a client caused and can correct, answered as an RFC 9457 problem document.
 struct Problem: Error, Sendable, Equatable {

@@ -87,7 +87,7 @@ public struct AudioProbe: Sendable, Equatable {
     func tag(_ names: String...) -> String? {
         for name in names {
             if let value = tags[name]?.trimmingCharacters(in: .whitespacesAndNewlines), !value.isEmpty {
-                return String(value.prefix(500))
+                return value
             }
         }
         return nil

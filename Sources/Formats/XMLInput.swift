@@ -39,15 +39,16 @@ public enum XMLInput {
         if bytes.starts(with: [0xFF, 0xFE]) { return try decode(data.dropFirst(2), .utf16LittleEndian, "UTF-16") }
         if bytes.starts(with: [0x00, 0x3C, 0x00, 0x3F]) { return try decode(data, .utf16BigEndian, "UTF-16") }
         if bytes.starts(with: [0x3C, 0x00, 0x3F, 0x00]) { return try decode(data, .utf16LittleEndian, "UTF-16") }
-        switch declaredEncoding(data)?.lowercased() {
+        let declared = declaredEncoding(data)
+        switch declared?.lowercased() {
         case nil, "utf-8", "utf8", "us-ascii", "ascii": return try decode(data, .utf8, "UTF-8")
         case "iso-8859-1", "latin1", "iso_8859-1", "l1": return try decode(data, .isoLatin1, "ISO-8859-1")
         case "windows-1251", "cp1251": return try decode(data, .windowsCP1251, "Windows-1251")
         case "windows-1252", "cp1252": return try decode(data, .windowsCP1252, "Windows-1252")
-        case let other?:
+        case .some:
             throw Refused(
                 reason:
-                    "The file says it is encoded as \(other.prefix(40)); Campus reads UTF-8, UTF-16, ISO-8859-1, "
+                    "The file says it is encoded as \((declared ?? "").prefix(40)); Campus reads UTF-8, UTF-16, ISO-8859-1, "
                     + "Windows-1251 and Windows-1252. Save it as UTF-8.")
         }
     }

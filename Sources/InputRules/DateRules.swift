@@ -10,9 +10,9 @@ public enum DateRules {
     /// The first and last day, for messages.
     public static let rangeText = "1900-01-01 to 2200-12-31"
 
-    /// Whether a moment falls in ``years`` (in UTC).
+    /// Whether a moment falls in ``years`` on the clocks of some time zone: from 1899-12-31T10:00Z
+    /// (1900-01-01 00:00 at UTC+14) to 2201-01-01T12:00Z (2200-12-31 24:00 at UTC−12).
     public static func isSupported(_ moment: Date) -> Bool {
-        // 1900-01-01T00:00:00Z and 2201-01-01T00:00:00Z in seconds since 1970.
-        (-2_208_988_800.0..<7_289_654_400.0).contains(moment.timeIntervalSince1970)
+        (-2_209_039_200.0..<7_289_697_600.0).contains(moment.timeIntervalSince1970)
     }
 }

@@ -118,11 +118,7 @@ public struct LocalDate: Hashable, Comparable, Sendable, CustomStringConvertible
         return DateRules.years.contains(year) ? .success(date) : .failure(.outOfRange)
     }
 
-    /// A number written in ASCII digits only (`Int("+1")` would take a sign).
-    private static func digits(_ text: some StringProtocol) -> Int? {
-        guard !text.isEmpty, text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
-        return Int(text)
-    }
+    private static func digits(_ text: some StringProtocol) -> Int? { asciiNumber(text) }
 
     /// `YYYY-MM-DD`.
     public var iso: String { "\(padded(year, 4))-\(padded(month, 2))-\(padded(day, 2))" }
@@ -199,7 +195,7 @@ public struct WallTime: Hashable, Comparable, Sendable, CustomStringConvertible 
     public init?(_ text: some StringProtocol) {
         let parts = text.split(separator: ":", omittingEmptySubsequences: false)
         guard parts.count == 2, (1...2).contains(parts[0].count), parts[1].count == 2,
-            let hour = Int(parts[0]), let minute = Int(parts[1])
+            let hour = asciiNumber(parts[0]), let minute = asciiNumber(parts[1])
         else { return nil }
         self.init(hour: hour, minute: minute)
     }
@@ -234,6 +230,23 @@ public struct LocalDateTime: Hashable, Comparable, Sendable {
         (lhs.date, lhs.minutes) < (rhs.date, rhs.minutes)
     }
 
+    /// Reads `YYYY-MM-DDTHH:mm`, as a `datetime-local` form field sends it (seconds, if given,
+    /// are dropped), in ``DateRules/years``.
+    public static func read(local text: some StringProtocol) -> Result<LocalDateTime, LocalDate.ReadProblem> {
+        let parts = text.split(separator: "T", maxSplits: 1, omittingEmptySubsequences: false)
+        guard parts.count == 2, parts[1].count == 5 || parts[1].count == 8 else { return .failure(.malformed) }
+        if parts[1].count == 8 {
+            let seconds = parts[1].suffix(3)
+            guard seconds.first == ":", asciiNumber(seconds.dropFirst()).map({ $0 < 60 }) == true else {
+                return .failure(.malformed)
+            }
+        }
+        guard parts[1].prefix(5).count == 5, let time = WallTime(parts[1].prefix(5)) else {
+            return .failure(.malformed)
+        }
+        return LocalDate.read(iso: parts[0]).map { LocalDateTime(date: $0, minutes: time.minutes) }
+    }
+
     /// The moment this is in a time zone (the earlier one when clocks go back).
     public func moment(in timeZone: TimeZone) -> Date {
         var calendar = Calendar(identifier: .gregorian)
@@ -245,6 +258,12 @@ public struct LocalDateTime: Hashable, Comparable, Sendable {
         let local = Date(timeIntervalSince1970: TimeInterval(date.dayNumber * 86400 + minutes * 60))
         return local.addingTimeInterval(-TimeInterval(timeZone.secondsFromGMT(for: local)))
     }
+}
+
+/// A number written in ASCII digits only (`Int("+1")` would take a sign), of at most 9 digits.
+func asciiNumber(_ text: some StringProtocol) -> Int? {
+    guard (1...9).contains(text.utf8.count), text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
+    return Int(text)
 }
 
 /// A number with leading zeros to `width` digits (cheaper than `String(format:)`, which these

@@ -1,4 +1,5 @@
 import Foundation
+import InputRules
 import Testing
 
 @testable import Accounts

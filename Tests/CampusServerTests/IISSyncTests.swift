@@ -24,6 +24,8 @@ final class FixtureIIS: Sendable {
         /// Paths that fail with 500 this many more times.
         var failures: [String: Int] = [:]
         var listsDown = false
+        /// Groups whose schedule arrives a byte every 50 ms (the whole file would take about an hour).
+        var dripping: Set<String> = []
     }
 
     let state = NIOLockedValueBox(State())
@@ -78,6 +80,17 @@ final class FixtureIIS: Sendable {
         router.get("/api/v1/schedule") { request, _ in
             let name = request.uri.queryParameters["studentGroup"].map(String.init) ?? ""
             guard let file = files[name] else { return Response(status: .notFound) }
+            if state.withLockedValue({ $0.dripping.contains(name) }) {
+                return Response(
+                    status: .ok, headers: [.contentType: "application/json", .contentLength: String(file.count)],
+                    body: ResponseBody { writer in
+                        for byte in file {
+                            try await writer.write(ByteBuffer(bytes: [byte]))
+                            try await Task.sleep(for: .milliseconds(50))
+                        }
+                        try await writer.finish(nil)
+                    })
+            }
             return Self.json(file)
         }
         router.get("/api/v1/employees/schedule/:urlId") { _, context in
@@ -172,6 +185,22 @@ final class FixtureIIS: Sendable {
                 #expect(third.downloaded == 1)
                 #expect(iis.count("/api/v1/schedule?studentGroup=151004") == 2)
                 #expect(iis.count("/api/v1/schedule?studentGroup=010101") == 1)
+            }
+        }
+    }
+
+    /// A server that sends its answer a byte at a time is cut off at the deadline, which covers
+    /// the whole answer (issue 10): the group is reported, the others are stored.
+    @Test func aDrippingServerIsCutOffAtTheDeadline() async throws {
+        try await withIIS { iis, url in
+            try await TestDatabases.withDatabase(.sqlite) { database in
+                iis.state.withLockedValue { $0.dripping = ["010101"] }
+                let report = try await IISSync(
+                    baseURL: url, database: database, logger: TestDatabases.logger, concurrency: 3, attempts: 1,
+                    deadline: .seconds(1)
+                ).run()
+                #expect(report.failed == ["group 010101"])
+                #expect(report.downloaded == 2)
             }
         }
     }

@@ -3,6 +3,7 @@ import CSV
 import CampusAPI
 import Compete
 import Foundation
+import InputRules
 import OpenAPIRuntime
 import ServiceLifecycle
 import Storage

@@ -2,6 +2,7 @@ import Accounts
 import CampusAPI
 import Crypto
 import Foundation
+import InputRules
 import Listen
 import OpenAPIRuntime
 import Storage

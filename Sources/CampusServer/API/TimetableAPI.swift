@@ -1,6 +1,7 @@
 import Accounts
 import CampusAPI
 import Foundation
+import InputRules
 import OpenAPIRuntime
 import Storage
 import Timetable

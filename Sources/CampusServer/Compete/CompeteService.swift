@@ -2,6 +2,7 @@ import Accounts
 import Compete
 import Formats
 import Foundation
+import InputRules
 import Logging
 import Storage
 

@@ -1,62 +1,14 @@
 import Accounts
 import Foundation
+import HTTPInput
 import HTTPTypes
 import Hummingbird
+import InputRules
 import Listen
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
 import Storage
-
-/// A `Range: bytes=…` request header (RFC 9110 §14.1.2) for a file of a known size.
-enum ByteRangeRequest: Equatable {
-    /// No range, or one the server ignores (several ranges, or a malformed header): the whole file.
-    case whole
-    case part(ClosedRange<Int64>)
-    /// The range starts beyond the end of the file.
-    case unsatisfiable
-
-    init(header: String?, size: Int64) {
-        guard let header else {
-            self = .whole
-            return
-        }
-        let text = header.trimmingCharacters(in: .whitespaces)
-        guard text.count <= 100, text.lowercased().hasPrefix("bytes="), !text.contains(",") else {
-            self = .whole
-            return
-        }
-        let spec = text.dropFirst("bytes=".count).trimmingCharacters(in: .whitespaces)
-        let parts = spec.split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
-        guard parts.count == 2, parts.allSatisfy({ $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }) else {
-            self = .whole
-            return
-        }
-        let first = parts[0].isEmpty ? nil : Int64(parts[0])
-        let last = parts[1].isEmpty ? nil : Int64(parts[1])
-        switch (first, last) {
-        case (nil, nil):
-            self = .whole
-        case (nil, let suffix?):
-            // The last `suffix` bytes.
-            guard suffix > 0, size > 0 else {
-                self = .unsatisfiable
-                return
-            }
-            self = .part(max(0, size - suffix)...(size - 1))
-        case (let first?, let last):
-            if let last, last < first {
-                self = .whole
-                return
-            }
-            guard first < size else {
-                self = .unsatisfiable
-                return
-            }
-            self = .part(first...min(last ?? (size - 1), size - 1))
-        }
-    }
-}
 
 /// Answers `GET` and `HEAD /api/v1/media/{id}/stream`: the file of a media item, addressed by its
 /// id only, with ranges (206, 416), ETag and Last-Modified, or transcoded by ffmpeg to MP3 at a
@@ -240,10 +192,11 @@ struct MediaStreamMiddleware: RouterMiddleware {
             let status = try await job.wait()
             services.logger.warning(
                 "A transcode failed", metadata: ["media": "\(id)", "file": "\(path)", "status": "\(status)"])
-            throw Problem(
-                .badGateway,
-                detail: "Media item \(id) cannot be transcoded (its file is damaged or holds no audio); "
-                    + "play the original instead.")
+            throw Problem.invalid(
+                FieldProblem(
+                    field: "format",
+                    detail: "Media item \(id) cannot be transcoded (its file is damaged or holds no audio); "
+                        + "ask for the original, without format."))
         }
         let body = ResponseBody { writer in
             defer { job.stop() }

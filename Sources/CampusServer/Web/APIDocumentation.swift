@@ -1,5 +1,6 @@
 import CampusAPI
 import Foundation
+import HTTPInput
 import Ink
 import NIOConcurrencyHelpers
 import Yams
@@ -88,7 +89,7 @@ struct APIDocumentation: Sendable {
             let document = Constructor.default.any(from: root) as? [String: Any]
         else { throw DocumentationError.empty }
         self.page = Self.pageValues(root)
-        self.validator = try RequestValidator(document: document)
+        self.validator = try RequestValidator(document: document, formats: APIFormats.checks)
     }
 
     enum DocumentationError: Error { case empty }

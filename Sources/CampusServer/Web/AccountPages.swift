@@ -1,7 +1,9 @@
 import Accounts
 import Foundation
+import HTTPInput
 import HTTPTypes
 import Hummingbird
+import InputRules
 import MultipartKit
 import NIOCore
 import Storage
@@ -322,18 +324,15 @@ struct AccountPages: Sendable {
 
     @Sendable func uploadAvatar(_ request: Request, _ context: CampusRequestContext) async throws -> Response {
         let (visitor, account) = try await pages.signedIn(request)
-        guard let contentType = request.headers[.contentType], contentType.hasPrefix("multipart/form-data"),
-            let boundary = contentType.components(separatedBy: "boundary=").last?
-                .trimmingCharacters(in: CharacterSet(charactersIn: "\" ")), !boundary.isEmpty, boundary.count <= 70
-        else {
+        guard let boundary = MultipartForm.boundary(contentType: request.headers[.contentType]) else {
             throw Problem.unsupportedMediaType("Upload the avatar with a multipart/form-data form.")
         }
         let buffer = try await request.body.collect(upTo: context.maxUploadSize)
         let form: AvatarForm
         do {
-            form = try FormDataDecoder().decode(AvatarForm.self, from: buffer, boundary: boundary)
+            form = try MultipartForm.decode(AvatarForm.self, from: buffer, boundary: boundary)
         } catch {
-            throw Problem.badRequest("The form could not be read as multipart/form-data.")
+            throw Problem.badRequest(error.detail)
         }
         try pages.checkCSRF(form._csrf, visitor: visitor)
         guard let data = form.avatar, !data.isEmpty else {

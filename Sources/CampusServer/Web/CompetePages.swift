@@ -1,6 +1,7 @@
 import Accounts
 import Compete
 import Foundation
+import HTTPInput
 import HTTPTypes
 import Hummingbird
 import InputRules
@@ -272,17 +273,12 @@ struct CompetePages: Sendable {
         return "\(local.date.iso)T\(WallTime(minutes: local.minutes)?.description ?? "00:00")"
     }
 
+    /// A `datetime-local` field: `.some(nil)` when empty, nil when it is not a date and time
+    /// Campus reads.
     static func parseLocal(_ text: String?, in zone: TimeZone) -> Date?? {
         guard let text = text?.trimmingCharacters(in: .whitespaces), !text.isEmpty else { return .some(nil) }
-        let parts = text.split(whereSeparator: { "-T:".contains($0) }).compactMap { Int($0) }
-        guard parts.count == 5, DateRules.years.contains(parts[0]) else { return nil }
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = zone
-        guard
-            let date = calendar.date(
-                from: DateComponents(year: parts[0], month: parts[1], day: parts[2], hour: parts[3], minute: parts[4]))
-        else { return nil }
-        return .some(date)
+        guard case .success(let local) = LocalDateTime.read(local: text) else { return nil }
+        return .some(local.moment(in: zone))
     }
 
     @Sendable func newPage(_ request: Request, _ context: CampusRequestContext) async throws -> Response {
@@ -496,18 +492,15 @@ struct CompetePages: Sendable {
         let (visitor, account) = try await pages.signedIn(request)
         let id = try competitionID(context)
         let participant = try participantID(context)
-        guard let contentType = request.headers[.contentType], contentType.hasPrefix("multipart/form-data"),
-            let boundary = contentType.components(separatedBy: "boundary=").last?
-                .trimmingCharacters(in: CharacterSet(charactersIn: "\" ")), !boundary.isEmpty, boundary.count <= 70
-        else {
+        guard let boundary = MultipartForm.boundary(contentType: request.headers[.contentType]) else {
             throw Problem.unsupportedMediaType("Upload the track with a multipart/form-data form.")
         }
         let buffer = try await request.body.collect(upTo: context.maxUploadSize)
         let form: TrackForm
         do {
-            form = try FormDataDecoder().decode(TrackForm.self, from: buffer, boundary: boundary)
+            form = try MultipartForm.decode(TrackForm.self, from: buffer, boundary: boundary)
         } catch {
-            throw Problem.badRequest("The form could not be read as multipart/form-data.")
+            throw Problem.badRequest(error.detail)
         }
         try pages.checkCSRF(form._csrf, visitor: visitor)
         guard let data = form.gpx, !data.isEmpty else {

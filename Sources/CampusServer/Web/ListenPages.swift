@@ -1,5 +1,6 @@
 import Accounts
 import Foundation
+import HTTPInput
 import HTTPTypes
 import Hummingbird
 import Listen
@@ -480,20 +481,19 @@ struct ListenPages: Sendable {
 
     @Sendable func upload(_ request: Request, _ context: CampusRequestContext) async throws -> Response {
         let (visitor, account) = try await admin(request)
-        guard let contentType = request.headers[.contentType], contentType.hasPrefix("multipart/form-data"),
-            let boundary = contentType.components(separatedBy: "boundary=").last?
-                .trimmingCharacters(in: CharacterSet(charactersIn: "\" ")), !boundary.isEmpty, boundary.count <= 70
-        else { throw Problem.unsupportedMediaType("Upload the file with a multipart/form-data form.") }
+        guard let boundary = MultipartForm.boundary(contentType: request.headers[.contentType]) else {
+            throw Problem.unsupportedMediaType("Upload the file with a multipart/form-data form.")
+        }
         let buffer = try await request.body.collect(upTo: context.maxUploadSize)
         let form: UploadForm
         do {
-            form = try FormDataDecoder().decode(UploadForm.self, from: buffer, boundary: boundary)
+            form = try MultipartForm.decode(UploadForm.self, from: buffer, boundary: boundary)
         } catch {
-            throw Problem.badRequest("The form could not be read as multipart/form-data.")
+            throw Problem.badRequest(error.detail)
         }
         try pages.checkCSRF(form._csrf, visitor: visitor)
         guard let part = form.file?.part, part.body.readableBytes > 0,
-            let name = Self.fileName(part.headers.first(name: "Content-Disposition"))
+            let name = MultipartForm.fileName(contentDisposition: part.headers.first(name: "Content-Disposition"))
         else {
             return pages.redirect(
                 to: "/listen/library", flash: "Choose an audio file first.", kind: "error", for: visitor)
@@ -575,15 +575,6 @@ struct ListenPages: Sendable {
         try pages.checkCSRF(form._csrf, visitor: visitor)
         _ = try await listen.deleteComment(try Self.id(context, "id"), by: account.user)
         return pages.redirect(to: WebPages.safeNext(form.back), flash: "The comment is deleted.", for: visitor)
-    }
-
-    /// The `filename` of a part's `Content-Disposition` (`form-data; name="file"; filename="a.mp3"`).
-    static func fileName(_ disposition: String?) -> String? {
-        guard let disposition, let range = disposition.range(of: "filename=") else { return nil }
-        var name = disposition[range.upperBound...].prefix { $0 != ";" }.trimmingCharacters(in: .whitespaces)
-        if name.hasPrefix("\""), name.hasSuffix("\""), name.count >= 2 { name = String(name.dropFirst().dropLast()) }
-        name = (name as NSString).lastPathComponent
-        return name.isEmpty ? nil : String(name.prefix(200))
     }
 
     // MARK: Marks, ratings, settings

@@ -1,5 +1,6 @@
 import Accounts
 import Foundation
+import HTTPInput
 import HTTPTypes
 import Hummingbird
 import InputRules
@@ -74,30 +75,12 @@ struct WebPages: Sendable {
     }
 
     /// A form post's fields (`application/x-www-form-urlencoded`), within the request's body limit.
-    /// Every field must be text without control characters (line breaks and tabs, as a text area
-    /// sends them, are allowed; the rules of single-line fields refuse them).
+    /// A form post's fields (`application/x-www-form-urlencoded`), within the request's body
+    /// limit; no field may hold control characters.
     func form<T: Decodable>(_ type: T.Type, _ request: Request, _ context: CampusRequestContext) async throws -> T {
         let buffer = try await request.body.collect(upTo: context.maxUploadSize)
         let text = String(buffer: buffer)
-        for pair in text.split(separator: "&") {
-            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            func decoded(_ part: Substring) -> String? {
-                part.replacingOccurrences(of: "+", with: " ").removingPercentEncoding
-            }
-            let name = parts.first.flatMap(decoded) ?? ""
-            let value = parts.count > 1 ? decoded(parts[1]) : ""
-            guard let value else {
-                throw Problem.invalid(FieldProblem(field: name, detail: "\(name) is not percent-encoded UTF-8."))
-            }
-            if let control = TextRules.firstControl(in: value, multiline: true) {
-                throw Problem.invalid(
-                    FieldProblem(
-                        field: name,
-                        detail:
-                            "\(name) contains a control character (\(TextRules.codePoint(control))), which is not allowed."
-                    ))
-            }
-        }
+        if let problem = URLEncodedForm.problem(in: text) { throw Problem.invalid(problem) }
         return try URLEncodedFormDecoder().decode(T.self, from: text)
     }
 

@@ -1,0 +1,83 @@
+import Foundation
+import InputRules
+import MultipartKit
+import NIOCore
+
+/// Web forms sent as `multipart/form-data` (file uploads): the boundary from the Content-Type,
+/// the fields decoded by MultipartKit, and a file part's name.
+public enum MultipartForm {
+    /// A body that is not the multipart form it says it is.
+    public struct Unreadable: Error, Sendable, Equatable {
+        public var detail: String
+    }
+
+    /// The `boundary` parameter of a `multipart/form-data` Content-Type: 1 to 70 characters
+    /// (RFC 2046), quoted or not; nil for any other type.
+    public static func boundary(contentType: String?) -> String? {
+        guard let contentType, contentType.utf8.count <= 500,
+            contentType.lowercased().hasPrefix("multipart/form-data")
+        else { return nil }
+        for parameter in contentType.split(separator: ";").dropFirst() {
+            let parts = parameter.split(separator: "=", maxSplits: 1)
+            guard parts.count == 2, parts[0].trimmingCharacters(in: .whitespaces).lowercased() == "boundary" else {
+                continue
+            }
+            var value = parts[1].trimmingCharacters(in: .whitespaces)
+            if value.hasPrefix("\""), value.hasSuffix("\""), value.count >= 2 {
+                value = String(value.dropFirst().dropLast())
+            }
+            guard (1...70).contains(value.utf8.count), !value.containsControlCharacters else { return nil }
+            return value
+        }
+        return nil
+    }
+
+    /// The form's fields.
+    public static func decode<Form: Decodable>(_ type: Form.Type, from body: ByteBuffer, boundary: String)
+        throws(Unreadable) -> Form
+    {
+        do {
+            return try FormDataDecoder().decode(Form.self, from: body, boundary: boundary)
+        } catch {
+            throw Unreadable(detail: "The form could not be read as multipart/form-data.")
+        }
+    }
+
+    /// The file name of a part's `Content-Disposition` (`form-data; name="file"; filename="a.mp3"`),
+    /// without any folders the browser sent, at most 200 characters.
+    public static func fileName(contentDisposition: String?) -> String? {
+        guard let disposition = contentDisposition, disposition.utf8.count <= 2000,
+            let range = disposition.range(of: "filename=")
+        else { return nil }
+        var name = disposition[range.upperBound...].prefix { $0 != ";" }.trimmingCharacters(in: .whitespaces)
+        if name.hasPrefix("\""), name.hasSuffix("\""), name.count >= 2 { name = String(name.dropFirst().dropLast()) }
+        name = (name as NSString).lastPathComponent
+        return name.isEmpty ? nil : String(name.prefix(200))
+    }
+}
+
+/// Web forms sent as `application/x-www-form-urlencoded`.
+public enum URLEncodedForm {
+    /// The first field that is not percent-encoded UTF-8 or holds a control character (line
+    /// breaks and tabs, as a text area sends them, are allowed; the rules of single-line fields
+    /// refuse them).
+    public static func problem(in body: String) -> FieldProblem? {
+        for pair in body.split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            func decoded(_ part: Substring) -> String? {
+                part.replacingOccurrences(of: "+", with: " ").removingPercentEncoding
+            }
+            let name = parts.first.flatMap(decoded) ?? ""
+            guard let value = parts.count > 1 ? decoded(parts[1]) : "" else {
+                return FieldProblem(field: name, detail: "\(name) is not percent-encoded UTF-8.")
+            }
+            if let control = TextRules.firstControl(in: value, multiline: true) {
+                return FieldProblem(
+                    field: name,
+                    detail:
+                        "\(name) contains a control character (\(TextRules.codePoint(control))), which is not allowed.")
+            }
+        }
+        return nil
+    }
+}

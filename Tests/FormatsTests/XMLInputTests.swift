@@ -1,0 +1,103 @@
+import Foundation
+import Testing
+
+@testable import Formats
+
+/// Outside XML is decoded and checked before FoundationXML (libxml2) sees it (issue 10): a DTD is
+/// refused in every encoding libxml2 would read, and the parser gets UTF-8 only.
+@Suite struct XMLInputTests {
+    static let bomb =
+        #"<!DOCTYPE gpx [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">]>"#
+    static func gpx(_ prolog: String = "", encoding: String = "UTF-8", name: String = "&b;") -> String {
+        #"<?xml version="1.0" encoding="\#(encoding)"?>\#(prolog)<gpx version="1.1" creator="t"><trk><name>\#(name)</name><trkseg>"#
+            + #"<trkpt lat="53.9" lon="27.5"/><trkpt lat="53.91" lon="27.51"/></trkseg></trk></gpx>"#
+    }
+
+    static func utf16(_ text: String, bigEndian: Bool, bom: Bool) -> Data {
+        var data = Data(bom ? (bigEndian ? [0xFE, 0xFF] : [0xFF, 0xFE]) : [])
+        for unit in text.utf16 {
+            let bytes = bigEndian ? [UInt8(unit >> 8), UInt8(unit & 0xFF)] : [UInt8(unit & 0xFF), UInt8(unit >> 8)]
+            data.append(contentsOf: bytes)
+        }
+        return data
+    }
+
+    @Test(arguments: [(false, true), (true, true), (false, false), (true, false)])
+    func aDoctypeIsRefusedInUTF16(_ bigEndian: Bool, _ bom: Bool) {
+        let data = Self.utf16(Self.gpx(Self.bomb, encoding: "UTF-16"), bigEndian: bigEndian, bom: bom)
+        #expect(throws: XMLInput.Refused.self) { try XMLInput.prepared(data) }
+        #expect { try GPX.read(data) } throws: { ($0 as? GPXError)?.reason.contains("DOCTYPE") == true }
+    }
+
+    @Test func utf16WithoutADoctypeIsReadAsUTF8() throws {
+        let data = Self.utf16(Self.gpx(encoding: "UTF-16", name: "Утро"), bigEndian: false, bom: true)
+        let prepared = try XMLInput.prepared(data)
+        #expect(String(decoding: prepared.prefix(38), as: UTF8.self) == #"<?xml version="1.0" encoding="UTF-8"?>"#)
+        #expect(try GPX.read(data).name == "Утро")
+    }
+
+    @Test(arguments: [
+        "<!DOCTYPE gpx>", "<!-- a comment --><!DOCTYPE gpx SYSTEM \"http://x/y.dtd\">",
+        "<?pi data?>\n<!doctype gpx>", "<!NOTATION n SYSTEM \"x\">", "<!ENTITY a \"b\">",
+    ])
+    func anythingLikeADTDInTheProlog(_ prolog: String) {
+        #expect(throws: XMLInput.Refused.self) { try XMLInput.prepared(Data(Self.gpx(prolog).utf8)) }
+    }
+
+    @Test func aDoctypeInsideTheDocumentIsJustText() throws {
+        // After the root element starts, `<!DOCTYPE` can only be text in a CDATA section.
+        let text =
+            #"<rss><channel><title>T</title><description><![CDATA[<!DOCTYPE html><p>hi</p>]]></description>"#
+            + #"<item><enclosure url="https://x.example/1.mp3"/></item></channel></rss>"#
+        let feed = try RSS.read(Data(text.utf8))
+        #expect(feed.description == "<!DOCTYPE html><p>hi</p>")
+    }
+
+    @Test func declaredSingleByteEncodingsAreDecoded() throws {
+        let text =
+            #"<?xml version="1.0" encoding="windows-1251"?><gpx><trk><name>Пробег</name><trkseg>"#
+            + #"<trkpt lat="53.9" lon="27.5"/><trkpt lat="53.91" lon="27.51"/></trkseg></trk></gpx>"#
+        let data = try #require(text.data(using: .windowsCP1251))
+        #expect(try GPX.read(data).name == "Пробег")
+    }
+
+    @Test(arguments: ["UTF-7", "IBM037", "UTF-32", "x-unknown"])
+    func otherEncodingsAreRefusedByName(_ encoding: String) {
+        #expect { try XMLInput.prepared(Data(Self.gpx(encoding: encoding).utf8)) } throws: {
+            ($0 as? XMLInput.Refused)?.reason.contains(encoding) == true
+        }
+    }
+
+    @Test func invalidUTF8IsRefusedBeforeTheParserSeesIt() {
+        // FoundationXML traps on invalid UTF-8 in an attribute name; it never gets there.
+        let data = Data(#"<?xml version="1.0"?><gpx "#.utf8) + Data([0xFF]) + Data(#"="1"></gpx>"#.utf8)
+        #expect { try GPX.read(data) } throws: { ($0 as? GPXError)?.reason.contains("UTF-8") == true }
+    }
+
+    @Test func aStylesheetInstructionIsNotTakenForTheDeclaration() throws {
+        let text = #"<?xml-stylesheet type="text/xsl" href="s.xsl"?><gpx/>"#
+        #expect(String(decoding: try XMLInput.prepared(Data(text.utf8)), as: UTF8.self) == text)
+    }
+
+    @Test func feedsRefuseLocalEnclosuresAndImagesAndOverlongFields() {
+        func feed(
+            enclosure: String = "https://x.example/1.mp3", image: String = "https://x.example/c.jpg",
+            title: String = "Talks"
+        ) -> Data {
+            Data(
+                (#"<rss xmlns:itunes="http://www.itunes.com/dtds/podcast-1.0.dtd"><channel><title>\#(title)</title>"#
+                    + #"<itunes:image href="\#(image)"/><item><title>One</title>"#
+                    + #"<enclosure url="\#(enclosure)"/></item></channel></rss>"#).utf8)
+        }
+        #expect(throws: Never.self) { try RSS.read(feed()) }
+        for (data, words) in [
+            (feed(enclosure: "/srv/private/secret.mp3"), "The enclosure url of item 1 is not an http or https URL."),
+            (feed(enclosure: "file:///etc/passwd"), "The enclosure url of item 1 is not an http or https URL."),
+            (feed(image: "/srv/private/secret.png"), "The channel's image is not an http or https URL."),
+            (feed(title: String(repeating: "T", count: 501)), "The channel's title has 501 characters; at most 500."),
+            (feed(title: "A&#x7F;B"), "The channel's title contains a control character (U+007F)"),
+        ] {
+            #expect { try RSS.read(data) } throws: { ($0 as? FeedError)?.reason.hasPrefix(words) == true }
+        }
+    }
+}

@@ -1,0 +1,76 @@
+import Foundation
+import NIOCore
+import Testing
+
+@testable import HTTPInput
+
+@Suite struct HTTPInputTests {
+    @Test(arguments: [
+        ("bytes=0-99", ByteRangeRequest.part(0...99)), ("bytes=100-", .part(100...999)),
+        ("bytes=-100", .part(900...999)), ("bytes=990-2000", .part(990...999)), ("bytes=1000-", .unsatisfiable),
+        ("bytes=-0", .unsatisfiable), ("bytes=5-1", .whole), ("bytes=0-1,5-6", .whole), ("items=0-1", .whole),
+        ("bytes=a-b", .whole), ("bytes=٣-٤", .whole), ("bytes=99999999999999999999-", .whole), ("bytes=-", .whole),
+    ])
+    func rangeHeaders(_ header: String, _ expected: ByteRangeRequest) {
+        #expect(ByteRangeRequest(header: header, size: 1000) == expected)
+    }
+
+    @Test func rangesOfAnEmptyFile() {
+        #expect(ByteRangeRequest(header: "bytes=-5", size: 0) == .unsatisfiable)
+        #expect(ByteRangeRequest(header: "bytes=0-", size: 0) == .unsatisfiable)
+        #expect(ByteRangeRequest(header: nil, size: 0) == .whole)
+    }
+
+    @Test func rfc3339DatesInTheSupportedYears() {
+        #expect(RFC3339.date("2026-11-22T09:00:00Z") == Date(timeIntervalSince1970: 1_795_338_000))
+        #expect(RFC3339.date("2026-11-22T12:00:00.5+03:00")?.timeIntervalSince1970 == 1_795_338_000.5)
+        #expect(RFC3339.date("0001-01-01T00:00:00Z") == nil)
+        #expect(RFC3339.date("9999-12-31T23:59:59Z") == nil)
+        #expect(RFC3339.date("2026-11-22") == nil)
+        #expect(RFC3339.date(String(repeating: "9", count: 100)) == nil)
+    }
+
+    @Test func multipartBoundaries() {
+        #expect(MultipartForm.boundary(contentType: "multipart/form-data; boundary=abc") == "abc")
+        #expect(MultipartForm.boundary(contentType: #"Multipart/Form-Data; charset=utf-8; Boundary="a b""#) == "a b")
+        #expect(MultipartForm.boundary(contentType: "multipart/form-data") == nil)
+        #expect(MultipartForm.boundary(contentType: "multipart/form-data; boundary=") == nil)
+        #expect(
+            MultipartForm.boundary(contentType: "multipart/form-data; boundary=\(String(repeating: "x", count: 71))")
+                == nil)
+        #expect(MultipartForm.boundary(contentType: "application/json; boundary=abc") == nil)
+        #expect(MultipartForm.boundary(contentType: "multipart/form-data; boundary=a\u{0}b") == nil)
+    }
+
+    @Test func multipartFormsAndFileNames() throws {
+        struct Form: Decodable {
+            var title: String?
+            var file: Data?
+        }
+        let body =
+            "--X\r\nContent-Disposition: form-data; name=\"title\"\r\n\r\nMorning\r\n--X\r\n"
+            + "Content-Disposition: form-data; name=\"file\"; filename=\"a.gpx\"\r\n\r\n<gpx/>\r\n--X--\r\n"
+        let form = try MultipartForm.decode(Form.self, from: ByteBuffer(string: body), boundary: "X")
+        #expect(form.title == "Morning" && form.file == Data("<gpx/>".utf8))
+        struct Titled: Decodable { var title: String }
+        #expect(throws: MultipartForm.Unreadable.self) {
+            try MultipartForm.decode(Titled.self, from: ByteBuffer(string: "garbage"), boundary: "X")
+        }
+        #expect(
+            MultipartForm.fileName(contentDisposition: #"form-data; name="f"; filename="C:\dir\..\Lecture 1.mp3""#)
+                != nil)
+        #expect(
+            MultipartForm.fileName(contentDisposition: #"form-data; name="f"; filename="../../etc/passwd""#) == "passwd"
+        )
+        #expect(MultipartForm.fileName(contentDisposition: #"form-data; name="f""#) == nil)
+    }
+
+    @Test func urlEncodedFormsWithoutControlCharacters() {
+        #expect(URLEncodedForm.problem(in: "name=Ann+Lee&body=Two%0D%0Alines%09tab") == nil)
+        #expect(URLEncodedForm.problem(in: "name=a%00b")?.field == "name")
+        #expect(
+            URLEncodedForm.problem(in: "name=a%E2%80%AEb")?.detail
+                == "name contains a control character (U+202E), which is not allowed.")
+        #expect(URLEncodedForm.problem(in: "name=%FF")?.detail == "name is not percent-encoded UTF-8.")
+    }
+}
