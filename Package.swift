@@ -11,6 +11,10 @@ let package = Package(
         .library(name: "Timetable", targets: ["Timetable"]),
         .library(name: "Compete", targets: ["Compete"]),
         .library(name: "Listen", targets: ["Listen"]),
+        // For the fuzzers in Fuzz/, which build these with libFuzzer.
+        .library(name: "InputRules", targets: ["InputRules"]),
+        .library(name: "Formats", targets: ["Formats"]),
+        .library(name: "HTTPInput", targets: ["HTTPInput"]),
     ],
     dependencies: [
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),

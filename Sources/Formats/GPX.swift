@@ -70,7 +70,7 @@ public enum GPX {
 
     /// Reads `2020-12-18T07:24:29Z`, with or without fractional seconds, with an offset or
     /// (as some devices write it) with no zone at all, which GPX means as UTC.
-    static func time(_ text: String) -> Date? {
+    public static func time(_ text: String) -> Date? {
         var text = text.trimmingCharacters(in: .whitespacesAndNewlines)
         guard text.count >= 19, text.count <= 40 else { return nil }
         let tail = text.dropFirst(19)

@@ -185,8 +185,12 @@ public enum RSS {
     }
 
     /// An RFC 822 date as RSS writes it (`Tue, 03 Jun 2026 09:00:00 +0000`, or `GMT`).
-    static func date(_ text: String?) -> Date? {
-        guard let text = text?.trimmed, !text.isEmpty, text.count <= 64 else { return nil }
+    public static func date(_ text: String?) -> Date? {
+        // RFC 822 dates are printable ASCII; Foundation's DateFormatter traps on some other text
+        // (found by Fuzz/FuzzDates), so nothing else reaches it.
+        guard let text = text?.trimmed, !text.isEmpty, text.utf8.count <= 64,
+            text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F })
+        else { return nil }
         let normalized = text.replacingOccurrences(of: " GMT", with: " +0000").replacingOccurrences(
             of: " UT", with: " +0000")
         for formatter in rfc822 {

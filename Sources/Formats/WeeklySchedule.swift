@@ -239,6 +239,10 @@ public enum KMASchedule {
     /// The group of a subject's lessons: "294624-3" is group 3 of subject 294624.
     public static func groupName(subject: Int, group: Int) -> String { "\(subject)-\(group)" }
 
+    /// The most groups one subject has (a subject of 94,624 groups kept an import busy for minutes;
+    /// found by Fuzz/FuzzKMA).
+    public static let maximumGroups = 100
+
     /// Reads the subjects and the lessons; each lesson lasts `minutes` (the files give only its
     /// start; NaUKMA's pairs are 80 minutes).
     public static func read(
@@ -259,9 +263,10 @@ public enum KMASchedule {
                     file: subjectsFile, field: "[\(index)].type",
                     message: "\"\(dto.type)\" is not normative, prof or selective.")
             }
-            guard dto.numberOfGroups >= 1 else {
+            guard (1...Self.maximumGroups).contains(dto.numberOfGroups) else {
                 throw ImportError(
-                    file: subjectsFile, field: "[\(index)].numberOfGroups", message: "must be at least 1.")
+                    file: subjectsFile, field: "[\(index)].numberOfGroups",
+                    message: "is \(dto.numberOfGroups); a subject has 1 to \(Self.maximumGroups) groups.")
             }
             let subject = ImportedSubject(
                 id: dto.id, name: dto.name, faculty: dto.faculty.flatMap { IIS.nonEmpty($0) },

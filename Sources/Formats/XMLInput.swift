@@ -6,7 +6,9 @@ import Foundation
 /// FoundationXML on Linux. So the document is decoded here (UTF-8, UTF-16 with or without a byte
 /// order mark, ISO-8859-1, Windows-1251 or Windows-1252, as its byte order mark or declaration
 /// says), refused when its prolog holds a DOCTYPE, and handed to the parser as UTF-8 with a
-/// declaration that says so: the parser reads exactly the text that was checked.
+/// declaration that says so: the parser reads exactly the text that was checked. Processing
+/// instructions without data (`<?name?>`) are left out: FoundationXML crashes on them (found by
+/// Fuzz/FuzzRSS), and GPX and RSS give them no meaning.
 public enum XMLInput {
     /// Why a document is not read, in words for the person who sent it.
     public struct Refused: Error, Sendable, Equatable, CustomStringConvertible {
@@ -18,7 +20,7 @@ public enum XMLInput {
     public static func prepared(_ data: Data) throws(Refused) -> Data {
         let text = try decoded(data)
         try checkProlog(text)
-        return Data(withUTF8Declaration(text).utf8)
+        return withoutEmptyInstructions(Array(withUTF8Declaration(text).utf8))
     }
 
     // MARK: Encoding
@@ -93,6 +95,59 @@ public enum XMLInput {
             }
         }
     }
+
+    /// The bytes without processing instructions that have no data (`<?name?>`, `<?name  ?>`,
+    /// `<??>`). Comments and CDATA sections are passed over as they are.
+    static func withoutEmptyInstructions(_ bytes: [UInt8]) -> Data {
+        let lessThan = UInt8(ascii: "<")
+        var output = Data()
+        output.reserveCapacity(bytes.count)
+        var copied = 0
+        var index = 0
+        func starts(_ prefix: String, at position: Int) -> Bool {
+            var at = position
+            for byte in prefix.utf8 {
+                guard at < bytes.count, bytes[at] == byte else { return false }
+                at += 1
+            }
+            return true
+        }
+        func find(_ end: String, from position: Int) -> Int? {
+            let first = end.utf8.first ?? 0
+            var at = position
+            while at < bytes.count {
+                if bytes[at] == first, starts(end, at: at) { return at }
+                at += 1
+            }
+            return nil
+        }
+        while index < bytes.count {
+            guard bytes[index] == lessThan else {
+                index += 1
+                continue
+            }
+            if starts("<!--", at: index) {
+                index = (find("-->", from: index + 4) ?? bytes.count - 3) + 3
+            } else if starts("<![CDATA[", at: index) {
+                index = (find("]]>", from: index + 9) ?? bytes.count - 3) + 3
+            } else if starts("<?", at: index), let end = find("?>", from: index + 2) {
+                var at = index + 2
+                while at < end, !isSpace(bytes[at]) { at += 1 }
+                while at < end, isSpace(bytes[at]) { at += 1 }
+                if at == end {
+                    output.append(contentsOf: bytes[copied..<index])
+                    copied = end + 2
+                }
+                index = end + 2
+            } else {
+                index += 1
+            }
+        }
+        if copied < bytes.count { output.append(contentsOf: bytes[copied...]) }
+        return output
+    }
+
+    private static func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D }
 
     /// The text with an XML declaration that says UTF-8 (the parser is given UTF-8 bytes).
     static func withUTF8Declaration(_ text: String) -> String {

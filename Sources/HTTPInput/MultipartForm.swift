@@ -36,11 +36,63 @@ public enum MultipartForm {
     public static func decode<Form: Decodable>(_ type: Form.Type, from body: ByteBuffer, boundary: String)
         throws(Unreadable) -> Form
     {
+        let isASCII = body.withUnsafeReadableBytes { headerNamesAreASCII($0, boundary: Array(boundary.utf8)) }
+        guard isASCII else {
+            throw Unreadable(detail: "A part of the form has a header name that is not ASCII.")
+        }
         do {
             return try FormDataDecoder().decode(Form.self, from: body, boundary: boundary)
         } catch {
             throw Unreadable(detail: "The form could not be read as multipart/form-data.")
         }
+    }
+
+    /// Whether every header name of every part is ASCII. MultipartKit 4.7 looks a header name's
+    /// bytes up in a table of 128 entries and traps on any byte above 127 (found by
+    /// Fuzz/FuzzMultipart): a student's upload stopped the server. Headers start after
+    /// `--boundary` and CR LF; a name runs to a colon, a value to a CR, which a LF must follow; a
+    /// CR where a name would start ends them (MultipartKit's grammar). Every `--boundary` CR LF
+    /// in the body is taken as a start, which covers every place MultipartKit can start.
+    static func headerNamesAreASCII(_ bytes: UnsafeRawBufferPointer, boundary: [UInt8]) -> Bool {
+        let delimiter = Array("--".utf8) + boundary + [0x0D, 0x0A]
+        guard !boundary.isEmpty, bytes.count >= delimiter.count else { return true }
+        enum State {
+            case name(empty: Bool)
+            case value
+            case afterValue
+        }
+        var start = 0
+        while start <= bytes.count - delimiter.count {
+            guard bytes[start] == 0x2D, bytes[start..<start + delimiter.count].elementsEqual(delimiter) else {
+                start += 1
+                continue
+            }
+            var state = State.name(empty: true)
+            var index = start + delimiter.count
+            scan: while index < bytes.count {
+                let byte = bytes[index]
+                switch state {
+                case .name(let empty):
+                    if byte == UInt8(ascii: ":") && !empty {
+                        state = .value
+                    } else if byte == 0x0D && empty {
+                        break scan
+                    } else if byte >= 0x80 {
+                        return false
+                    } else {
+                        state = .name(empty: false)
+                    }
+                case .value:
+                    if byte == 0x0D { state = .afterValue }
+                case .afterValue:
+                    guard byte == 0x0A else { break scan }
+                    state = .name(empty: true)
+                }
+                index += 1
+            }
+            start += 1
+        }
+        return true
     }
 
     /// The file name of a part's `Content-Disposition` (`form-data; name="file"; filename="a.mp3"`),

@@ -73,4 +73,56 @@ import Testing
                 == "name contains a control character (U+202E), which is not allowed.")
         #expect(URLEncodedForm.problem(in: "name=%FF")?.detail == "name is not percent-encoded UTF-8.")
     }
+
+    /// MultipartKit 4.7 traps on a header name byte above 127 (Fuzz/FuzzMultipart found it); the
+    /// form is refused before MultipartKit sees it.
+    @Test func nonASCIIHeaderNamesAreRefusedBeforeMultipartKitSeesThem() throws {
+        struct Form: Decodable { var file: Data? }
+        let body = ByteBuffer(
+            bytes: Array("--X\r\nContent-Disposition: form-data; name=\"file\"\r\n".utf8) + [0xFF, 0x3A, 0x20]
+                + Array("x\r\n\r\ndata\r\n--X--\r\n".utf8))
+        #expect(throws: MultipartForm.Unreadable.self) {
+            try MultipartForm.decode(Form.self, from: body, boundary: "X")
+        }
+        let kept = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Fuzz/Regressions/FuzzMultipart")
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: kept.path)) ?? [] {
+            let data = try Data(contentsOf: kept.appendingPathComponent(name))
+            let newline = data.firstIndex(of: 0x0A) ?? data.endIndex
+            let buffer = ByteBuffer(bytes: data[newline...].dropFirst())
+            let boundary = MultipartForm.boundary(contentType: String(decoding: data[..<newline], as: UTF8.self)) ?? "X"
+            _ = try? MultipartForm.decode(Form.self, from: buffer, boundary: boundary)
+        }
+        // Header values may be UTF-8 (file names in Cyrillic).
+        let cyrillic = ByteBuffer(
+            string:
+                "--X\r\nContent-Disposition: form-data; name=\"file\"; filename=\"Лекция.mp3\"\r\n\r\nID3\r\n--X--\r\n")
+        #expect(try MultipartForm.decode(Form.self, from: cyrillic, boundary: "X").file == Data("ID3".utf8))
+    }
+}
+
+@Suite struct HTTPDateTests {
+    @Test func imfFixdatesBothWays() {
+        let date = Date(timeIntervalSince1970: 784_111_777)
+        #expect(HTTPDate.text(date) == "Sun, 06 Nov 1994 08:49:37 GMT")
+        #expect(HTTPDate.date("Sun, 06 Nov 1994 08:49:37 GMT") == date)
+        #expect(HTTPDate.text(Date(timeIntervalSince1970: 1_795_338_000)) == "Sun, 22 Nov 2026 09:00:00 GMT")
+        for bad in [
+            "Sun, 31 Feb 1994 08:49:37 GMT", "Sunday, 06-Nov-94 08:49:37 GMT", "Sun Nov  6 08:49:37 1994",
+            "Sun, 06 Nov 1994 08:49:37 UTC", "Sun, 06 Nov 1994 25:49:37 GMT", "2\u{310}\u{FFFD}\u{FFFD}0-22", "",
+        ] {
+            #expect(HTTPDate.date(bad) == nil, "\(bad)")
+        }
+    }
+
+    /// Foundation's DateFormatter trapped on this (Fuzz/FuzzDates); no date reader may.
+    @Test func theDateThatStoppedDateFormatter() throws {
+        let kept = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Fuzz/Regressions/FuzzDates")
+        for name in try FileManager.default.contentsOfDirectory(atPath: kept.path) {
+            let text = String(decoding: try Data(contentsOf: kept.appendingPathComponent(name)), as: UTF8.self)
+            #expect(HTTPDate.date(text) == nil)
+            #expect(RFC3339.date(text) == nil)
+        }
+    }
 }

@@ -2,6 +2,7 @@ import Accounts
 import CampusAPI
 import Crypto
 import Foundation
+import HTTPInput
 import InputRules
 import Listen
 import OpenAPIRuntime
@@ -305,7 +306,7 @@ extension APIHandler {
         let feed = try await HomeFeed(services: services).feed(for: user, genre: input.query.genre)
         let body = try APIJSON.encoder().encode(feed.api)
         let etag = "\"f" + SHA256.hash(data: body).prefix(12).map { String(format: "%02x", $0) }.joined() + "\""
-        let lastModified = MediaStreamMiddleware.httpDate.string(from: feed.updatedAt)
+        let lastModified = HTTPDate.text(feed.updatedAt)
         if RequestScope.current?.ifNoneMatch == etag {
             return .notModified(.init())
         }

@@ -106,14 +106,6 @@ struct MediaStreamMiddleware: RouterMiddleware {
         return Int64(path.dropFirst(prefix.count).dropLast(suffix.count)).flatMap { $0 > 0 ? $0 : nil }
     }
 
-    static let httpDate: DateFormatter = {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
-        return formatter
-    }()
-
     private func original(_ file: MediaFile, id: Int64, request: Request, context: Context) async throws -> Response {
         // The file may have changed since the last scan: describe what is on disk now.
         guard let attributes = try? FileManager.default.attributesOfItem(atPath: file.path),
@@ -125,7 +117,7 @@ struct MediaStreamMiddleware: RouterMiddleware {
                 detail: "The file of media item \(id) is no longer in the library; an admin should scan it again.")
         }
         let etag = "\"m\(id)-\(size)-\(Int64(modified.timeIntervalSince1970 * 1000))\""
-        let lastModified = Self.httpDate.string(from: modified)
+        let lastModified = HTTPDate.text(modified)
         var headers: HTTPFields = [
             .contentType: file.contentType, .acceptRanges: "bytes", .eTag: etag, .lastModified: lastModified,
             .cacheControl: "private, max-age=3600",
@@ -136,7 +128,7 @@ struct MediaStreamMiddleware: RouterMiddleware {
             {
                 return Response(status: .notModified, headers: headers)
             }
-        } else if let since = request.headers[.ifModifiedSince].flatMap(Self.httpDate.date(from:)),
+        } else if let since = request.headers[.ifModifiedSince].flatMap(HTTPDate.date),
             modified.timeIntervalSince1970.rounded(.down) <= since.timeIntervalSince1970
         {
             return Response(status: .notModified, headers: headers)

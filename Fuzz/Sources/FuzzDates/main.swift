@@ -1,0 +1,8 @@
+import Foundation
+import FuzzSupport
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
+    Fuzz.dates(Data(bytes: start, count: count))
+    return 0
+}

@@ -1,0 +1,68 @@
+import Accounts
+import Foundation
+import HTTPInput
+import HTTPTypes
+import InputRules
+import Timetable
+import Yams
+
+/// The request validator as the server builds it from openapi.yaml, with the server's formats.
+enum Shared {
+    static let validator: RequestValidator = {
+        let document = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+            "../../../Sources/CampusAPI/openapi.yaml")
+        guard let text = try? String(contentsOf: document, encoding: .utf8),
+            let parsed = try? Yams.load(yaml: text) as? [String: Any],
+            let validator = try? RequestValidator(document: parsed, formats: formats)
+        else { fatalError("openapi.yaml cannot be read from \(document.path)") }
+        return validator
+    }()
+
+    static let formats: [String: RequestValidator.FormatCheck] = [
+        "date": { text, field, name in
+            guard case .failure(let problem) = LocalDate.read(iso: text) else { return nil }
+            return FieldProblem(
+                field: field, detail: LocalDate.problemText(problem, field: name, example: "2023-09-25"))
+        },
+        "date-time": { text, field, name in
+            RFC3339.date(text) == nil ? FieldProblem(field: field, detail: "\(name) is not a date-time.") : nil
+        },
+        "email": { text, field, _ in
+            do throws(FieldProblem) {
+                _ = try AccountRules.email(text, field: field)
+                return nil
+            } catch {
+                return error
+            }
+        },
+    ]
+
+    /// Operations with a JSON body or query parameters of every kind the document has.
+    static let operations: [(HTTPRequest.Method, String)] = [
+        (.post, "/api/v1/auth/register"), (.post, "/api/v1/competitions"), (.patch, "/api/v1/competitions/3"),
+        (.put, "/api/v1/competitions/3/participants/4/result"), (.post, "/api/v1/comments"),
+        (.post, "/api/v1/player"), (.post, "/api/v1/schedule"), (.put, "/api/v1/feed/blocks"),
+        (.get, "/api/v1/groups/151004/schedule"), (.get, "/api/v1/search"), (.patch, "/api/v1/me"),
+        (.get, "/api/v1/media/5/stream"), (.post, "/api/v1/podcasts"), (.post, "/api/v1/library/uploads"),
+    ]
+}
+
+/// The first byte picks an operation; the rest is its JSON body, and also its query string.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
+    guard count > 0 else { return 0 }
+    let data = Data(bytes: start, count: count)
+    let (method, path) = Shared.operations[Int(data[data.startIndex]) % Shared.operations.count]
+    let validator = Shared.validator
+    guard let operation = validator.operation(method: method, path: path) else { return 0 }
+    let body = data.dropFirst()
+    try? validator.checkBody(of: operation, Data(body))
+    var query: [String: [String]] = [:]
+    for pair in String(decoding: body, as: UTF8.self).split(separator: "&") {
+        let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+        let name = String(parts[0]).removingPercentEncoding ?? ""
+        query[name, default: []].append(parts.count > 1 ? (String(parts[1]).removingPercentEncoding ?? "") : "")
+    }
+    try? validator.checkParameters(of: operation, path: path, query: query)
+    return 0
+}
