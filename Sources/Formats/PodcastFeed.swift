@@ -284,18 +284,26 @@ public enum RSS {
 
     // MARK: Writing
 
+    /// An attribute or a namespace declaration.
+    private static func node(_ kind: XMLNode.Kind, _ name: String, _ value: String) -> XMLNode {
+        let node = XMLNode(kind: kind)
+        node.name = name
+        node.stringValue = value
+        return node
+    }
+
     /// The feed as RSS 2.0 with the iTunes namespace, for podcast apps and feed readers.
     public static func write(_ feed: PodcastFeed, selfURL: String) -> Data {
         let rss = XMLElement(name: "rss")
-        rss.addAttribute(XMLNode.attribute(withName: "version", stringValue: "2.0") as! XMLNode)
-        rss.addNamespace(XMLNode.namespace(withName: "itunes", stringValue: itunes) as! XMLNode)
-        rss.addNamespace(XMLNode.namespace(withName: "atom", stringValue: "http://www.w3.org/2005/Atom") as! XMLNode)
+        rss.addAttribute(node(.attribute, "version", "2.0"))
+        rss.addNamespace(node(.namespace, "itunes", itunes))
+        rss.addNamespace(node(.namespace, "atom", "http://www.w3.org/2005/Atom"))
         let channel = XMLElement(name: "channel")
         rss.addChild(channel)
         func add(_ parent: XMLElement, _ name: String, _ value: String?, attributes: [String: String] = [:]) {
             let element = XMLElement(name: name, stringValue: value)
             for (key, value) in attributes.sorted(by: { $0.key < $1.key }) {
-                element.addAttribute(XMLNode.attribute(withName: key, stringValue: value) as! XMLNode)
+                element.addAttribute(node(.attribute, key, value))
             }
             parent.addChild(element)
         }

@@ -465,6 +465,14 @@ def test_10_errors_are_problem_documents_that_say_what_is_wrong(hardened):
     body = assert_problem(tiny, 422, "1e-400", "too close to zero")
     assert "not valid JSON" not in body["detail"]
     assert_alive(hardened)
+    # A date Foundation's DateFormatter trapped on (found by the fuzzers), as If-Modified-Since.
+    track = media_id(hardened, student, "short")
+    raw = connect(hardened)
+    raw.sendall(f"GET /api/v1/media/{track}/stream HTTP/1.1\r\nHost: campus\r\nAuthorization: Bearer {student}\r\n"
+                .encode() + b"If-Modified-Since: 2\xcc\x90\xef\xbf\xbd0-22\r\nConnection: close\r\n\r\n")
+    assert raw.recv(65536).startswith(b"HTTP/1.1 200")
+    raw.close()
+    assert_alive(hardened)
 
 
 # 11. Imports keep the API's limits.
