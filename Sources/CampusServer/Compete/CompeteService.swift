@@ -4,6 +4,7 @@ import Formats
 import Foundation
 import InputRules
 import Logging
+import NIOPosix
 import Storage
 
 /// Who may do what to competitions, and doing it: the rules the API, the web app and the
@@ -198,7 +199,8 @@ struct CompeteService: Sendable {
         let statistics: TrackStatistics
         let value: Double
         do {
-            statistics = try GPX.read(data).statistics
+            // Parsing a file of up to 10 MiB is work for NIO's thread pool, not an event loop.
+            statistics = try await NIOThreadPool.singleton.runIfActive { try GPX.read(data).statistics }
             value = try statistics.result(for: competition.metric)
         } catch let error as GPXError {
             throw Problem(
