@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # A result change reaching 1,000 live-ranking subscribers (Server-Sent Events), on a competition
+# All subscribers connect from 127.0.0.1, so the per-address connection limit is raised for it.
 # of PARTICIPANTS participants (each event carries the first 100 places).
 #   Benchmarks/sse-fanout.sh [CAMPUS_BINARY] [SUBSCRIBERS] [PARTICIPANTS]
 set -euo pipefail
@@ -16,7 +17,7 @@ cleanup() {
   rm -rf "$work"
 }
 trap cleanup EXIT
-"$binary" serve --demo --data-dir "$work/data" --port $port --log-level warning >/dev/null 2>&1 &
+"$binary" serve --demo --data-dir "$work/data" --port $port --log-level warning --max-connections-per-address 5000 >/dev/null 2>&1 &
 campus_pid=$!
 until curl -sf -o /dev/null "http://127.0.0.1:$port/health"; do sleep 0.05; done
 id=$(python3 Benchmarks/make-competition.py "$work/data/campus.sqlite" "$participants" organizer@campus.test)
