@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # A result change reaching 1,000 live-ranking subscribers (Server-Sent Events), on a competition
-# All subscribers connect from 127.0.0.1, so the per-address connection limit is raised for it.
-# of PARTICIPANTS participants (each event carries the first 100 places).
+# of PARTICIPANTS participants (each event carries the first 100 places). All subscribers connect
+# from 127.0.0.1, so the per-address connection limit is raised for it.
 #   Benchmarks/sse-fanout.sh [CAMPUS_BINARY] [SUBSCRIBERS] [PARTICIPANTS]
 set -euo pipefail
 cd "$(dirname "$0")/.."
