@@ -446,10 +446,3 @@ public struct AccountStore: Sendable {
         try await db.insert(into: "settings").columns("key", "value").values(SQLBind(key), SQLBind(value)).run()
     }
 }
-
-extension Date {
-    /// Whole seconds since 1970, as stored.
-    public var epoch: Int64 { Int64(timeIntervalSince1970.rounded(.down)) }
-    public init(epoch: Int64) { self.init(timeIntervalSince1970: TimeInterval(epoch)) }
-    var rounded: Date { Date(epoch: epoch) }
-}

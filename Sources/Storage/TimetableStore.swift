@@ -613,23 +613,3 @@ public struct TimetableStore: Sendable {
         try await AccountStore(db).setSetting(Self.versionKey, to: UUID().uuidString)
     }
 }
-
-extension Array {
-    func chunked(_ size: Int) -> [ArraySlice<Element>] {
-        stride(from: 0, to: count, by: size).map { self[$0..<Swift.min($0 + size, count)] }
-    }
-}
-
-extension Sequence where Element == UInt8 {
-    /// The bytes as lowercase hexadecimal digits.
-    public var hexadecimal: String {
-        let digits = Array("0123456789abcdef".utf8)
-        var text = [UInt8]()
-        text.reserveCapacity(underestimatedCount * 2)
-        for byte in self {
-            text.append(digits[Int(byte >> 4)])
-            text.append(digits[Int(byte & 0x0F)])
-        }
-        return String(decoding: text, as: UTF8.self)
-    }
-}

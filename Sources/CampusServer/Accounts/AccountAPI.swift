@@ -1,0 +1,197 @@
+import Accounts
+import CampusAPI
+import Foundation
+import InputRules
+import OpenAPIRuntime
+import Storage
+
+extension UserRecord {
+    /// The account as the API shows it.
+    var api: Components.Schemas.User {
+        Components.Schemas.User(
+            id: id, email: email, firstName: firstName, lastName: lastName,
+            role: Components.Schemas.Role(rawValue: role.rawValue) ?? .user,
+            group: group, subgroup: subgroup,
+            avatarUrl: avatarUpdatedAt.map { "/api/v1/users/\(id)/avatar?v=\($0.epoch)" },
+            createdAt: createdAt)
+    }
+}
+
+// MARK: - Accounts
+
+extension APIHandler {
+    func register(_ input: Operations.register.Input) async throws -> Operations.register.Output {
+        guard case .json(let body) = input.body else { throw Problem.badRequest("Send the account as JSON.") }
+        let user = try await accounts.register(
+            email: body.email, password: body.password, firstName: body.firstName, lastName: body.lastName,
+            organizer: body.organizer ?? false)
+        return .created(.init(body: .json(user.api)))
+    }
+
+    func login(_ input: Operations.login.Input) async throws -> Operations.login.Output {
+        guard case .json(let body) = input.body else { throw Problem.badRequest("Send the credentials as JSON.") }
+        let scope = RequestScope.current
+        let result = try await accounts.login(
+            email: body.email, password: body.password, kind: .api, address: scope?.address ?? "unknown",
+            userAgent: scope?.userAgent)
+        return .ok(
+            .init(body: .json(.init(token: result.token, expiresAt: result.session.expiresAt, user: result.user.api))))
+    }
+
+    func logout(_ input: Operations.logout.Input) async throws -> Operations.logout.Output {
+        _ = try await requireUser()
+        if let token = RequestScope.current?.bearerToken ?? RequestScope.current?.sessionCookie {
+            try await accounts.logout(token: token)
+        }
+        return .noContent(.init())
+    }
+
+    func requestPasswordReset(_ input: Operations.requestPasswordReset.Input) async throws
+        -> Operations.requestPasswordReset.Output
+    {
+        guard case .json(let body) = input.body else { throw Problem.badRequest("Send the email as JSON.") }
+        try await accounts.requestPasswordReset(email: body.email)
+        return .accepted(
+            .init(
+                body: .json(
+                    .init(
+                        message: "If an account has this email address, a reset link valid for one hour is on its way.")
+                )
+            ))
+    }
+
+    func resetPassword(_ input: Operations.resetPassword.Input) async throws -> Operations.resetPassword.Output {
+        guard case .json(let body) = input.body else {
+            throw Problem.badRequest("Send the token and password as JSON.")
+        }
+        try await accounts.resetPassword(token: body.token, newPassword: body.password)
+        return .noContent(.init())
+    }
+}
+
+// MARK: - Profile
+
+extension APIHandler {
+    func getMe(_ input: Operations.getMe.Input) async throws -> Operations.getMe.Output {
+        .ok(.init(body: .json(try await requireUser().user.api)))
+    }
+
+    func updateMe(_ input: Operations.updateMe.Input) async throws -> Operations.updateMe.Output {
+        let account = try await requireUser()
+        guard case .json(let body) = input.body else { throw Problem.badRequest("Send the changes as JSON.") }
+        let user = try await accounts.updateProfile(
+            of: account.user,
+            .init(firstName: body.firstName, lastName: body.lastName, group: body.group, subgroup: body.subgroup))
+        return .ok(.init(body: .json(user.api)))
+    }
+
+    func deleteMe(_ input: Operations.deleteMe.Input) async throws -> Operations.deleteMe.Output {
+        let account = try await requireUser()
+        guard case .json(let body) = input.body else { throw Problem.badRequest("Send the password as JSON.") }
+        try await accounts.deleteAccount(of: account.user, password: body.password)
+        return .noContent(.init())
+    }
+
+    func changePassword(_ input: Operations.changePassword.Input) async throws -> Operations.changePassword.Output {
+        let account = try await requireUser()
+        guard case .json(let body) = input.body else { throw Problem.badRequest("Send the passwords as JSON.") }
+        try await accounts.changePassword(of: account, current: body.currentPassword, new: body.newPassword)
+        return .noContent(.init())
+    }
+
+    func setAvatar(_ input: Operations.setAvatar.Input) async throws -> Operations.setAvatar.Output {
+        let account = try await requireUser()
+        let (contentType, body): (String, HTTPBody) =
+            switch input.body {
+            case .png(let body): ("image/png", body)
+            case .jpeg(let body): ("image/jpeg", body)
+            case .image_webp(let body): ("image/webp", body)
+            }
+        let data = try await [UInt8](collecting: body, upTo: BodyLimits.avatar)
+        let user = try await accounts.setAvatar(of: account.user, contentType: contentType, data: data)
+        return .ok(.init(body: .json(user.api)))
+    }
+
+    func deleteAvatar(_ input: Operations.deleteAvatar.Input) async throws -> Operations.deleteAvatar.Output {
+        let account = try await requireUser()
+        try await accounts.deleteAvatar(of: account.user)
+        return .noContent(.init())
+    }
+
+    func getAvatar(_ input: Operations.getAvatar.Input) async throws -> Operations.getAvatar.Output {
+        _ = try await requireUser()
+        let userID = input.path.userId
+        guard let avatar = try await services.database.read({ db in try await AccountStore(db).avatar(userID: userID) })
+        else { throw Problem.notFound("Account \(userID) has no avatar.") }
+        let headers = Operations.getAvatar.Output.Ok.Headers(
+            Cache_hyphen_Control: "private, max-age=86400", ETag: "\"\(userID)-\(avatar.updatedAt.epoch)\"")
+        let body = HTTPBody(avatar.data)
+        switch avatar.contentType {
+        case "image/png": return .ok(.init(headers: headers, body: .png(body)))
+        case "image/jpeg": return .ok(.init(headers: headers, body: .jpeg(body)))
+        default: return .ok(.init(headers: headers, body: .image_webp(body)))
+        }
+    }
+}
+
+// MARK: - Administration
+
+extension APIHandler {
+    func listUsers(_ input: Operations.listUsers.Input) async throws -> Operations.listUsers.Output {
+        _ = try await requireAdmin()
+        let page = try Paging(limit: input.query.limit, offset: input.query.offset)
+        if let q = input.query.q, q.unicodeScalars.count > 100 {
+            throw Problem.invalid(FieldProblem(field: "q", detail: "A search has at most 100 characters."))
+        }
+        let role = input.query.role.flatMap { Role(rawValue: $0.rawValue) }
+        let result = try await services.database.read { db in
+            try await AccountStore(db).users(search: input.query.q, role: role, limit: page.limit, offset: page.offset)
+        }
+        return .ok(
+            .init(
+                body: .json(
+                    .init(items: result.users.map(\.api), total: result.total, limit: page.limit, offset: page.offset)))
+        )
+    }
+
+    func getUser(_ input: Operations.getUser.Input) async throws -> Operations.getUser.Output {
+        let account = try await requireUser()
+        let userID = input.path.userId
+        // Other people's accounts are private: to a non-admin they do not exist.
+        guard account.user.role == .admin || account.user.id == userID,
+            let user = try await services.database.read({ db in try await AccountStore(db).user(id: userID) })
+        else { throw Problem.notFound("There is no account \(userID).") }
+        return .ok(.init(body: .json(user.api)))
+    }
+
+    func setUserRole(_ input: Operations.setUserRole.Input) async throws -> Operations.setUserRole.Output {
+        let account = try await requireAdmin()
+        guard case .json(let body) = input.body else { throw Problem.badRequest("Send the role as JSON.") }
+        let role = Role(rawValue: body.role.rawValue) ?? .user
+        let user = try await accounts.setRole(of: input.path.userId, to: role, by: account.user)
+        return .ok(.init(body: .json(user.api)))
+    }
+}
+
+/// One page of a list: `limit` items after skipping `offset`.
+struct Paging: Sendable {
+    static let maxLimit = 200
+    static let maxOffset = 1_000_000
+    var limit: Int
+    var offset: Int
+
+    init(limit: Int?, offset: Int?, defaultLimit: Int = 50) throws {
+        var validator = Validator()
+        let limit = limit ?? defaultLimit
+        let offset = offset ?? 0
+        if !(1...Self.maxLimit).contains(limit) {
+            validator.add(FieldProblem(field: "limit", detail: "limit is a number from 1 to \(Self.maxLimit)."))
+        }
+        if !(0...Self.maxOffset).contains(offset) {
+            validator.add(FieldProblem(field: "offset", detail: "offset is a number from 0 to \(Self.maxOffset)."))
+        }
+        try validator.finish()
+        self.limit = limit
+        self.offset = offset
+    }
+}

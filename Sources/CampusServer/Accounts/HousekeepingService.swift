@@ -1,0 +1,26 @@
+import Foundation
+import Logging
+import SQLKit
+import ServiceLifecycle
+import Storage
+
+/// Periodic work of a running server: delivering mail that could not go out at once and removing
+/// expired sessions, reset tokens and old failed logins.
+struct HousekeepingService: Service {
+    let outbox: Outbox
+    let accounts: AccountService
+    let interval: Duration
+    let logger: Logger
+
+    func run() async throws {
+        while !Task.isShuttingDownGracefully && !Task.isCancelled {
+            do {
+                try await outbox.deliverPending()
+                try await accounts.removeExpired()
+            } catch {
+                logger.warning("housekeeping failed", metadata: ["error": "\(String(reflecting: error))"])
+            }
+            try? await cancelWhenGracefulShutdown { try await Task.sleep(for: interval) }
+        }
+    }
+}

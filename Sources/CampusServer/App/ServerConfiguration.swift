@@ -1,0 +1,72 @@
+import Accounts
+import Foundation
+import Logging
+import Prometheus
+import Storage
+
+/// How a Campus server is set up: flags, environment variables and their defaults.
+public struct ServerConfiguration: Sendable {
+    public var host: String = "127.0.0.1"
+    public var port: Int = 8080
+    public var dataDirectory: String = "./campus-data"
+    public var database: DatabaseLocation
+    /// The address users reach the server by, for links in mail; defaults to http://host:port.
+    public var baseURL: String?
+    /// The institution's time zone: lesson times are wall-clock times there.
+    public var timeZone: TimeZone = TimeZone(identifier: "Europe/Minsk") ?? .gmt
+    /// bcrypt's cost factor; each step doubles the work of checking a password.
+    public var bcryptCost: UInt8 = 12
+    /// Take the client address from `X-Forwarded-For` (only behind a reverse proxy you run).
+    public var trustForwardedFor = false
+    public var loginThrottle = LoginThrottle()
+    /// Load the demo institution and accounts on start.
+    public var demo = false
+    /// How often mail is retried and expired sessions are removed.
+    public var housekeepingInterval: Duration = .seconds(60)
+    /// An IIS-compatible server to sync the timetable from, if any.
+    public var iisURL: URL?
+    public var iisSyncInterval: Duration = .seconds(6 * 3600)
+    /// A folder of audio files scanned into the catalogue before the server starts serving.
+    public var libraryFolder: String?
+    /// Fetching podcast feeds and covers: from private addresses too, and the deadline.
+    public var outbound = OutboundSettings()
+    /// How the server guards its connections and its ffmpeg processes.
+    public var limits = ConnectionLimits()
+
+    public init(database: DatabaseLocation) { self.database = database }
+
+    /// The base URL without a trailing slash.
+    public var resolvedBaseURL: String {
+        var url = baseURL ?? "http://\(host == "0.0.0.0" || host == "::" ? "127.0.0.1" : host):\(port)"
+        while url.hasSuffix("/") { url.removeLast() }
+        return url
+    }
+
+    /// Whether cookies must carry the Secure attribute (the server is reached over HTTPS).
+    var secureCookies: Bool { resolvedBaseURL.hasPrefix("https://") }
+}
+
+/// How Campus fetches from other servers what users name (podcast feeds and their covers).
+public struct OutboundSettings: Sendable {
+    /// Whether loopback, private and link-local addresses may be fetched too (an admin's choice,
+    /// for feeds on the institution's own network).
+    public var allowPrivateAddresses = false
+    /// How long one fetch may take in all: connecting, redirects, the whole body.
+    public var deadline: Duration = Podcasts.defaultDeadline
+
+    public init() {}
+}
+
+/// How a server guards its connections and the work one listener can start.
+public struct ConnectionLimits: Sendable {
+    /// A connection that sends nothing (no request, or a request head or body that stalls) for this
+    /// long is closed; a response being sent is never cut.
+    public var idleTimeout: Duration = .seconds(60)
+    /// The most connections open at once from one client address.
+    public var connectionsPerAddress = 256
+    /// The most ffmpeg transcodes at once, in all and per listener.
+    public var transcodes = 8
+    public var transcodesPerUser = 2
+
+    public init() {}
+}

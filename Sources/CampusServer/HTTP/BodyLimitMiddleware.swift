@@ -1,0 +1,51 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import InputRules
+import Logging
+import NIOCore
+
+/// Enforces the body limit of each request: at once from `Content-Length`, and while the body
+/// streams in when the length is not declared.
+struct BodyLimitMiddleware: RouterMiddleware {
+    typealias Context = CampusRequestContext
+    /// The limit for a path and method; the default is ``BodyLimits/json``.
+    let limit: @Sendable (HTTPRequest.Method, String) -> Int
+
+    func handle(
+        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
+        let limit = self.limit(request.method, request.uri.path)
+        if let length = request.headers[.contentLength].flatMap({ Int($0) }), length > limit {
+            throw Problem.tooLarge(limit: limit)
+        }
+        var request = request
+        var context = context
+        context.bodyLimit = limit
+        let body = request.body
+        request.body = RequestBody(asyncSequence: LimitedBody(base: body, limit: limit))
+        return try await next(request, context)
+    }
+}
+
+/// A request body that fails with 413 once more than `limit` bytes arrive.
+struct LimitedBody: AsyncSequence, Sendable {
+    typealias Element = ByteBuffer
+    let base: RequestBody
+    let limit: Int
+
+    struct AsyncIterator: AsyncIteratorProtocol {
+        var base: RequestBody.AsyncIterator
+        let limit: Int
+        var seen = 0
+
+        mutating func next() async throws -> ByteBuffer? {
+            guard let buffer = try await base.next() else { return nil }
+            seen += buffer.readableBytes
+            if seen > limit { throw Problem.tooLarge(limit: limit) }
+            return buffer
+        }
+    }
+
+    func makeAsyncIterator() -> AsyncIterator { AsyncIterator(base: base.makeAsyncIterator(), limit: limit) }
+}

@@ -1,0 +1,27 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import InputRules
+import Logging
+import NIOCore
+
+/// Refuses a path that, percent-decoded, is not UTF-8 or holds a control character
+/// (`/static/campus.js%00.html` would reach the file system as `campus.js`), before anything
+/// looks at it: the router, the static files, the pages.
+struct PathCheckMiddleware: RouterMiddleware {
+    typealias Context = CampusRequestContext
+
+    func handle(
+        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
+        let path = request.uri.path
+        guard let decoded = path.removingPercentEncoding else {
+            throw Problem.badRequest("The path is not percent-encoded UTF-8.")
+        }
+        if let control = TextRules.firstControl(in: decoded) {
+            throw Problem.badRequest(
+                "The path contains a control character (\(TextRules.codePoint(control))), which no page or file has.")
+        }
+        return try await next(request, context)
+    }
+}

@@ -1,0 +1,44 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import InputRules
+import Logging
+import NIOCore
+
+/// Makes the request's credentials and address available to handlers (see ``RequestScope``).
+struct RequestScopeMiddleware: RouterMiddleware {
+    typealias Context = CampusRequestContext
+    let trustForwardedFor: Bool
+
+    func handle(
+        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
+        var address = context.remoteAddress?.ipAddress ?? "unknown"
+        if trustForwardedFor, let forwarded = request.headers[.xForwardedFor] {
+            if let first = forwarded.split(separator: ",").first?.trimmingCharacters(in: .whitespaces), !first.isEmpty {
+                address = String(first.prefix(64))
+            }
+        }
+        // Only a bearer token is ours; other schemes (a proxy's Basic auth, say) are not for us.
+        var bearer: String?
+        if let authorization = request.headers[.authorization] {
+            let parts = authorization.split(separator: " ", maxSplits: 1)
+            if parts.count == 2, parts[0].lowercased() == "bearer" {
+                bearer = String(parts[1]).trimmingCharacters(in: .whitespaces)
+            }
+        }
+        let scope = RequestScope(
+            method: request.method,
+            path: request.uri.path,
+            address: address,
+            userAgent: request.headers[.userAgent],
+            bearerToken: bearer,
+            sessionCookie: request.cookies[CookieName.session]?.value,
+            csrfCookie: request.cookies[CookieName.csrf]?.value,
+            csrfHeader: request.headers[.xCSRFToken],
+            ifNoneMatch: request.headers[.ifNoneMatch])
+        return try await RequestScope.$current.withValue(scope) {
+            try await next(request, context)
+        }
+    }
+}

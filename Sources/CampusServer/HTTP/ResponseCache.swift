@@ -1,0 +1,89 @@
+import Crypto
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Logging
+import Metrics
+import NIOConcurrencyHelpers
+import NIOCore
+import Storage
+
+/// Keeps the bytes of timetable answers (lists, details, schedules, calendar feeds) until the
+/// timetable changes. The timetable changes only by imports, which change its version in the
+/// database; the cache compares versions at most once a second, so an import by another instance
+/// or by the CLI is seen within a second, and one by this server at once (``invalidate()``).
+final class ResponseCache: Sendable {
+    struct Entry: Sendable {
+        var version: String
+        var headers: HTTPFields
+        var body: ByteBuffer
+        var etag: String
+    }
+
+    private struct State {
+        var entries: [String: Entry] = [:]
+        var bytes = 0
+        var version: String?
+        var checked: ContinuousClock.Instant?
+
+        mutating func removeAll() {
+            entries.removeAll(keepingCapacity: true)
+            bytes = 0
+        }
+    }
+
+    private let state = NIOLockedValueBox(State())
+    let database: Database
+    /// The most entries and body bytes kept; when either is reached, the cache starts over.
+    /// An answer bigger than a sixteenth of the bytes is not kept.
+    let capacity: Int
+    let maximumBytes: Int
+    static let recheckInterval: Duration = .seconds(1)
+
+    init(database: Database, capacity: Int = 5000, maximumBytes: Int = 64 << 20) {
+        self.database = database
+        self.capacity = capacity
+        self.maximumBytes = maximumBytes
+    }
+
+    /// The timetable's version, read from the database at most once a second.
+    func currentVersion() async throws -> String {
+        let now = ContinuousClock.now
+        let cached = state.withLockedValue { state -> String? in
+            guard let version = state.version, let checked = state.checked,
+                now - checked < Self.recheckInterval
+            else { return nil }
+            return version
+        }
+        if let cached { return cached }
+        let version = try await database.read { db in try await TimetableStore(db).version() }
+        state.withLockedValue { state in
+            if state.version != version { state.removeAll() }
+            state.version = version
+            state.checked = now
+        }
+        return version
+    }
+
+    /// Makes the next lookup read the version again (after an import by this server).
+    func invalidate() {
+        state.withLockedValue { $0.checked = nil }
+    }
+
+    func entry(_ key: String, version: String) -> Entry? {
+        state.withLockedValue { state in
+            guard let entry = state.entries[key], entry.version == version else { return nil }
+            return entry
+        }
+    }
+
+    func store(_ entry: Entry, for key: String) {
+        state.withLockedValue { state in
+            let size = entry.body.readableBytes
+            guard state.version == entry.version, size <= maximumBytes / 16 else { return }
+            if state.entries.count >= capacity || state.bytes + size > maximumBytes { state.removeAll() }
+            state.bytes += size - (state.entries[key]?.body.readableBytes ?? 0)
+            state.entries[key] = entry
+        }
+    }
+}
