@@ -61,7 +61,7 @@ let package = Package(
         .target(
             name: "Storage",
             dependencies: [
-                "Accounts", "Timetable", "Compete", "Listen",
+                "Accounts", "Timetable", "Compete", "Listen", "SharedHelpers",
                 .product(name: "SQLKit", package: "sql-kit"),
                 .product(name: "SQLiteKit", package: "sqlite-kit"),
                 .product(name: "PostgresKit", package: "postgres-kit"),
@@ -81,11 +81,29 @@ let package = Package(
             dependencies: ["CampusAPI", .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime")],
             plugins: [.plugin(name: "OpenAPIGenerator", package: "swift-openapi-generator")]
         ),
+        .target(name: "SharedHelpers"),
+        .target(
+            name: "CampusHTTP",
+            dependencies: [
+                "InputRules", "HTTPInput", "SharedHelpers",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+            ]
+        ),
         .target(
             name: "CampusServer",
             dependencies: [
-                "InputRules", "HTTPInput", "Accounts", "Timetable", "Compete", "Listen", "Formats", "Storage",
-                "CampusAPI",
+                "InputRules", "HTTPInput", "CampusHTTP", "SharedHelpers", "Accounts", "Timetable", "Compete",
+                "Listen", "Formats", "Storage", "CampusAPI",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
@@ -143,7 +161,7 @@ let package = Package(
             name: "CampusServerTests",
             dependencies: [
                 "CampusServer", "CampusClient", "CampusAPI", "Storage", "Accounts", "Compete", "Listen", "Formats",
-                "InputRules", "HTTPInput", "CampusTestSupport",
+                "InputRules", "HTTPInput", "CampusHTTP", "CampusTestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "InMemoryLogging", package: "swift-log"),
                 .product(name: "OpenAPIAsyncHTTPClient", package: "swift-openapi-async-http-client"),

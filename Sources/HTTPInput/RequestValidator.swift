@@ -49,7 +49,8 @@ public struct RequestValidator: Sendable {
     }
 
     public struct Operation: Sendable {
-        public var segments: [Substring]
+        /// The path as openapi.yaml writes it: `/api/v1/groups/{name}/schedule`.
+        public var template: String
         public var method: HTTPRequest.Method
         var body: Schema?
         public var hasBody: Bool { body != nil }
@@ -58,7 +59,8 @@ public struct RequestValidator: Sendable {
         var path: [Parameter]
     }
 
-    let operations: [Operation]
+    /// Operations by method and template: `GET /api/v1/groups/{name}`.
+    let operations: [String: Operation]
     let formats: [String: FormatCheck]
 
     // MARK: Reading the document
@@ -67,7 +69,7 @@ public struct RequestValidator: Sendable {
     public init(document: [String: Any], formats: [String: FormatCheck] = [:]) throws {
         self.formats = formats
         let components = document["components"] as? [String: Any] ?? [:]
-        var operations: [Operation] = []
+        var operations: [String: Operation] = [:]
         for (path, item) in document["paths"] as? [String: Any] ?? [:] {
             guard let item = item as? [String: Any] else { continue }
             let shared = item["parameters"] as? [Any] ?? []
@@ -99,10 +101,9 @@ public struct RequestValidator: Sendable {
                     body = try Self.schema(json["schema"], components)
                     bodyRequired = requestBody["required"] as? Bool ?? false
                 }
-                operations.append(
-                    Operation(
-                        segments: path.split(separator: "/"), method: method, body: body, bodyRequired: bodyRequired,
-                        query: query, path: pathParameters))
+                operations["\(method.rawValue) \(path)"] = Operation(
+                    template: path, method: method, body: body, bodyRequired: bodyRequired, query: query,
+                    path: pathParameters)
             }
         }
         self.operations = operations
@@ -166,31 +167,20 @@ public struct RequestValidator: Sendable {
 
     // MARK: Checking requests
 
-    /// The operation the document defines for this method and path, if any. As OpenAPI says,
-    /// a concrete path wins over a templated one (`…/participants/me` over `…/{userId}`).
-    public func operation(method: HTTPRequest.Method, path: String) -> Operation? {
-        let parts = path.split(separator: "/")
-        let candidates = operations.filter { operation in
-            operation.method == method && operation.segments.count == parts.count
-                && zip(operation.segments, parts).allSatisfy { $0 == $1 || $0.hasPrefix("{") }
-        }
-        return candidates.min { a, b in
-            a.segments.filter { $0.hasPrefix("{") }.count < b.segments.filter { $0.hasPrefix("{") }.count
-        }
+    /// The operation of a method and path template (the route the router matched), if the
+    /// document defines it.
+    public func operation(method: HTTPRequest.Method, template: String) -> Operation? {
+        operations["\(method.rawValue) \(template)"]
     }
 
-    /// Checks the path and query parameters of a request.
-    public func checkParameters(of operation: Operation, path: String, query: [String: [String]])
+    /// Checks the path parameters (as the router found them, percent-decoded) and the query of a
+    /// request.
+    public func checkParameters(of operation: Operation, path: [String: String], query: [String: [String]])
         throws(ValidationFailure)
     {
         var problems: [FieldProblem] = []
-        let parts = path.split(separator: "/")
-        for (segment, part) in zip(operation.segments, parts) where segment.hasPrefix("{") {
-            let name = String(segment.dropFirst().dropLast())
-            if let parameter = operation.path.first(where: { $0.name == name }) {
-                check(
-                    text: String(part).removingPercentEncoding ?? String(part), parameter.schema, name, &problems)
-            }
+        for parameter in operation.path {
+            if let value = path[parameter.name] { check(text: value, parameter.schema, parameter.name, &problems) }
         }
         for parameter in operation.query {
             if let values = query[parameter.name], !values.isEmpty {

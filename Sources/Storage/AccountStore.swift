@@ -1,6 +1,7 @@
 import Accounts
 import Foundation
 import SQLKit
+import SharedHelpers
 
 /// A person's account as stored, without the password hash.
 public struct UserRecord: Sendable, Equatable {

@@ -1,6 +1,7 @@
 import Compete
 import Foundation
 import SQLKit
+import SharedHelpers
 
 /// A competition with what lists show beside it.
 public struct CompetitionRow: Sendable, Equatable {

@@ -1,6 +1,7 @@
 import Foundation
 import Listen
 import SQLKit
+import SharedHelpers
 
 /// A library file as the catalogue last saw it, to tell changed files from unchanged ones.
 public struct LibraryFile: Sendable, Equatable {

@@ -1,5 +1,6 @@
 import Foundation
 import SQLKit
+import SharedHelpers
 import Timetable
 
 /// Reading the timetable.

@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import NIOPosix
 import SQLKit
+import SharedHelpers
 import Timetable
 
 /// What an import changed.

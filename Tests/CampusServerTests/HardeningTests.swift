@@ -1,3 +1,4 @@
+import CampusHTTP
 import Foundation
 import HTTPInput
 import InputRules
@@ -57,14 +58,14 @@ import Yams
 
     @Test func patternsSayWhatTheyWant() throws {
         let validator = try APIDocumentation.bundled().validator
-        let operation = try #require(validator.operation(method: .post, path: "/api/v1/podcasts"))
+        let operation = try #require(validator.operation(method: .post, template: "/api/v1/podcasts"))
         #expect {
             try validator.checkBody(of: operation, Data(#"{"url": "file:///etc/passwd"}"#.utf8))
         } throws: { error in
             (error as? ValidationFailure)?.problems.first?.detail
                 == "url must be an http:// or https:// URL without spaces or control characters."
         }
-        let comment = try #require(validator.operation(method: .post, path: "/api/v1/comments"))
+        let comment = try #require(validator.operation(method: .post, template: "/api/v1/comments"))
         #expect {
             try validator.checkBody(of: comment, Data(#"{"parentId": 1, "body": "\u0000\u202e evil"}"#.utf8))
         } throws: { error in

@@ -9,6 +9,7 @@ import Storage
 import Testing
 import Timetable
 
+@testable import CampusHTTP
 @testable import CampusServer
 @testable import Formats
 
@@ -249,6 +250,10 @@ extension TestServer {
 }
 
 @Suite struct ResponseCacheTests {
+    static func version(_ database: Database) -> @Sendable () async throws -> String {
+        { try await database.read { db in try await TimetableStore(db).version() } }
+    }
+
     func entry(_ version: String, bytes: Int) -> ResponseCache.Entry {
         ResponseCache.Entry(
             version: version, headers: [:], body: ByteBuffer(repeating: 0x61, count: bytes), etag: "\"x\"")
@@ -256,7 +261,7 @@ extension TestServer {
 
     @Test func keepsNoMoreThanItsBytes() async throws {
         try await TestDatabases.withDatabase(.sqlite) { database in
-            let cache = ResponseCache(database: database, capacity: 100, maximumBytes: 16_000)
+            let cache = ResponseCache(capacity: 100, maximumBytes: 16_000, version: Self.version(database))
             let version = try await cache.currentVersion()
             // An answer over a sixteenth of the bytes is never kept.
             cache.store(entry(version, bytes: 1001), for: "big")
@@ -277,7 +282,7 @@ extension TestServer {
 
     @Test func keepsNoMoreThanItsEntries() async throws {
         try await TestDatabases.withDatabase(.sqlite) { database in
-            let cache = ResponseCache(database: database, capacity: 3)
+            let cache = ResponseCache(capacity: 3, version: Self.version(database))
             let version = try await cache.currentVersion()
             for index in 0..<3 { cache.store(entry(version, bytes: 10), for: "\(index)") }
             #expect(cache.entry("2", version: version) != nil)

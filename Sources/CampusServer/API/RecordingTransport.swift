@@ -1,19 +1,15 @@
-import Accounts
-import Compete
-import Foundation
-import HTTPInput
+import CampusHTTP
 import HTTPTypes
 import Hummingbird
-import InputRules
-import NIOConcurrencyHelpers
 import OpenAPIHummingbird
 import OpenAPIRuntime
-import Storage
 
-/// Registers generated OpenAPI handlers on the router and records their routes.
+/// Registers generated OpenAPI handlers on the router and records their routes, with what
+/// openapi.yaml says of each (``APIDocumentation/properties(_:_:)``).
 struct RecordingTransport: ServerTransport {
     let router: Router<CampusRequestContext>
     let routes: RouteTable
+    let documentation: APIDocumentation
 
     func register(
         _ handler:
@@ -23,7 +19,7 @@ struct RecordingTransport: ServerTransport {
         method: HTTPRequest.Method,
         path: String
     ) throws {
-        routes.add(path, method: method)
+        routes.add(method, path, documentation.properties(method, path))
         router.register(handler, method: method, path: path)
     }
 }

@@ -1,5 +1,6 @@
 import Accounts
 import CampusAPI
+import CampusHTTP
 import Foundation
 import InputRules
 import OpenAPIRuntime

@@ -1,8 +1,10 @@
 import Accounts
 import CampusAPI
+import CampusHTTP
 import Foundation
 import InputRules
 import OpenAPIRuntime
+import SharedHelpers
 import Storage
 
 extension UserRecord {

@@ -1,4 +1,5 @@
 import Accounts
+import CampusHTTP
 import Foundation
 import HTTPInput
 import HTTPTypes
@@ -14,37 +15,25 @@ struct AccountPages: Sendable {
     var services: Services { pages.services }
     var accounts: AccountService { services.accounts }
 
-    func register(on router: Router<CampusRequestContext>, routes: RouteTable) {
-        func get(
-            _ path: String, _ handler: @escaping @Sendable (Request, CampusRequestContext) async throws -> Response
-        ) {
-            router.get(RouterPath(path), use: handler)
-            routes.add(path, method: .get)
-        }
-        func post(
-            _ path: String, _ handler: @escaping @Sendable (Request, CampusRequestContext) async throws -> Response
-        ) {
-            router.post(RouterPath(path), use: handler)
-            routes.add(path, method: .post)
-        }
-        get("/", home)
-        get("/login", loginPage)
-        post("/login", login)
-        post("/logout", logout)
-        get("/register", registrationPage)
-        post("/register", registration)
-        get("/password/forgot", forgotPage)
-        post("/password/forgot", forgot)
-        get("/password/reset", resetPage)
-        post("/password/reset", reset)
-        get("/profile", profilePage)
-        post("/profile", updateProfile)
-        post("/profile/password", changePassword)
-        post("/profile/avatar", uploadAvatar)
-        post("/profile/avatar/delete", deleteAvatar)
-        post("/profile/delete", deleteAccount)
-        get("/admin/users", usersPage)
-        post("/admin/users/:userId/role", setRole)
+    func register(on routes: PageRoutes) {
+        routes.get("/", home)
+        routes.get("/login", loginPage)
+        routes.post("/login", login)
+        routes.post("/logout", logout)
+        routes.get("/register", registrationPage)
+        routes.post("/register", registration)
+        routes.get("/password/forgot", forgotPage)
+        routes.post("/password/forgot", forgot)
+        routes.get("/password/reset", resetPage)
+        routes.post("/password/reset", reset)
+        routes.get("/profile", profilePage)
+        routes.post("/profile", updateProfile)
+        routes.post("/profile/password", changePassword)
+        routes.post("/profile/avatar", bodyLimit: BodyLimits.avatarForm, uploadAvatar)
+        routes.post("/profile/avatar/delete", deleteAvatar)
+        routes.post("/profile/delete", deleteAccount)
+        routes.get("/admin/users", usersPage)
+        routes.post("/admin/users/:userId/role", setRole)
     }
 
     // MARK: Forms

@@ -1,4 +1,5 @@
 import Accounts
+import CampusHTTP
 import Foundation
 import InputRules
 import Logging

@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import HummingbirdBcrypt
 import NIOPosix
+import SharedHelpers
 import Storage
 
 /// Tokens that prove a form was served by Campus (signed double-submit cookie): the token is an

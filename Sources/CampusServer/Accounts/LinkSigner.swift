@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import HummingbirdBcrypt
 import NIOPosix
+import SharedHelpers
 import Storage
 
 /// Keys for links that work without logging in (a podcast app reading a feed and its episodes):

@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import HummingbirdBcrypt
 import NIOPosix
+import SharedHelpers
 import Storage
 
 /// Random tokens for sessions and reset links. Only their hashes are stored.

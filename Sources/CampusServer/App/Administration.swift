@@ -1,4 +1,5 @@
 import Accounts
+import CampusHTTP
 import Formats
 import Foundation
 import Logging

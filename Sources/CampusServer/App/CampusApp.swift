@@ -1,3 +1,4 @@
+import CampusHTTP
 import Foundation
 import HTTPInput
 import Hummingbird
@@ -60,12 +61,11 @@ public enum CampusApp {
                         interval: configuration.iisSyncInterval, database: database, cache: services.responseCache,
                         logger: logger))
             }
-            let timetable = services.timetable
             return Application(
-                responder: CachingResponder(
-                    inner: router.buildResponder(), cache: services.responseCache, today: { timetable.todayKey() }),
+                responder: router.buildResponder(),
                 server: CampusHTTPServer.builder(
-                    limits: configuration.limits, perAddress: !configuration.trustForwardedFor),
+                    idleTimeout: configuration.limits.idleTimeout,
+                    perAddress: configuration.trustForwardedFor ? nil : configuration.limits.connectionsPerAddress),
                 configuration: .init(
                     address: .hostname(configuration.host, port: configuration.port), serverName: "Campus"),
                 services: background,
@@ -88,20 +88,22 @@ public enum CampusApp {
         let documentation = try APIDocumentation.bundled()
         let pages = WebPages(services: services, templates: templates)
         let routes = RouteTable()
+        let timetable = services.timetable
 
+        // Middleware runs after the router matched a route, outermost first; each asks the
+        // matched route (RouteLookupMiddleware puts it in the context) rather than the path.
         let router = Router(context: CampusRequestContext.self, options: [.autoGenerateHeadEndpoints])
+        router.add(middleware: RouteLookupMiddleware(routes: routes))
         router.add(middleware: RequestLogMiddleware())
         router.add(middleware: MetricsMiddleware())
+        router.add(middleware: ResponseCacheMiddleware(cache: services.responseCache, today: { timetable.todayKey() }))
         router.add(middleware: SecurityHeadersMiddleware())
         router.add(
             middleware: ProblemMiddleware(
-                routes: routes, htmlErrorPage: { problem, request, _ in pages.errorPage(problem, request: request) }))
+                describe: { Problem(describing: $0) },
+                htmlErrorPage: { problem, request, _ in pages.errorPage(problem, request: request) }))
         router.add(middleware: PathCheckMiddleware())
-        router.add(
-            middleware: FileMiddleware(
-                resources.staticFiles, urlBasePath: "/static",
-                cacheControl: .init([(MediaType(type: .any), [.public, .maxAge(3600)])]), logger: services.logger))
-        router.add(middleware: BodyLimitMiddleware(limit: bodyLimit(method:path:)))
+        router.add(middleware: BodyLimitMiddleware())
         router.add(middleware: RequestScopeMiddleware(trustForwardedFor: services.configuration.trustForwardedFor))
         router.add(middleware: RequestValidationMiddleware(validator: documentation.validator))
         router.add(middleware: RankingPageMiddleware(services: services))
@@ -109,25 +111,32 @@ public enum CampusApp {
         router.add(middleware: GeneratedHeadersMiddleware())
 
         try APIHandler(services: services).registerHandlers(
-            on: RecordingTransport(router: router, routes: routes),
+            on: RecordingTransport(router: router, routes: routes, documentation: documentation),
             configuration: Configuration(dateTranscoder: RFC3339DateTranscoder(), jsonEncodingOptions: [.sortedKeys]))
-        AccountPages(pages: pages).register(on: router, routes: routes)
-        SitePages(pages: pages, documentation: documentation).register(on: router, routes: routes)
-        TimetablePages(pages: pages).register(on: router, routes: routes)
-        CompetePages(pages: pages).register(on: router, routes: routes)
-        ListenPages(pages: pages).register(on: router, routes: routes)
-        return router
-    }
-
-    @Sendable static func bodyLimit(method: HTTPRequest.Method, path: String) -> Int {
-        switch path {
-        case "/api/v1/me/avatar": BodyLimits.avatar
-        case "/api/v1/library/uploads": ListenService.uploadLimit
-        case "/listen/library/upload": ListenService.uploadLimit + (64 << 10)
-        case "/profile/avatar": BodyLimits.avatarForm
-        case _ where path.hasSuffix("/gpx") && path.hasPrefix("/api/v1/competitions/"): BodyLimits.gpx
-        case _ where path.hasSuffix("/gpx") && path.hasPrefix("/compete/"): BodyLimits.gpxForm
-        default: BodyLimits.json
+        let pageRoutes = PageRoutes(router: router, routes: routes)
+        AccountPages(pages: pages).register(on: pageRoutes)
+        SitePages(pages: pages, documentation: documentation).register(on: pageRoutes)
+        TimetablePages(pages: pages).register(on: pageRoutes)
+        CompetePages(pages: pages).register(on: pageRoutes)
+        ListenPages(pages: pages).register(on: pageRoutes)
+        // Static files: the route is `/static/**`; FileMiddleware answers it from the bundle.
+        router.group("/static")
+            .add(
+                middleware: FileMiddleware(
+                    resources.staticFiles, urlBasePath: "/static",
+                    cacheControl: .init([(MediaType(type: .any), [.public, .maxAge(3600)])]),
+                    logger: services.logger)
+            )
+            .get("**") { request, _ -> Response in throw Problem.notFound("There is nothing at \(request.uri.path).") }
+        routes.add(.get, "/static/**", RouteProperties(kind: .file))
+        // Anything else under /api is the API's: a problem document, also for a browser.
+        for method in [HTTPRequest.Method.get, .post, .put, .patch, .delete] {
+            router.on("/api/**", method: method) { request, _ -> Response in
+                throw Problem.notFound("There is nothing at \(request.uri.path).")
+            }
+            routes.add(method, "/api/**", RouteProperties(kind: .api))
         }
+        routes.registerMethodNotAllowed(on: router)
+        return router
     }
 }

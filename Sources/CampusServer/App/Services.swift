@@ -1,4 +1,5 @@
 import Accounts
+import CampusHTTP
 import Foundation
 import Logging
 import Prometheus
@@ -43,7 +44,9 @@ final class Services: Sendable {
             database: database, sender: mailSender ?? LogMailSender(logger: logger), logger: logger, now: now)
         self.outbox = outbox
         self.timetable = TimetableService(database: database, timeZone: configuration.timeZone, now: now)
-        self.responseCache = ResponseCache(database: database)
+        self.responseCache = ResponseCache(version: {
+            try await database.read { db in try await TimetableStore(db).version() }
+        })
         self.transcodes = TranscodeSlots(
             total: configuration.limits.transcodes, perHolder: configuration.limits.transcodesPerUser)
         let leaderboards = Leaderboards(

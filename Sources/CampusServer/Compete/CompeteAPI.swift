@@ -1,6 +1,7 @@
 import Accounts
 import CSV
 import CampusAPI
+import CampusHTTP
 import Compete
 import Foundation
 import InputRules

@@ -1,4 +1,5 @@
 import Accounts
+import CampusHTTP
 import Compete
 import Foundation
 import HTTPInput
@@ -18,63 +19,51 @@ struct CompetePages: Sendable {
     var services: Services { pages.services }
     var compete: CompeteService { services.compete }
 
-    func register(on router: Router<CampusRequestContext>, routes: RouteTable) {
-        func get(
-            _ path: String, _ handler: @escaping @Sendable (Request, CampusRequestContext) async throws -> Response
-        ) {
-            router.get(RouterPath(path), use: handler)
-            routes.add(path, method: .get)
-        }
-        func post(
-            _ path: String, _ handler: @escaping @Sendable (Request, CampusRequestContext) async throws -> Response
-        ) {
-            router.post(RouterPath(path), use: handler)
-            routes.add(path, method: .post)
-        }
-        get("/compete", home)
-        get("/compete/new", newPage)
-        post("/compete/new", create)
-        get("/compete/library", library)
-        get("/compete/mine", mine)
-        get("/compete/history", history)
-        get("/compete/stats", stats)
-        get("/compete/records", records)
-        get("/compete/:id", detail)
-        get("/compete/:id/edit", editPage)
-        post("/compete/:id/edit", edit)
-        post("/compete/:id/join") { request, context in
+    func register(on routes: PageRoutes) {
+        routes.get("/compete", home)
+        routes.get("/compete/new", newPage)
+        routes.post("/compete/new", create)
+        routes.get("/compete/library", library)
+        routes.get("/compete/mine", mine)
+        routes.get("/compete/history", history)
+        routes.get("/compete/stats", stats)
+        routes.get("/compete/records", records)
+        routes.get("/compete/:id", detail)
+        routes.get("/compete/:id/edit", editPage)
+        routes.post("/compete/:id/edit", edit)
+        routes.post("/compete/:id/join") { request, context in
             try await action(request, context, done: "You joined.") { id, user in
                 _ = try await compete.join(id, user: user)
             }
         }
-        post("/compete/:id/leave") { request, context in
+        routes.post("/compete/:id/leave") { request, context in
             try await action(request, context, done: "You left the competition; your result is removed.") { id, user in
                 try await compete.leave(id, user: user)
             }
         }
-        post("/compete/:id/activate") { request, context in
+        routes.post("/compete/:id/activate") { request, context in
             try await action(request, context, done: "The competition is active again.") { id, user in
                 _ = try await compete.setActive(id, true, by: user)
             }
         }
-        post("/compete/:id/deactivate") { request, context in
+        routes.post("/compete/:id/deactivate") { request, context in
             try await action(request, context, done: "The competition is deactivated; its ranking stays visible.") {
                 id, user in _ = try await compete.setActive(id, false, by: user)
             }
         }
-        post("/compete/:id/delete") { request, context in
+        routes.post("/compete/:id/delete") { request, context in
             try await action(
                 request, context, done: "The competition and its results are deleted.", to: "/compete/library"
             ) { id, user in try await compete.delete(id, by: user) }
         }
-        post("/compete/:id/participants/:userId/result", setResult)
-        post("/compete/:id/participants/:userId/kick") { request, context in
+        routes.post("/compete/:id/participants/:userId/result", setResult)
+        routes.post("/compete/:id/participants/:userId/kick") { request, context in
             let participant = try participantID(context)
             return try await action(request, context, done: "The participant is removed.") { id, user in
                 try await compete.kick(id, participant: participant, by: user)
             }
         }
-        post("/compete/:id/participants/:userId/gpx", uploadTrack)
+        routes.post("/compete/:id/participants/:userId/gpx", bodyLimit: BodyLimits.gpxForm, uploadTrack)
     }
 
     // MARK: Helpers

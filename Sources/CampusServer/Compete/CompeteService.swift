@@ -1,4 +1,5 @@
 import Accounts
+import CampusHTTP
 import Compete
 import Formats
 import Foundation

@@ -2,6 +2,7 @@ import Accounts
 import CampusAPI
 import Foundation
 import Listen
+import SharedHelpers
 import Storage
 
 /// The home feed: typed blocks (seed 001's table 3) made from the catalogue and the listener's

@@ -3,6 +3,7 @@ import Foundation
 import Listen
 import Logging
 import NIOPosix
+import SharedHelpers
 import Storage
 
 /// What a scan did.

@@ -1,11 +1,13 @@
 import Accounts
 import CampusAPI
+import CampusHTTP
 import Crypto
 import Foundation
 import HTTPInput
 import InputRules
 import Listen
 import OpenAPIRuntime
+import SharedHelpers
 import Storage
 
 extension APIHandler {

@@ -1,4 +1,5 @@
 import Accounts
+import CampusHTTP
 import Foundation
 import HTTPInput
 import HTTPTypes
@@ -6,6 +7,7 @@ import Hummingbird
 import Listen
 import MultipartKit
 import NIOCore
+import SharedHelpers
 import Storage
 
 /// Listening in the browser: the home feed, browsing, search, detail pages with deep links
@@ -17,45 +19,33 @@ struct ListenPages: Sendable {
     var services: Services { pages.services }
     var listen: ListenService { services.listen }
 
-    func register(on router: Router<CampusRequestContext>, routes: RouteTable) {
-        func get(
-            _ path: String, _ handler: @escaping @Sendable (Request, CampusRequestContext) async throws -> Response
-        ) {
-            router.get(RouterPath(path), use: handler)
-            routes.add(path, method: .get)
-        }
-        func post(
-            _ path: String, _ handler: @escaping @Sendable (Request, CampusRequestContext) async throws -> Response
-        ) {
-            router.post(RouterPath(path), use: handler)
-            routes.add(path, method: .post)
-        }
-        get("/listen", home)
-        get("/listen/search", search)
-        get("/listen/genres/:id", genre)
-        get("/listen/liked", liked)
-        get("/listen/settings", settingsPage)
-        post("/listen/settings", saveSettings)
-        get("/listen/playlists", playlists)
-        post("/listen/playlists", createPlaylist)
-        get("/listen/playlists/:id", playlist)
-        post("/listen/playlists/:id", changePlaylist)
-        post("/listen/marks", mark)
-        post("/listen/ratings/:id", rate)
+    func register(on routes: PageRoutes) {
+        routes.get("/listen", home)
+        routes.get("/listen/search", search)
+        routes.get("/listen/genres/:id", genre)
+        routes.get("/listen/liked", liked)
+        routes.get("/listen/settings", settingsPage)
+        routes.post("/listen/settings", saveSettings)
+        routes.get("/listen/playlists", playlists)
+        routes.post("/listen/playlists", createPlaylist)
+        routes.get("/listen/playlists/:id", playlist)
+        routes.post("/listen/playlists/:id", changePlaylist)
+        routes.post("/listen/marks", mark)
+        routes.post("/listen/ratings/:id", rate)
         for kind in ParentKind.allCases {
-            get("/listen\(kind.path)") { request, _ in try await browse(request, kind) }
-            get("\(kind.path)/:id") { request, context in try await parent(request, context, kind) }
-            get("\(kind.path)/:id/:item") { request, context in try await parent(request, context, kind) }
+            routes.get("/listen\(kind.path)") { request, _ in try await browse(request, kind) }
+            routes.get("\(kind.path)/:id") { request, context in try await parent(request, context, kind) }
+            routes.get("\(kind.path)/:id/:item") { request, context in try await parent(request, context, kind) }
         }
-        get("/authors/:id", author)
-        get("/listen/library", libraryPage)
-        post("/listen/library/scan", scan)
-        post("/listen/library/podcast", addPodcast)
-        post("/listen/library/upload", upload)
-        post("/listen/library/feed", changeFeed)
-        post("/listen/comments", addComment)
-        post("/listen/comments/:id/delete", deleteComment)
-        get("/media/:id") { request, context in
+        routes.get("/authors/:id", author)
+        routes.get("/listen/library", libraryPage)
+        routes.post("/listen/library/scan", scan)
+        routes.post("/listen/library/podcast", addPodcast)
+        routes.post("/listen/library/upload", bodyLimit: ListenService.uploadLimit + (64 << 10), upload)
+        routes.post("/listen/library/feed", changeFeed)
+        routes.post("/listen/comments", addComment)
+        routes.post("/listen/comments/:id/delete", deleteComment)
+        routes.get("/media/:id") { request, context in
             let (visitor, account) = try await pages.signedIn(request)
             let view = try await listen.media(try Self.id(context, "id"), for: account.user)
             return pages.redirect(to: view.api.url, for: visitor)

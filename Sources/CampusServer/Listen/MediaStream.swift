@@ -1,4 +1,5 @@
 import Accounts
+import CampusHTTP
 import Foundation
 import HTTPInput
 import HTTPTypes
@@ -8,6 +9,7 @@ import Listen
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
+import SharedHelpers
 import Storage
 
 /// Answers `GET` and `HEAD /api/v1/media/{id}/stream`: the file of a media item, addressed by its

@@ -1,3 +1,4 @@
+import CampusHTTP
 import Formats
 import Foundation
 import Listen

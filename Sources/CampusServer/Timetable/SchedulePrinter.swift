@@ -1,3 +1,4 @@
+import CampusHTTP
 import Foundation
 import Storage
 import Timetable

@@ -1,3 +1,4 @@
+import CampusHTTP
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -13,21 +14,15 @@ struct TimetablePages: Sendable {
     var services: Services { pages.services }
     var timetable: TimetableService { services.timetable }
 
-    func register(on router: Router<CampusRequestContext>, routes: RouteTable) {
-        func get(
-            _ path: String, _ handler: @escaping @Sendable (Request, CampusRequestContext) async throws -> Response
-        ) {
-            router.get(RouterPath(path), use: handler)
-            routes.add(path, method: .get)
-        }
-        get("/timetable", home)
-        get("/timetable/groups", groupList)
-        get("/timetable/teachers", teacherList)
-        get("/timetable/rooms", roomList)
-        get("/timetable/groups/:name", groupSchedule)
-        get("/timetable/teachers/:urlId", teacherSchedule)
-        get("/timetable/rooms/:roomId", roomSchedule)
-        get("/timetable/lesson-types.css", lessonTypeStyles)
+    func register(on routes: PageRoutes) {
+        routes.get("/timetable", home)
+        routes.get("/timetable/groups", groupList)
+        routes.get("/timetable/teachers", teacherList)
+        routes.get("/timetable/rooms", roomList)
+        routes.get("/timetable/groups/:name", groupSchedule)
+        routes.get("/timetable/teachers/:urlId", teacherSchedule)
+        routes.get("/timetable/rooms/:roomId", roomSchedule)
+        routes.get("/timetable/lesson-types.css", lessonTypeStyles)
     }
 
     /// A query parameter as a form sent it (`+` is a space).

@@ -1,6 +1,8 @@
 import CampusAPI
+import CampusHTTP
 import Foundation
 import HTTPInput
+import HTTPTypes
 import Ink
 import NIOConcurrencyHelpers
 import Yams
@@ -28,6 +30,13 @@ struct APIDocumentation: Sendable {
     let page: PageValues
     /// Checks requests against the document's schemas.
     let validator: RequestValidator
+    /// What each operation's `x-campus-…` extensions say about its route, by `METHOD /path`.
+    let routeProperties: [String: RouteProperties]
+
+    /// The properties of an operation's route: an API route, with what openapi.yaml declares.
+    func properties(_ method: HTTPRequest.Method, _ path: String) -> RouteProperties {
+        routeProperties["\(method.rawValue) \(path)"] ?? RouteProperties(kind: .api)
+    }
 
     struct PageValues: Sendable {
         var title: String
@@ -90,9 +99,26 @@ struct APIDocumentation: Sendable {
         else { throw DocumentationError.empty }
         self.page = Self.pageValues(root)
         self.validator = try RequestValidator(document: document, formats: APIFormats.checks)
+        self.routeProperties = Self.routeProperties(document)
     }
 
     enum DocumentationError: Error { case empty }
+
+    /// `x-campus-cache: timetable`, `x-campus-body-limit: BYTES` and `x-campus-fast-path: NAME`
+    /// of every operation.
+    private static func routeProperties(_ document: [String: Any]) -> [String: RouteProperties] {
+        var result: [String: RouteProperties] = [:]
+        for (path, item) in document["paths"] as? [String: Any] ?? [:] {
+            for (method, value) in item as? [String: Any] ?? [:] {
+                guard let operation = value as? [String: Any], operation["operationId"] != nil else { continue }
+                result["\(method.uppercased()) \(path)"] = RouteProperties(
+                    kind: .api, bodyLimit: operation["x-campus-body-limit"] as? Int ?? RouteProperties.defaultBodyLimit,
+                    cached: operation["x-campus-cache"] as? String == "timetable",
+                    fastPath: operation["x-campus-fast-path"] as? String)
+            }
+        }
+        return result
+    }
 
     // MARK: Reading the document
 

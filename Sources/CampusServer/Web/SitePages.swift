@@ -1,3 +1,4 @@
+import CampusHTTP
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -8,18 +9,12 @@ struct SitePages: Sendable {
     let pages: WebPages
     let documentation: APIDocumentation
 
-    func register(on router: Router<CampusRequestContext>, routes: RouteTable) {
-        func get(
-            _ path: String, _ handler: @escaping @Sendable (Request, CampusRequestContext) async throws -> Response
-        ) {
-            router.get(RouterPath(path), use: handler)
-            routes.add(path, method: .get)
-        }
-        get("/api", apiPage)
-        get("/openapi.yaml") { _, _ in
+    func register(on routes: PageRoutes) {
+        routes.get("/api", apiPage)
+        routes.get("/openapi.yaml", kind: .api) { _, _ in
             Self.document(documentation.yaml, type: "application/yaml; charset=utf-8")
         }
-        get("/openapi.json") { _, _ in
+        routes.get("/openapi.json", kind: .api) { _, _ in
             Self.document(String(decoding: try documentation.json, as: UTF8.self), type: "application/json")
         }
     }

@@ -1,4 +1,5 @@
 import Accounts
+import CampusHTTP
 import Foundation
 import HTTPInput
 import HTTPTypes
@@ -6,6 +7,7 @@ import Hummingbird
 import InputRules
 import Mustache
 import NIOCore
+import SharedHelpers
 import Storage
 
 /// Renders the web app's pages: the shared layout, the signed-in user, CSRF tokens and flash

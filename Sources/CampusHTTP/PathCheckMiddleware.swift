@@ -6,12 +6,14 @@ import Logging
 import NIOCore
 
 /// Refuses a path that, percent-decoded, is not UTF-8 or holds a control character
-/// (`/static/campus.js%00.html` would reach the file system as `campus.js`), before anything
-/// looks at it: the router, the static files, the pages.
-struct PathCheckMiddleware: RouterMiddleware {
-    typealias Context = CampusRequestContext
+/// (`/static/campus.js%00.html` would reach the file system as `campus.js`), before a handler,
+/// the static files or a page looks at it.
+public struct PathCheckMiddleware: RouterMiddleware {
+    public typealias Context = CampusRequestContext
 
-    func handle(
+    public init() {}
+
+    public func handle(
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
     ) async throws -> Response {
         let path = request.uri.path

@@ -4,12 +4,12 @@ import NIOCore
 import NIOPosix
 
 /// An IPv4 or IPv6 address, and whether it is public.
-struct NetworkAddress: Sendable, Equatable {
+public struct NetworkAddress: Sendable, Equatable {
     /// 4 or 16 bytes.
     var bytes: [UInt8]
 
     /// Parses an address literal (`192.0.2.1`, `2001:db8::1`); nil for a host name.
-    init?(text: String) {
+    public init?(text: String) {
         var v4 = in_addr()
         var v6 = in6_addr()
         if inet_pton(AF_INET, text, &v4) == 1 {
@@ -23,7 +23,7 @@ struct NetworkAddress: Sendable, Equatable {
 
     init(bytes: [UInt8]) { self.bytes = bytes }
 
-    var text: String {
+    public var text: String {
         var buffer = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN) + 1)
         let family = bytes.count == 4 ? AF_INET : AF_INET6
         let written = bytes.withUnsafeBytes { raw in
@@ -35,7 +35,7 @@ struct NetworkAddress: Sendable, Equatable {
 
     /// Not loopback, private (RFC 1918, unique local), link-local, shared (CGNAT), multicast,
     /// reserved or unspecified; IPv4 inside IPv6 (mapped, NAT64) is judged as IPv4.
-    var isPublic: Bool {
+    public var isPublic: Bool {
         if bytes.count == 4 { return Self.isPublicV4(bytes) }
         guard bytes.count == 16 else { return false }
         let b = bytes
@@ -71,7 +71,7 @@ struct NetworkAddress: Sendable, Equatable {
     /// Whether a host, as written, names this machine or a private network: `localhost` and its
     /// subdomains, or an address literal that is not public. (A name that resolves to such an
     /// address is found when it is fetched.)
-    static func isPrivateName(_ host: String) -> Bool {
+    public static func isPrivateName(_ host: String) -> Bool {
         let bare = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
         let name = bare.lowercased()
         if name == "localhost" || name.hasSuffix(".localhost") { return true }

@@ -7,10 +7,12 @@ import NIOCore
 
 /// Headers that make browsers safer with every response, and the charset of text responses
 /// (UTF-8) where the generated code leaves it out.
-struct SecurityHeadersMiddleware: RouterMiddleware {
-    typealias Context = CampusRequestContext
+public struct SecurityHeadersMiddleware: RouterMiddleware {
+    public typealias Context = CampusRequestContext
 
-    func handle(
+    public init() {}
+
+    public func handle(
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
     ) async throws -> Response {
         var response = try await next(request, context)
@@ -29,13 +31,4 @@ struct SecurityHeadersMiddleware: RouterMiddleware {
         }
         return response
     }
-}
-
-extension HTTPField.Name {
-    static let xForwardedFor = Self("X-Forwarded-For")!
-    static let xCSRFToken = Self("X-CSRF-Token")!
-    static let xContentTypeOptions = Self("X-Content-Type-Options")!
-    static let xFrameOptions = Self("X-Frame-Options")!
-    static let referrerPolicy = Self("Referrer-Policy")!
-    static let contentSecurityPolicy = Self("Content-Security-Policy")!
 }

@@ -1,20 +1,19 @@
-import Accounts
 import Foundation
 import HTTPTypes
 import Hummingbird
 import InputRules
 
 /// An error that a client caused and can correct, answered as an RFC 9457 problem document.
-struct Problem: Error, Sendable, Equatable {
-    var status: HTTPResponse.Status
+public struct Problem: Error, Sendable, Equatable {
+    public var status: HTTPResponse.Status
     /// A URI reference naming the kind of problem; `about:blank` when the status says it all.
-    var type: String
-    var title: String
-    var detail: String
-    var errors: [FieldProblem]
-    var headers: HTTPFields
+    public var type: String
+    public var title: String
+    public var detail: String
+    public var errors: [FieldProblem]
+    public var headers: HTTPFields
 
-    init(
+    public init(
         _ status: HTTPResponse.Status, type: String = "about:blank", title: String? = nil, detail: String,
         errors: [FieldProblem] = [], headers: HTTPFields = [:]
     ) {
@@ -26,28 +25,29 @@ struct Problem: Error, Sendable, Equatable {
         self.headers = headers
     }
 
-    static func badRequest(_ detail: String) -> Problem { Problem(.badRequest, detail: detail) }
+    public static func badRequest(_ detail: String) -> Problem { Problem(.badRequest, detail: detail) }
 
-    static func unauthorized(_ detail: String = "Log in first: send `Authorization: Bearer <token>`.") -> Problem {
+    public static func unauthorized(_ detail: String = "Log in first: send `Authorization: Bearer <token>`.") -> Problem
+    {
         Problem(
             .unauthorized, detail: detail, headers: [.wwwAuthenticate: "Bearer realm=\"campus\""])
     }
 
-    static func forbidden(_ detail: String) -> Problem { Problem(.forbidden, detail: detail) }
+    public static func forbidden(_ detail: String) -> Problem { Problem(.forbidden, detail: detail) }
 
-    static func notFound(_ detail: String) -> Problem { Problem(.notFound, detail: detail) }
+    public static func notFound(_ detail: String) -> Problem { Problem(.notFound, detail: detail) }
 
-    static func conflict(_ detail: String) -> Problem { Problem(.conflict, detail: detail) }
+    public static func conflict(_ detail: String) -> Problem { Problem(.conflict, detail: detail) }
 
-    static func invalid(_ failure: ValidationFailure) -> Problem {
+    public static func invalid(_ failure: ValidationFailure) -> Problem {
         Problem(
             .unprocessableContent, type: "/problems/invalid-fields", title: "Some fields are not valid",
             detail: failure.summary, errors: failure.problems)
     }
 
-    static func invalid(_ problem: FieldProblem) -> Problem { invalid(ValidationFailure([problem])) }
+    public static func invalid(_ problem: FieldProblem) -> Problem { invalid(ValidationFailure([problem])) }
 
-    static func tooManyAttempts(retryAfterSeconds: Int) -> Problem {
+    public static func tooManyAttempts(retryAfterSeconds: Int) -> Problem {
         let minutes = (retryAfterSeconds + 59) / 60
         return Problem(
             .tooManyRequests, type: "/problems/too-many-attempts", title: "Too many failed attempts",
@@ -56,14 +56,16 @@ struct Problem: Error, Sendable, Equatable {
             headers: [.retryAfter: String(retryAfterSeconds)])
     }
 
-    static func tooLarge(limit: Int) -> Problem {
+    public static func tooLarge(limit: Int) -> Problem {
         Problem(.contentTooLarge, detail: "The request body is larger than the limit of \(ByteCount(limit)).")
     }
 
-    static func unsupportedMediaType(_ detail: String) -> Problem { Problem(.unsupportedMediaType, detail: detail) }
+    public static func unsupportedMediaType(_ detail: String) -> Problem {
+        Problem(.unsupportedMediaType, detail: detail)
+    }
 
     /// The JSON body of the problem document.
-    func body(instance: String?) -> Data {
+    public func body(instance: String?) -> Data {
         struct Document: Encodable {
             var type: String
             var title: String
@@ -84,7 +86,7 @@ struct Problem: Error, Sendable, Equatable {
         return (try? encoder.encode(document)) ?? Data("{}".utf8)
     }
 
-    func response(instance: String?) -> Response {
+    public func response(instance: String?) -> Response {
         var headers = headers
         headers[.contentType] = "application/problem+json"
         headers[.cacheControl] = "no-store"
@@ -95,11 +97,11 @@ struct Problem: Error, Sendable, Equatable {
 }
 
 /// A size in bytes, written for people ("1 MiB").
-struct ByteCount: CustomStringConvertible {
-    var bytes: Int
-    init(_ bytes: Int) { self.bytes = bytes }
+public struct ByteCount: CustomStringConvertible {
+    public var bytes: Int
+    public init(_ bytes: Int) { self.bytes = bytes }
 
-    var description: String {
+    public var description: String {
         if bytes >= 1 << 20, bytes % (1 << 20) == 0 { return "\(bytes >> 20) MiB" }
         if bytes >= 1 << 10, bytes % (1 << 10) == 0 { return "\(bytes >> 10) KiB" }
         return "\(bytes) bytes"

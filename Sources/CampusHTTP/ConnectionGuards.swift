@@ -10,21 +10,23 @@ import NIOHTTPTypes
 
 /// The HTTP/1 server of Campus: Hummingbird's, with the guards a server on a network needs.
 ///
-/// - **Idle and header timeout**: a connection that sends nothing for ``ConnectionLimits/idleTimeout``
+/// - **Idle and header timeout**: a connection that sends nothing for `idleTimeout`
 ///   (before its first request, between requests, or half-way through a request head or body)
 ///   is closed. Hummingbird's idle timer counts only whole request parts, so a client dripping
 ///   a request head byte by byte is closed as well; a response being sent is never cut.
-/// - **Connections per address**: at most ``ConnectionLimits/connectionsPerAddress`` open
+/// - **Connections per address**: at most `perAddress` open
 ///   connections from one client address; the next one gets a 503 problem document and is closed.
 ///   (Behind a reverse proxy, where every connection comes from the proxy, the proxy limits.)
 /// - **Problem documents for requests that cannot be parsed**: a request line or head over the
 ///   parser's limit (80 KiB) gets 431, any other malformed request 400, both with a problem body.
-enum CampusHTTPServer {
-    static func builder(limits: ConnectionLimits, perAddress: Bool) -> HTTPServerBuilder {
-        let counter = perAddress ? ConnectionCounter(limit: limits.connectionsPerAddress) : nil
-        let seconds = limits.idleTimeout.components.seconds
+public enum CampusHTTPServer {
+    /// The server, closing connections idle for `idleTimeout` and, unless `perAddress` is nil,
+    /// letting one address hold at most that many connections.
+    public static func builder(idleTimeout: Duration, perAddress: Int?) -> HTTPServerBuilder {
+        let counter = perAddress.map { ConnectionCounter(limit: $0) }
+        let timeout = TimeAmount.seconds(max(1, idleTimeout.components.seconds))
         let configuration = HTTP1Channel.Configuration(
-            additionalChannelHandlers: [ParseErrorProblemHandler()], idleTimeout: .seconds(max(1, seconds)))
+            additionalChannelHandlers: [ParseErrorProblemHandler(), IdleTimeoutHandler(timeout: timeout)])
         return HTTPServerBuilder { responder in
             LimitedHTTP1Channel(
                 inner: HTTP1Channel(responder: responder, configuration: configuration), counter: counter)
@@ -154,3 +156,83 @@ final class ParseErrorProblemHandler: ChannelDuplexHandler, RemovableChannelHand
 
 @available(*, unavailable)
 extension ParseErrorProblemHandler: Sendable {}
+
+/// Closes a connection that sends nothing for `timeout`: before its first request, between
+/// requests, and while a request head or body is being read (every part that arrives starts the
+/// time again; a head arrives only once it is whole, so a head dripped a byte at a time is closed).
+/// While a response is being sent the connection is never closed, however slowly the client reads:
+/// the time starts again only once the response's last bytes are out of Campus (handed to the
+/// operating system, which delivers them even after a close). Hummingbird's own idle timeout starts
+/// when the end of the response is queued, which cut slow listeners short.
+final class IdleTimeoutHandler: ChannelDuplexHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPRequestPart
+    typealias InboundOut = HTTPRequestPart
+    typealias OutboundIn = HTTPResponsePart
+    typealias OutboundOut = HTTPResponsePart
+
+    let timeout: TimeAmount
+    private var timer: Scheduled<Void>?
+    /// Requests whose head arrived and whose response is not yet out.
+    private var inFlight = 0
+    private var reading = false
+
+    init(timeout: TimeAmount) { self.timeout = timeout }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        if context.channel.isActive { arm(context) }
+    }
+
+    func channelActive(context: ChannelHandlerContext) {
+        arm(context)
+        context.fireChannelActive()
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        disarm()
+        context.fireChannelInactive()
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) { disarm() }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch unwrapInboundIn(data) {
+        case .head:
+            inFlight += 1
+            reading = true
+            arm(context)
+        case .body:
+            arm(context)
+        case .end:
+            reading = false
+            disarm()
+        }
+        context.fireChannelRead(data)
+    }
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        guard case .end = unwrapOutboundIn(data) else { return context.write(data, promise: promise) }
+        let written = context.eventLoop.makePromise(of: Void.self)
+        written.futureResult.assumeIsolated().whenComplete { result in
+            self.inFlight = max(0, self.inFlight - 1)
+            if self.inFlight == 0, !self.reading, context.channel.isActive { self.arm(context) }
+            promise?.completeWith(result)
+        }
+        context.write(data, promise: written)
+    }
+
+    private func arm(_ context: ChannelHandlerContext) {
+        timer?.cancel()
+        timer = context.eventLoop.assumeIsolated().scheduleTask(in: timeout) {
+            self.timer = nil
+            if self.inFlight == 0 || self.reading { context.close(promise: nil) }
+        }
+    }
+
+    private func disarm() {
+        timer?.cancel()
+        timer = nil
+    }
+}
+
+@available(*, unavailable)
+extension IdleTimeoutHandler: Sendable {}

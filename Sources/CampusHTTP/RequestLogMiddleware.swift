@@ -1,16 +1,17 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
-import InputRules
 import Logging
 import NIOCore
 
 /// Logs one line per request when its response is ready: method, path (never the query, which
 /// may hold a token), status, duration, client address and request id.
-struct RequestLogMiddleware: RouterMiddleware {
-    typealias Context = CampusRequestContext
+public struct RequestLogMiddleware: RouterMiddleware {
+    public typealias Context = CampusRequestContext
 
-    func handle(
+    public init() {}
+
+    public func handle(
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
     ) async throws -> Response {
         let start = ContinuousClock.now

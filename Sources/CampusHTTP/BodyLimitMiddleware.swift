@@ -5,17 +5,17 @@ import InputRules
 import Logging
 import NIOCore
 
-/// Enforces the body limit of each request: at once from `Content-Length`, and while the body
-/// streams in when the length is not declared.
-struct BodyLimitMiddleware: RouterMiddleware {
-    typealias Context = CampusRequestContext
-    /// The limit for a path and method; the default is ``BodyLimits/json``.
-    let limit: @Sendable (HTTPRequest.Method, String) -> Int
+/// Enforces the body limit of each request, the matched route's (``RouteProperties/bodyLimit``):
+/// at once from `Content-Length`, and while the body streams in when the length is not declared.
+public struct BodyLimitMiddleware: RouterMiddleware {
+    public typealias Context = CampusRequestContext
 
-    func handle(
+    public init() {}
+
+    public func handle(
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
     ) async throws -> Response {
-        let limit = self.limit(request.method, request.uri.path)
+        let limit = context.route?.bodyLimit ?? RouteProperties.defaultBodyLimit
         if let length = request.headers[.contentLength].flatMap({ Int($0) }), length > limit {
             throw Problem.tooLarge(limit: limit)
         }

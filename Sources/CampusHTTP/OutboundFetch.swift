@@ -14,8 +14,8 @@ import NIOPosix
 ///   address it has must be public, and the connection goes to the address that was checked
 ///   (AsyncHTTPClient's `dnsOverride` keeps the host name for `Host` and TLS), so a name that
 ///   resolves differently a moment later cannot lead to the loopback or a private network.
-struct OutboundFetch: Sendable {
-    enum Addresses: Sendable {
+public struct OutboundFetch: Sendable {
+    public enum Addresses: Sendable {
         /// Public addresses only (content from the outside: feeds, covers).
         case publicOnly
         /// Any address (a server the admin configured, or when the admin allows private ones).
@@ -23,26 +23,38 @@ struct OutboundFetch: Sendable {
     }
 
     /// Why a fetch failed, in words for the person who asked for it.
-    struct Failed: Error, CustomStringConvertible {
-        var description: String
+    public struct Failed: Error, CustomStringConvertible {
+        public var description: String
+        public init(description: String) { self.description = description }
     }
 
-    struct Fetched: Sendable {
-        var status: Int
-        var body: Data
+    public struct Fetched: Sendable {
+        public var status: Int
+        public var body: Data
         /// Where the body came from after redirects.
-        var url: String
+        public var url: String
     }
 
-    var addresses: Addresses
-    var deadline: Duration
-    var maximumBytes: Int
-    var maximumRedirects = 5
-    var headers: [(String, String)] = []
+    public var addresses: Addresses
+    public var deadline: Duration
+    public var maximumBytes: Int
+    public var maximumRedirects = 5
+    public var headers: [(String, String)] = []
+
+    public init(
+        addresses: Addresses, deadline: Duration, maximumBytes: Int, maximumRedirects: Int = 5,
+        headers: [(String, String)] = []
+    ) {
+        self.addresses = addresses
+        self.deadline = deadline
+        self.maximumBytes = maximumBytes
+        self.maximumRedirects = maximumRedirects
+        self.headers = headers
+    }
 
     /// GETs `url`, following redirects; any status is returned, a failure to connect, a broken
     /// rule or the deadline throws ``Failed``.
-    func get(_ url: String) async throws -> Fetched {
+    public func get(_ url: String) async throws -> Fetched {
         let deadline = self.deadline
         return try await withThrowingTaskGroup(of: Fetched.self) { group in
             group.addTask { try await follow(url) }

@@ -1,19 +1,28 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
-import InputRules
 import Logging
 import NIOCore
 
 /// Answers every error as a problem document (or, for a browser asking for a page, as an HTML
 /// page). Errors that are not the client's doing become a 500 whose detail names the request id,
 /// and are logged with everything known about them.
-struct ProblemMiddleware: RouterMiddleware {
-    typealias Context = CampusRequestContext
-    let routes: RouteTable
+public struct ProblemMiddleware: RouterMiddleware {
+    public typealias Context = CampusRequestContext
+    /// The problem a client caused, for the errors the server's own code throws; nil for errors
+    /// that are the server's.
+    let describe: @Sendable (any Error) -> Problem?
     let htmlErrorPage: @Sendable (Problem, Request, Context) -> Response?
 
-    func handle(
+    public init(
+        describe: @escaping @Sendable (any Error) -> Problem?,
+        htmlErrorPage: @escaping @Sendable (Problem, Request, Context) -> Response?
+    ) {
+        self.describe = describe
+        self.htmlErrorPage = htmlErrorPage
+    }
+
+    public func handle(
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
     ) async throws -> Response {
         do {
@@ -22,7 +31,7 @@ struct ProblemMiddleware: RouterMiddleware {
             return .redirect(to: redirect.location, type: .normal)
         } catch {
             var problem: Problem
-            if let known = Problem(describing: error) {
+            if let known = error as? Problem ?? describe(error) {
                 problem = known
             } else {
                 context.logger.error(
@@ -35,28 +44,28 @@ struct ProblemMiddleware: RouterMiddleware {
                 )
             }
             if problem.status == .notFound, context.endpointPath == "NotFound" {
-                let allowed = routes.methods(forPath: request.uri.path)
-                if !allowed.isEmpty && !allowed.contains(request.method) {
-                    let names = allowed.map(\.rawValue).sorted().joined(separator: ", ")
-                    problem = Problem(
-                        .methodNotAllowed,
-                        detail: "\(request.uri.path) answers \(names), not \(request.method.rawValue).",
-                        headers: [.allow: names])
-                } else {
-                    problem.detail = "There is nothing at \(request.uri.path)."
-                }
+                problem.detail = "There is nothing at \(request.uri.path)."
             }
-            if wantsPage(request), let page = htmlErrorPage(problem, request, context) {
+            if wantsPage(request, context), let page = htmlErrorPage(problem, request, context) {
                 return page
             }
             return problem.response(instance: request.uri.path)
         }
     }
 
-    /// A browser navigating to a web page (not the API) gets an HTML error page.
-    private func wantsPage(_ request: Request) -> Bool {
-        let path = request.uri.path
-        if path.hasPrefix("/api/") || path == "/health" || path == "/ready" || path == "/metrics" { return false }
+    /// A browser navigating to anything but the API gets an HTML error page.
+    private func wantsPage(_ request: Request, _ context: Context) -> Bool {
+        guard context.route?.kind != .api else { return false }
         return request.headers[.accept]?.contains("text/html") ?? false
+    }
+}
+
+/// Sends the browser elsewhere (a page that needs login sends it to the login page).
+public struct Redirect: Error, HTTPResponseError {
+    public var location: String
+    public init(to location: String) { self.location = location }
+    public var status: HTTPResponse.Status { .seeOther }
+    public func response(from request: Request, context: some RequestContext) throws -> Response {
+        .redirect(to: location, type: .normal)
     }
 }

@@ -6,13 +6,13 @@ import Logging
 import Metrics
 import NIOConcurrencyHelpers
 import NIOCore
-import Storage
 
-/// Keeps the bytes of timetable answers (lists, details, schedules, calendar feeds) until the
-/// timetable changes. The timetable changes only by imports, which change its version in the
-/// database; the cache compares versions at most once a second, so an import by another instance
-/// or by the CLI is seen within a second, and one by this server at once (``invalidate()``).
-final class ResponseCache: Sendable {
+/// Keeps the bytes of answers that depend only on a version of the data (the timetable: lists,
+/// details, schedules, calendar feeds), the query and the date, until that version changes. The
+/// version comes from the database (every import changes it); the cache compares it at most once
+/// a second, so an import by another instance or by the CLI is seen within a second, and one by
+/// this server at once (``invalidate()``).
+public final class ResponseCache: Sendable {
     struct Entry: Sendable {
         var version: String
         var headers: HTTPFields
@@ -33,15 +33,18 @@ final class ResponseCache: Sendable {
     }
 
     private let state = NIOLockedValueBox(State())
-    let database: Database
+    /// Reads the version of the data the answers are made of.
+    let readVersion: @Sendable () async throws -> String
     /// The most entries and body bytes kept; when either is reached, the cache starts over.
     /// An answer bigger than a sixteenth of the bytes is not kept.
     let capacity: Int
     let maximumBytes: Int
     static let recheckInterval: Duration = .seconds(1)
 
-    init(database: Database, capacity: Int = 5000, maximumBytes: Int = 64 << 20) {
-        self.database = database
+    public init(
+        capacity: Int = 5000, maximumBytes: Int = 64 << 20, version: @escaping @Sendable () async throws -> String
+    ) {
+        self.readVersion = version
         self.capacity = capacity
         self.maximumBytes = maximumBytes
     }
@@ -56,7 +59,7 @@ final class ResponseCache: Sendable {
             return version
         }
         if let cached { return cached }
-        let version = try await database.read { db in try await TimetableStore(db).version() }
+        let version = try await readVersion()
         state.withLockedValue { state in
             if state.version != version { state.removeAll() }
             state.version = version
@@ -66,7 +69,7 @@ final class ResponseCache: Sendable {
     }
 
     /// Makes the next lookup read the version again (after an import by this server).
-    func invalidate() {
+    public func invalidate() {
         state.withLockedValue { $0.checked = nil }
     }
 

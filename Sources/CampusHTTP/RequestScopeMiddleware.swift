@@ -6,11 +6,13 @@ import Logging
 import NIOCore
 
 /// Makes the request's credentials and address available to handlers (see ``RequestScope``).
-struct RequestScopeMiddleware: RouterMiddleware {
-    typealias Context = CampusRequestContext
+public struct RequestScopeMiddleware: RouterMiddleware {
+    public typealias Context = CampusRequestContext
     let trustForwardedFor: Bool
 
-    func handle(
+    public init(trustForwardedFor: Bool) { self.trustForwardedFor = trustForwardedFor }
+
+    public func handle(
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
     ) async throws -> Response {
         var address = context.remoteAddress?.ipAddress ?? "unknown"

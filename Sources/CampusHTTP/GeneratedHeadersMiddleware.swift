@@ -8,11 +8,13 @@ import NIOCore
 /// The generated OpenAPI code writes response header values percent-encoded (as the `simple`
 /// style of URI templates does), which clients would take literally. This restores the headers
 /// Campus declares in openapi.yaml to their plain values.
-struct GeneratedHeadersMiddleware: RouterMiddleware {
-    typealias Context = CampusRequestContext
+public struct GeneratedHeadersMiddleware: RouterMiddleware {
+    public typealias Context = CampusRequestContext
+
+    public init() {}
     static let names: [HTTPField.Name] = [.eTag, .lastModified, .contentDisposition]
 
-    func handle(
+    public func handle(
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
     ) async throws -> Response {
         var response = try await next(request, context)

@@ -1,17 +1,18 @@
 import Foundation
 
 // The small helpers every layer shares: times as whole seconds, lists in chunks, hex and
-// base64url text. They live here, in one file, so that nobody writes a second copy.
+// base64url text. They live here, in one file and a module of their own that any module may
+// import, so that nobody writes a second copy.
 
 extension Date {
     /// Whole seconds since 1970, as stored.
     public var epoch: Int64 { Int64(timeIntervalSince1970.rounded(.down)) }
     public init(epoch: Int64) { self.init(timeIntervalSince1970: TimeInterval(epoch)) }
-    var rounded: Date { Date(epoch: epoch) }
+    public var rounded: Date { Date(epoch: epoch) }
 }
 
 extension Array {
-    func chunked(_ size: Int) -> [ArraySlice<Element>] {
+    public func chunked(_ size: Int) -> [ArraySlice<Element>] {
         stride(from: 0, to: count, by: size).map { self[$0..<Swift.min($0 + size, count)] }
     }
 }

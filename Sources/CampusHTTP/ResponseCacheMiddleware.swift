@@ -1,0 +1,79 @@
+import Crypto
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+import SharedHelpers
+
+/// Serves the GET requests of routes marked `cached` (``RouteProperties/cached``) from
+/// ``ResponseCache``: a hit answers at once, without the middleware after this one or the
+/// handler (its response was made by them and keeps their headers); a miss goes on, and a 200 is
+/// kept. Answers carry an ETag, so that clients can ask "has it changed?" (`If-None-Match` → 304).
+public struct ResponseCacheMiddleware: RouterMiddleware {
+    public typealias Context = CampusRequestContext
+    let cache: ResponseCache
+    /// Today's date, part of the key: a schedule without dates is this week's.
+    let today: @Sendable () -> String
+
+    public init(cache: ResponseCache, today: @escaping @Sendable () -> String) {
+        self.cache = cache
+        self.today = today
+    }
+
+    public func handle(
+        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
+        guard request.method == .get, context.route?.cached == true, let version = try? await cache.currentVersion()
+        else {
+            return try await next(request, context)
+        }
+        let key = "\(today()) \(request.uri.path)?\(request.uri.query ?? "")"
+        if let entry = cache.entry(key, version: version) {
+            return respond(entry, to: request)
+        }
+        let response = try await next(request, context)
+        guard response.status == .ok else { return response }
+        let collector = BodyCollector()
+        try await response.body.write(CollectingWriter(collector: collector))
+        var headers = response.headers
+        headers[.contentLength] = nil
+        let digest = collector.buffer.withUnsafeReadableBytes { SHA256.hash(data: $0) }
+        let entry = ResponseCache.Entry(
+            version: version, headers: headers, body: collector.buffer,
+            etag: "\"\(digest.prefix(12).hexadecimal)\"")
+        cache.store(entry, for: key)
+        return respond(entry, to: request)
+    }
+
+    private func respond(_ entry: ResponseCache.Entry, to request: Request) -> Response {
+        var headers = entry.headers
+        headers[.eTag] = entry.etag
+        headers[.cacheControl] = "no-cache"
+        if let match = request.headers[.ifNoneMatch],
+            match.split(separator: ",").contains(where: {
+                let tag = $0.trimmingCharacters(in: .whitespaces)
+                return tag == entry.etag || tag == "*"
+            })
+        {
+            headers[.contentType] = nil
+            return Response(status: .notModified, headers: headers, body: ResponseBody())
+        }
+        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: entry.body))
+    }
+}
+
+/// Collects a response body written by Hummingbird.
+final class BodyCollector {
+    var buffer = ByteBuffer()
+}
+
+struct CollectingWriter: ResponseBodyWriter {
+    let collector: BodyCollector
+
+    mutating func write(_ buffer: ByteBuffer) async throws {
+        var buffer = buffer
+        collector.buffer.writeBuffer(&buffer)
+    }
+
+    consuming func finish(_ trailingHeaders: HTTPFields?) async throws {}
+}

@@ -1,0 +1,32 @@
+import Accounts
+import CampusHTTP
+import Foundation
+import HTTPInput
+import InputRules
+import Timetable
+
+/// The string formats openapi.yaml uses, as Campus reads them: dates from 1900 to 2200, and
+/// e-mail addresses as the account rules accept them.
+enum APIFormats {
+    static let checks: [String: RequestValidator.FormatCheck] = [
+        "date": { text, field, name in
+            guard case .failure(let problem) = LocalDate.read(iso: text) else { return nil }
+            return FieldProblem(
+                field: field, detail: LocalDate.problemText(problem, field: name, example: "2023-09-25"))
+        },
+        "date-time": { text, field, name in
+            guard RFC3339.date(text) == nil else { return nil }
+            return FieldProblem(
+                field: field,
+                detail: "\(name) must be an RFC 3339 date-time like 2026-11-22T09:00:00Z, from \(DateRules.rangeText).")
+        },
+        "email": { text, field, _ in
+            do throws(FieldProblem) {
+                _ = try AccountRules.email(text, field: field)
+                return nil
+            } catch {
+                return error
+            }
+        },
+    ]
+}

@@ -1,0 +1,15 @@
+import CampusHTTP
+
+/// The bodies larger than a JSON or form request (``RouteProperties/defaultBodyLimit``, 1 MiB)
+/// that routes declare: openapi.yaml says the API's in `x-campus-body-limit`, which a test
+/// compares with these.
+enum BodyLimits {
+    /// Avatar images.
+    static let avatar = 2 << 20
+    /// A multipart form carrying an avatar, with room for the form's other fields.
+    static let avatarForm = avatar + (64 << 10)
+    /// GPX tracks.
+    static let gpx = 10 << 20
+    /// A multipart form carrying a GPX track.
+    static let gpxForm = gpx + (64 << 10)
+}
