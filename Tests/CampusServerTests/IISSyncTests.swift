@@ -197,7 +197,7 @@ final class FixtureIIS: Sendable {
                 iis.state.withLockedValue { $0.dripping = ["010101"] }
                 let report = try await IISSync(
                     baseURL: url, database: database, logger: TestDatabases.logger, concurrency: 3, attempts: 1,
-                    deadline: .seconds(1)
+                    deadline: .seconds(5)
                 ).run()
                 #expect(report.failed == ["group 010101"])
                 #expect(report.downloaded == 2)
