@@ -1,9 +1,14 @@
 import Foundation
 
+/// A route's path pattern, as the router registers it (`/compete/{id}`).
+public protocol RoutePattern: Sendable {
+    var pattern: String { get }
+}
+
 /// A path of the site with its parameters, written once: the router registers its `pattern`
 /// (`/compete/{competitionId}`) and links are made with `path(…)`, which fills the parameters in
 /// order (percent-encoded), so a link and the route it leads to cannot drift apart.
-public struct Route<Parameters>: Sendable {
+public struct Route<Parameters>: RoutePattern {
     public let pattern: String
 
     public init(_ pattern: String) { self.pattern = pattern }
@@ -51,7 +56,7 @@ extension Route where Parameters: CustomStringConvertible {
 }
 
 /// Two parameters, such as `/albums/{albumId}/{itemId}`.
-public struct Route2<First: CustomStringConvertible, Second: CustomStringConvertible>: Sendable {
+public struct Route2<First: CustomStringConvertible, Second: CustomStringConvertible>: RoutePattern {
     public let pattern: String
 
     public init(_ pattern: String) { self.pattern = pattern }

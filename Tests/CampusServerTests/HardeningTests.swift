@@ -136,11 +136,11 @@ import Yams
             "/\t/127.0.0.1:18401/pwned.html", "//evil.example", "/\\evil.example", "https://evil.example",
             "/\r\n/evil", "/ /evil", "javascript:alert(1)", "", String(repeating: "/a", count: 300),
         ] {
-            #expect(WebPages.safeNext(bad) == "/", "\(bad)")
+            #expect(SignInPages.safeNext(bad) == "/", "\(bad)")
         }
-        #expect(WebPages.safeNext(nil) == "/")
+        #expect(SignInPages.safeNext(nil) == "/")
         for good in ["/", "/compete", "/timetable/groups/151004?week=2026-11-16", "/listen/albums/3", "/%D0%B0"] {
-            #expect(WebPages.safeNext(good) == good)
+            #expect(SignInPages.safeNext(good) == good)
         }
     }
 

@@ -14,7 +14,7 @@ extension UserRecord {
             id: id, email: email, firstName: firstName, lastName: lastName,
             role: Components.Schemas.Role(rawValue: role.rawValue) ?? .user,
             group: group, subgroup: subgroup,
-            avatarUrl: avatarUpdatedAt.map { "/api/v1/users/\(id)/avatar?v=\($0.epoch)" },
+            avatarUrl: avatarUpdatedAt.map { APIRoutes.avatar.path(id, query: [("v", String($0.epoch))]) },
             createdAt: createdAt)
     }
 }
@@ -123,8 +123,9 @@ extension APIHandler {
     func getAvatar(_ input: Operations.getAvatar.Input) async throws -> Operations.getAvatar.Output {
         _ = try await requireUser()
         let userID = input.path.userId
-        guard let avatar = try await services.database.read({ db in try await AccountStore(db).avatar(userID: userID) })
-        else { throw Problem.notFound("Account \(userID) has no avatar.") }
+        guard let avatar = try await accounts.avatar(of: userID) else {
+            throw Problem.notFound("Account \(userID) has no avatar.")
+        }
         let headers = Operations.getAvatar.Output.Ok.Headers(
             Cache_hyphen_Control: "private, max-age=86400", ETag: "\"\(userID)-\(avatar.updatedAt.epoch)\"")
         let body = HTTPBody(avatar.data)
@@ -140,15 +141,14 @@ extension APIHandler {
 
 extension APIHandler {
     func listUsers(_ input: Operations.listUsers.Input) async throws -> Operations.listUsers.Output {
-        _ = try await requireAdmin()
+        let account = try await requireAdmin()
         let page = try Paging(limit: input.query.limit, offset: input.query.offset)
         if let q = input.query.q, q.unicodeScalars.count > 100 {
             throw Problem.invalid(FieldProblem(field: "q", detail: "A search has at most 100 characters."))
         }
         let role = input.query.role.flatMap { Role(rawValue: $0.rawValue) }
-        let result = try await services.database.read { db in
-            try await AccountStore(db).users(search: input.query.q, role: role, limit: page.limit, offset: page.offset)
-        }
+        let result = try await accounts.users(
+            search: input.query.q, role: role, limit: page.limit, offset: page.offset, by: account.user)
         return .ok(
             .init(
                 body: .json(
@@ -158,11 +158,8 @@ extension APIHandler {
 
     func getUser(_ input: Operations.getUser.Input) async throws -> Operations.getUser.Output {
         let account = try await requireUser()
-        let userID = input.path.userId
         // Other people's accounts are private: to a non-admin they do not exist.
-        guard account.user.role == .admin || account.user.id == userID,
-            let user = try await services.database.read({ db in try await AccountStore(db).user(id: userID) })
-        else { throw Problem.notFound("There is no account \(userID).") }
+        let user = try await accounts.user(id: input.path.userId, seenBy: account.user)
         return .ok(.init(body: .json(user.api)))
     }
 

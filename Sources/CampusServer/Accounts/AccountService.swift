@@ -329,6 +329,32 @@ struct AccountService: Sendable {
         let before = throttle.windowStart(now: now)
         try await database.write { db in try await AccountStore(db).removeExpired(now: now, failuresBefore: before) }
     }
+
+    // MARK: Reading accounts
+
+    /// A page of accounts for an admin, optionally searched (name or email) and of one role.
+    func users(search: String?, role: Role?, limit: Int, offset: Int, by actor: UserRecord) async throws -> (
+        users: [UserRecord], total: Int
+    ) {
+        guard actor.role == .admin else { throw Problem.forbidden("Only admins manage accounts.") }
+        return try await database.read { db in
+            try await AccountStore(db).users(search: search, role: role, limit: limit, offset: offset)
+        }
+    }
+
+    /// An account as `actor` may see it: their own, or any for an admin; to anyone else other
+    /// accounts do not exist (404).
+    func user(id: Int64, seenBy actor: UserRecord) async throws -> UserRecord {
+        guard actor.role == .admin || actor.id == id,
+            let user = try await database.read({ db in try await AccountStore(db).user(id: id) })
+        else { throw Problem.notFound("There is no account \(id).") }
+        return user
+    }
+
+    /// An account's avatar image, if it has one.
+    func avatar(of userID: Int64) async throws -> Avatar? {
+        try await database.read { db in try await AccountStore(db).avatar(userID: userID) }
+    }
 }
 
 /// Image formats accepted for avatars, recognized by their first bytes.

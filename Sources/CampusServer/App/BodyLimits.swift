@@ -12,4 +12,6 @@ enum BodyLimits {
     static let gpx = 10 << 20
     /// A multipart form carrying a GPX track.
     static let gpxForm = gpx + (64 << 10)
+    /// A multipart form carrying a media file for the library (``ListenService/uploadLimit``).
+    static let mediaUploadForm = ListenService.uploadLimit + (64 << 10)
 }

@@ -86,7 +86,7 @@ public enum CampusApp {
         let resources = try Resources.locate()
         let templates = try await MustacheLibrary(directory: resources.templates)
         let documentation = try APIDocumentation.bundled()
-        let pages = WebPages(services: services, templates: templates)
+        let renderer = PageRenderer(services: services, templates: templates)
         let routes = RouteTable()
         let timetable = services.timetable
 
@@ -101,7 +101,7 @@ public enum CampusApp {
         router.add(
             middleware: ProblemMiddleware(
                 describe: { Problem(describing: $0) },
-                htmlErrorPage: { problem, request, _ in pages.errorPage(problem, request: request) }))
+                htmlErrorPage: { problem, request, _ in renderer.errorPage(problem, request: request) }))
         router.add(middleware: PathCheckMiddleware())
         router.add(middleware: BodyLimitMiddleware())
         router.add(middleware: RequestScopeMiddleware(trustForwardedFor: services.configuration.trustForwardedFor))
@@ -113,12 +113,19 @@ public enum CampusApp {
         try APIHandler(services: services).registerHandlers(
             on: RecordingTransport(router: router, routes: routes, documentation: documentation),
             configuration: Configuration(dateTranscoder: RFC3339DateTranscoder(), jsonEncodingOptions: [.sortedKeys]))
-        let pageRoutes = PageRoutes(router: router, routes: routes)
-        AccountPages(pages: pages).register(on: pageRoutes)
-        SitePages(pages: pages, documentation: documentation).register(on: pageRoutes)
-        TimetablePages(pages: pages).register(on: pageRoutes)
-        CompetePages(pages: pages).register(on: pageRoutes)
-        ListenPages(pages: pages).register(on: pageRoutes)
+        let pageRouter = PageRouter(router: router, routes: routes, renderer: renderer)
+        SitePages(documentation: documentation).register(on: pageRouter)
+        SignInPages(services: services).register(on: pageRouter)
+        ProfilePages(services: services).register(on: pageRouter)
+        AdminPages(services: services).register(on: pageRouter)
+        TimetablePages(services: services).register(on: pageRouter)
+        CompetePages(services: services).register(on: pageRouter)
+        CompetitionFormPages(services: services).register(on: pageRouter)
+        ListenPages(services: services).register(on: pageRouter)
+        PlaylistPages(services: services).register(on: pageRouter)
+        LibraryPages(services: services).register(on: pageRouter)
+        ReactionPages(services: services).register(on: pageRouter)
+        ListenSettingsPages(services: services).register(on: pageRouter)
         // Static files: the route is `/static/**`; FileMiddleware answers it from the bundle.
         router.group("/static")
             .add(
@@ -127,7 +134,10 @@ public enum CampusApp {
                     cacheControl: .init([(MediaType(type: .any), [.public, .maxAge(3600)])]),
                     logger: services.logger)
             )
-            .get("**") { request, _ -> Response in throw Problem.notFound("There is nothing at \(request.uri.path).") }
+            // FileMiddleware serves a file only when what it wraps answers Hummingbird's own 404.
+            .get("**") { request, _ -> Response in
+                throw HTTPError(.notFound, message: "There is nothing at \(request.uri.path).")
+            }
         routes.add(.get, "/static/**", RouteProperties(kind: .file))
         // Anything else under /api is the API's: a problem document, also for a browser.
         for method in [HTTPRequest.Method.get, .post, .put, .patch, .delete] {

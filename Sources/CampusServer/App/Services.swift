@@ -17,6 +17,7 @@ final class Services: Sendable {
     let database: Database
     let accounts: AccountService
     let timetable: TimetableService
+    let directory: TimetableDirectory
     let leaderboards: Leaderboards
     let compete: CompeteService
     let listen: ListenService
@@ -47,6 +48,8 @@ final class Services: Sendable {
         self.responseCache = ResponseCache(version: {
             try await database.read { db in try await TimetableStore(db).version() }
         })
+        let cache = self.responseCache
+        self.directory = TimetableDirectory(database: database, changed: { cache.invalidate() })
         self.transcodes = TranscodeSlots(
             total: configuration.limits.transcodes, perHolder: configuration.limits.transcodesPerUser)
         let leaderboards = Leaderboards(

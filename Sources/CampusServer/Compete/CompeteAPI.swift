@@ -102,14 +102,12 @@ extension APIHandler {
         -> Operations.listParticipants.Output
     {
         let user = try await requireUser().user
-        let visible = try await compete.managed(input.path.competitionId, by: user)
-        let id = visible.competition.id
-        let entries = try await services.database.read { db in try await CompeteStore(db).entries(competitionID: id) }
+        let (visible, entries) = try await compete.participants(input.path.competitionId, by: user)
         let ranks = Dictionary(
             uniqueKeysWithValues: Ranking.rank(entries.map(\.entry), by: visible.competition.metric).map {
                 ($0.entry.participantID, $0.rank)
             })
-        let items = entries.sorted { $0.entry.participantName < $1.entry.participantName }.map { item in
+        let items = entries.map { item in
             item.entry.api(
                 rank: ranks[item.entry.participantID] ?? nil, competition: visible.competition, email: item.email)
         }
@@ -197,9 +195,8 @@ extension APIHandler {
 
     func exportResults(_ input: Operations.exportResults.Input) async throws -> Operations.exportResults.Output {
         let user = try await requireUser().user
-        let visible = try await compete.managed(input.path.competitionId, by: user)
+        let (visible, entries) = try await compete.participants(input.path.competitionId, by: user)
         let id = visible.competition.id
-        let entries = try await services.database.read { db in try await CompeteStore(db).entries(competitionID: id) }
         let csv = try ResultsCSV.make(competition: visible.competition, entries: entries)
         let filename = "competition-\(id)-results.csv"
         return .ok(

@@ -59,6 +59,15 @@ struct CompeteService: Sendable {
     }
 
     /// The competition exists, but the account has no entry in it.
+    /// A competition's participants with their emails, by name, for its organizer (or an admin).
+    func participants(_ id: Int64, by user: UserRecord) async throws -> (
+        visible: Visible, entries: [(entry: Entry, email: String)]
+    ) {
+        let visible = try await managed(id, by: user)
+        let entries = try await database.read { db in try await CompeteStore(db).entries(competitionID: id) }
+        return (visible, entries.sorted { $0.entry.participantName < $1.entry.participantName })
+    }
+
     static func notParticipant(_ detail: String) -> Problem {
         Problem(.conflict, type: "/problems/not-a-participant", title: "Not a participant", detail: detail)
     }

@@ -8,14 +8,21 @@ enum ResultsChart {
     static let height = 220.0
     static let margin = (left: 64.0, right: 16.0, top: 16.0, bottom: 36.0)
 
-    /// One chart per metric and unit: `title` and the `svg` markup (already escaped).
-    static func charts(_ results: [ResultRecord]) -> [[String: Any]] {
+    /// A chart: its title, the metric it shows and the `svg` markup (already escaped).
+    struct Chart: Sendable {
+        var title: String
+        var metric: String
+        var svg: String
+    }
+
+    /// One chart per metric and unit.
+    static func charts(_ results: [ResultRecord]) -> [Chart] {
         let groups = Dictionary(grouping: results) { "\($0.metric.rawValue) \($0.unit)" }
         return groups.sorted { $0.key < $1.key }.compactMap { _, results in
             let group = results.sorted { $0.at < $1.at }
             guard let first = group.first else { return nil }
-            let title = "\(CompetePages.metricName(first.metric)) (\(first.metric == .time ? "h:mm:ss" : first.unit))"
-            return ["title": title, "svg": svg(group, title: title), "metric": first.metric.rawValue]
+            let title = "\(MetricText.name(first.metric)) (\(first.metric == .time ? "h:mm:ss" : first.unit))"
+            return Chart(title: title, metric: first.metric.rawValue, svg: svg(group, title: title))
         }
     }
 

@@ -107,21 +107,21 @@ struct HomeFeed: Sendable {
                 genre == nil
                 ? try await store.newestParents(kind: kind, limit: limit + 1)
                 : try await store.parents(kind: kind, genreID: genre, limit: limit + 1)
-            return block(parents.map(Self.item), more: "/listen\(kind.path)")
+            return block(parents.map(Self.item), more: SiteRoutes.browse(kind).path)
         case .genre(let id):
             let parents = try await store.parents(kind: nil, genreID: id, limit: limit + 1)
-            return block(parents.map(Self.item), more: "/listen/genres/\(id)")
+            return block(parents.map(Self.item), more: SiteRoutes.genre.path(id))
         case .system(let playlist):
             let items = try await store.media(
                 ids: try await store.systemPlaylist(playlist, userID: user.id, limit: limit + 1))
-            return block(items.map(Self.item), more: "/listen/playlists/\(playlist.rawValue)")
+            return block(items.map(Self.item), more: SiteRoutes.playlist.path(playlist.rawValue))
         case .genres:
             let genres = try await store.genres()
             return block(
                 genres.map {
                     Item(
                         kind: "genre", id: String($0.id), title: $0.name, ref: "genre:\($0.id)",
-                        url: "/listen/genres/\($0.id)")
+                        url: SiteRoutes.genre.path($0.id))
                 }, more: nil)
         case .unrated:
             // The newest album or podcast the listener has not rated invites a rating.
@@ -133,7 +133,7 @@ struct HomeFeed: Sendable {
             }
             return nil
         case .link:
-            let link = configuration.link ?? "/listen"
+            let link = configuration.link ?? SiteRoutes.listen.path
             return block(
                 [Item(kind: "link", id: link, title: configuration.title, ref: link, url: link)], more: nil)
         }
@@ -144,7 +144,7 @@ struct HomeFeed: Sendable {
             kind: parent.kind.rawValue, id: String(parent.id), title: parent.title, subtitle: parent.author?.name,
             duration: parent.duration, publishedAt: nil,
             images: parent.hasCover ? CoverURL.images(parentID: parent.id, version: parent.updatedAt) : nil,
-            ref: "\(parent.kind.rawValue):\(parent.id)", url: "\(parent.kind.path)/\(parent.id)")
+            ref: "\(parent.kind.rawValue):\(parent.id)", url: SiteRoutes.parent(parent.kind).path(parent.id))
     }
 
     static func item(_ media: MediaItem) -> Item {
@@ -152,6 +152,7 @@ struct HomeFeed: Sendable {
             kind: media.kind.rawValue, id: String(media.id), title: media.title,
             subtitle: media.author?.name ?? media.parentTitle, duration: media.duration, publishedAt: media.publishedAt,
             images: media.hasCover ? CoverURL.images(parentID: media.parentID, version: media.updatedAt) : nil,
-            ref: "\(media.kind.rawValue):\(media.id)", url: "\(media.kind.parent.path)/\(media.parentID)/\(media.id)")
+            ref: "\(media.kind.rawValue):\(media.id)",
+            url: SiteRoutes.parentItem(media.kind.parent).path(media.parentID, media.id))
     }
 }

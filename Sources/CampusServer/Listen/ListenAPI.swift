@@ -29,7 +29,7 @@ extension APIHandler {
 
     func listGenres(_ input: Operations.listGenres.Input) async throws -> Operations.listGenres.Output {
         _ = try await requireUser()
-        let genres = try await services.database.read { db in try await ListenStore(db).genres() }
+        let genres = try await listen.genres()
         return .ok(.init(body: .json(genres.map { .init(id: $0.id, name: $0.name) })))
     }
 
@@ -37,10 +37,8 @@ extension APIHandler {
         _ = try await requireUser()
         let page = try Paging(limit: input.query.limit, offset: input.query.offset)
         let kind = ParentKind(rawValue: input.path.parentKind.rawValue) ?? .album
-        let parents = try await services.database.read { db in
-            try await ListenStore(db).parents(
-                kind: kind, genreID: input.query.genre, limit: page.limit, offset: page.offset)
-        }
+        let parents = try await listen.parents(
+            kind: kind, genre: input.query.genre, limit: page.limit, offset: page.offset)
         return .ok(.init(body: .json(parents.map(\.api))))
     }
 
@@ -330,11 +328,6 @@ extension APIHandler {
 
 // MARK: - API documents
 
-extension ParentKind {
-    /// The web app's path for parents of this kind: /albums, /podcasts, /audiobooks, /programmes.
-    var path: String { "/\(rawValue)s" }
-}
-
 extension Components.Schemas.MediaKind {
     init(_ kind: MediaKind) { self = .init(rawValue: kind.rawValue) ?? .track }
 }
@@ -343,9 +336,14 @@ extension Components.Schemas.ParentKind {
     init(_ kind: ParentKind) { self = .init(rawValue: kind.rawValue) ?? .album }
 }
 
+/// The address of a cover image; `v` changes when the cover does, so browsers may keep it.
 enum CoverURL {
+    static func path(parentID: Int64, size: ImageSize, version: Date) -> String {
+        APIRoutes.cover.path(parentID, size.rawValue, query: [("v", String(version.epoch))])
+    }
+
     static func images(parentID: Int64, version: Date) -> Components.Schemas.Images {
-        func url(_ size: ImageSize) -> String { "/api/v1/covers/\(parentID)/\(size.rawValue)?v=\(version.epoch)" }
+        func url(_ size: ImageSize) -> String { path(parentID: parentID, size: size, version: version) }
         return .init(thumbnail: url(.thumbnail), medium: url(.medium), large: url(.large), original: url(.original))
     }
 }
@@ -370,9 +368,9 @@ extension SearchHit {
     var api: Components.Schemas.SearchHit {
         let url: String
         switch kind {
-        case .author: url = "/authors/\(id)"
-        case .parent(let kind): url = "\(kind.path)/\(id)"
-        case .media: url = "/media/\(id)"
+        case .author: url = SiteRoutes.author.path(id)
+        case .parent(let kind): url = SiteRoutes.parent(kind).path(id)
+        case .media: url = SiteRoutes.media.path(id)
         }
         var ref = reference.description
         if case .media(let kind) = kind { ref = "\(kind.rawValue):\(id)" }
@@ -387,7 +385,7 @@ extension Parent {
             id: id, kind: .init(kind), title: title, author: author.map { .init(id: $0.id, name: $0.name) },
             genre: genre.map { .init(id: $0.id, name: $0.name) }, year: year, itemCount: itemCount, duration: duration,
             images: hasCover ? CoverURL.images(parentID: id, version: updatedAt) : nil, ref: "\(kind.rawValue):\(id)",
-            url: "\(kind.path)/\(id)")
+            url: SiteRoutes.parent(kind).path(id))
     }
 }
 
@@ -407,7 +405,7 @@ extension ListenService.MediaView {
             publishedAt: item.publishedAt, contentType: item.contentType, size: item.size, bitrate: item.bitrate,
             images: item.hasCover ? CoverURL.images(parentID: item.parentID, version: item.updatedAt) : nil,
             streamUrl: streamURL, resumePosition: resumePosition, ref: "\(item.kind.rawValue):\(item.id)",
-            url: "\(parentKind.path)/\(item.parentID)/\(item.id)", liked: liked, hidden: hidden)
+            url: SiteRoutes.parentItem(parentKind).path(item.parentID, item.id), liked: liked, hidden: hidden)
     }
 }
 

@@ -66,9 +66,8 @@ struct ListenService: Sendable {
     }
 
     static func streamURL(_ id: Int64, _ settings: ListenSettings) -> String {
-        let base = "/api/v1/media/\(id)/stream"
-        guard let bitrate = settings.soundQuality.bitrate else { return base }
-        return "\(base)?format=mp3&bitrate=\(bitrate)"
+        guard let bitrate = settings.soundQuality.bitrate else { return APIRoutes.mediaStream.path(id) }
+        return APIRoutes.mediaStream.path(id, query: [("format", "mp3"), ("bitrate", String(bitrate))])
     }
 
     func media(_ id: Int64, for user: UserRecord) async throws -> MediaView {
@@ -101,6 +100,27 @@ struct ListenService: Sendable {
                 liked: marks[.parent(parent.kind, id)] == .like, hidden: marks[.parent(parent.kind, id)] == .hide,
                 rssPath: hasFeed ? Podcasts.feedPath(parent, links: links) : nil)
         }
+    }
+
+    /// Albums, podcasts, audiobooks or programmes, of a genre if one is given.
+    func parents(kind: ParentKind, genre: Int64? = nil, limit: Int, offset: Int = 0) async throws -> [Parent] {
+        try await database.read { db in
+            try await ListenStore(db).parents(kind: kind, genreID: genre, limit: limit, offset: offset)
+        }
+    }
+
+    func genres() async throws -> [Genre] {
+        try await database.read { db in try await ListenStore(db).genres() }
+    }
+
+    func genre(_ id: Int64) async throws -> Genre {
+        guard let genre = try await genres().first(where: { $0.id == id }) else { throw Self.notFound("genre \(id)") }
+        return genre
+    }
+
+    /// How many items the catalogue holds.
+    func mediaCount() async throws -> Int {
+        try await database.read { db in try await ListenStore(db).mediaCount() }
     }
 
     func author(_ id: Int64, for user: UserRecord) async throws -> AuthorView {

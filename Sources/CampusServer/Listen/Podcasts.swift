@@ -178,16 +178,21 @@ public struct Podcasts: Sendable {
         guard let (parent, items) = found else { return nil }
         let links = services.links
         let feed = PodcastFeed(
-            title: parent.title, link: "\(base)\(parent.kind.path)/\(parent.id)", description: parent.description,
+            title: parent.title, link: base + SiteRoutes.parent(parent.kind).path(parent.id),
+            description: parent.description,
             author: parent.author?.name,
             imageURL: parent.hasCover
-                ? "\(base)/api/v1/covers/\(parent.id)/large?key=\(links.key(for: "cover:\(parent.id)"))" : nil,
+                ? base
+                    + APIRoutes.cover.path(
+                        parent.id, ImageSize.large.rawValue, query: [("key", links.key(for: "cover:\(parent.id)"))])
+                : nil,
             category: parent.genre?.name, isExplicit: false,
             episodes: items.map { item in
                 PodcastFeed.Episode(
                     guid: "campus-media-\(item.id)", title: item.title, description: item.description,
                     published: item.publishedAt ?? item.updatedAt,
-                    enclosureURL: "\(base)/api/v1/media/\(item.id)/stream?key=\(links.key(for: "media:\(item.id)"))",
+                    enclosureURL: base
+                        + APIRoutes.mediaStream.path(item.id, query: [("key", links.key(for: "media:\(item.id)"))]),
                     enclosureType: item.contentType, enclosureLength: item.size, duration: item.duration,
                     number: item.number, isExplicit: item.isExplicit)
             })
@@ -196,6 +201,6 @@ public struct Podcasts: Sendable {
 
     /// The path of a parent's feed, with its key.
     static func feedPath(_ parent: Parent, links: LinkSigner) -> String {
-        "/api/v1\(parent.kind.path)/\(parent.id)/rss?key=\(links.key(for: "rss:\(parent.id)"))"
+        APIRoutes.feed(parent.kind).path(parent.id, query: [("key", links.key(for: "rss:\(parent.id)"))])
     }
 }

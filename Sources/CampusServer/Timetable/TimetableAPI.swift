@@ -10,60 +10,45 @@ import Timetable
 extension APIHandler {
     var timetable: TimetableService { services.timetable }
 
-    private func read<T: Sendable>(_ body: @Sendable (TimetableStore) async throws -> T) async throws -> T {
-        try await services.database.read { db in try await body(TimetableStore(db)) }
-    }
+    var directory: TimetableDirectory { services.directory }
 
     // MARK: Directory
 
     func listFaculties(_ input: Operations.listFaculties.Input) async throws -> Operations.listFaculties.Output {
-        .ok(.init(body: .json(try await read { try await $0.faculties() }.map(\.api))))
+        .ok(.init(body: .json(try await directory.faculties().map(\.api))))
     }
 
     func listSpecialities(_ input: Operations.listSpecialities.Input) async throws -> Operations.listSpecialities.Output
     {
-        .ok(.init(body: .json(try await read { try await $0.specialities() }.map(\.api))))
+        .ok(.init(body: .json(try await directory.specialities().map(\.api))))
     }
 
     func listDepartments(_ input: Operations.listDepartments.Input) async throws -> Operations.listDepartments.Output {
         .ok(
             .init(
                 body: .json(
-                    try await read { try await $0.departments() }.map {
+                    try await directory.departments().map {
                         .init(abbreviation: $0.abbreviation, name: $0.name)
                     })))
     }
 
     func listLessonTypes(_ input: Operations.listLessonTypes.Input) async throws -> Operations.listLessonTypes.Output {
-        .ok(.init(body: .json(try await read { try await $0.lessonTypes() }.map(\.api))))
+        .ok(.init(body: .json(try await directory.lessonTypes().map(\.api))))
     }
 
     func updateLessonType(_ input: Operations.updateLessonType.Input) async throws -> Operations.updateLessonType.Output
     {
         _ = try await requireAdmin()
         guard case .json(let body) = input.body else { throw Problem.badRequest("Send the lesson type as JSON.") }
-        let id = input.path.typeId
-        let types = try await read { try await $0.lessonTypes() }
-        guard var type = types.first(where: { $0.id == id }) else {
-            throw Problem.notFound("There is no lesson type \(id).")
-        }
-        type.name = body.name.trimmed
-        type.abbreviation = body.abbreviation.trimmed
-        type.colour = body.colour.lowercased()
-        let changed = type
-        _ = try await services.database.write { db in try await TimetableStore(db).updateLessonType(changed) }
-        services.responseCache.invalidate()
+        let changed = try await directory.updateLessonType(
+            id: input.path.typeId, name: body.name.trimmed, abbreviation: body.abbreviation.trimmed,
+            colour: body.colour.lowercased())
         return .ok(.init(body: .json(changed.api)))
     }
 
     func listGroups(_ input: Operations.listGroups.Input) async throws -> Operations.listGroups.Output {
         let query = input.query
-        let (groups, specialities, faculties) = try await read { store in
-            (try await store.groups(), try await store.specialities(), try await store.faculties())
-        }
-        let specialityByID = Dictionary(specialities.map { ($0.id, $0) }) { a, _ in a }
-        let sections = Listing.groups(
-            groups, specialities: specialityByID, faculties: Dictionary(faculties.map { ($0.id, $0) }) { a, _ in a },
+        let (sections, specialityByID) = try await directory.groups(
             filter: .init(
                 search: query.q, facultyID: query.faculty.map(Int.init), course: query.course,
                 educationDegree: query.degree, specialityID: query.speciality.map(Int.init)),
@@ -80,22 +65,8 @@ extension APIHandler {
     }
 
     func getGroup(_ input: Operations.getGroup.Input) async throws -> Operations.getGroup.Output {
-        let name = input.path.name
-        let found = try await read { store -> (StudyGroup, Speciality?, Faculty?, [StudyGroup])? in
-            guard let group = try await store.group(named: name) else { return nil }
-            let specialities = try await store.specialities()
-            let speciality = specialities.first { $0.id == group.specialityID }
-            let facultyID = group.facultyID ?? speciality?.facultyID
-            let faculty = try await store.faculties().first { $0.id == facultyID }
-            let flow = try await store.groups().filter {
-                $0.name != group.name && $0.specialityID != nil && $0.specialityID == group.specialityID
-                    && $0.course == group.course
-            }
-            return (group, speciality, faculty, flow)
-        }
-        guard let (group, speciality, faculty, flow) = found else {
-            throw Problem.notFound("There is no group \(name).")
-        }
+        let detail = try await directory.group(named: input.path.name)
+        let (group, speciality, faculty, flow) = (detail.group, detail.speciality, detail.faculty, detail.flow)
         let specialities = speciality.map { [$0.id: $0] } ?? [:]
         return .ok(
             .init(
@@ -107,9 +78,8 @@ extension APIHandler {
     }
 
     func listTeachers(_ input: Operations.listTeachers.Input) async throws -> Operations.listTeachers.Output {
-        let teachers = try await read { try await $0.teachers() }
-        let sections = Listing.teachers(
-            teachers, search: input.query.q, department: input.query.department,
+        let sections = try await directory.teachers(
+            search: input.query.q, department: input.query.department,
             sections: Listing.TeacherSections(rawValue: input.query.sections?.rawValue ?? "letter") ?? .letter)
         return .ok(
             .init(
@@ -120,12 +90,7 @@ extension APIHandler {
     }
 
     func getTeacher(_ input: Operations.getTeacher.Input) async throws -> Operations.getTeacher.Output {
-        let urlID = input.path.urlId
-        let found = try await read { store -> (Teacher, TeacherCard?)? in
-            guard let teacher = try await store.teacher(urlID: urlID) else { return nil }
-            return (teacher, try await store.teacherCard(teacherID: teacher.id))
-        }
-        guard let (teacher, card) = found else { throw Problem.notFound("There is no teacher \(urlID).") }
+        let (teacher, card) = try await directory.teacher(urlID: input.path.urlId)
         return .ok(
             .init(
                 body: .json(
@@ -140,9 +105,8 @@ extension APIHandler {
     }
 
     func listRooms(_ input: Operations.listRooms.Input) async throws -> Operations.listRooms.Output {
-        let rooms = try await read { try await $0.rooms() }
-        let sections = Listing.rooms(
-            rooms, search: input.query.q, type: input.query._type, building: input.query.building,
+        let sections = try await directory.rooms(
+            search: input.query.q, type: input.query._type, building: input.query.building,
             sections: Listing.RoomSections(rawValue: input.query.sections?.rawValue ?? "building") ?? .building)
         return .ok(
             .init(
@@ -153,11 +117,7 @@ extension APIHandler {
     }
 
     func getRoom(_ input: Operations.getRoom.Input) async throws -> Operations.getRoom.Output {
-        let id = input.path.roomId
-        guard let room = try await read({ try await $0.room(id: id) }) else {
-            throw Problem.notFound("There is no room \(id).")
-        }
-        return .ok(.init(body: .json(room.api)))
+        .ok(.init(body: .json(try await directory.room(id: input.path.roomId).api)))
     }
 
     // MARK: Schedules
@@ -271,13 +231,13 @@ extension APIHandler {
         -> Operations.getTeacherCalendar.Output
     {
         let urlID = input.path.urlId
-        let name = try await read { try await $0.teacher(urlID: urlID) }?.fullName ?? urlID
+        let name = try await directory.teacher(urlID: urlID).teacher.fullName
         return .ok(.init(body: .text_calendar(try await calendar(.teacher(urlID), name: name, subgroup: nil))))
     }
 
     func getRoomCalendar(_ input: Operations.getRoomCalendar.Input) async throws -> Operations.getRoomCalendar.Output {
         let id = input.path.roomId
-        let name = try await read { try await $0.room(id: id) }.map { "Room \($0.displayName)" } ?? "Room \(id)"
+        let name = "Room \(try await directory.room(id: id).displayName)"
         return .ok(.init(body: .text_calendar(try await calendar(.room(id), name: name, subgroup: nil))))
     }
 

@@ -4,17 +4,17 @@ import HTTPTypes
 import Hummingbird
 import NIOCore
 
-/// The API documentation and the OpenAPI document.
+/// The home page, the API's documentation page, and the OpenAPI document itself.
 struct SitePages: Sendable {
-    let pages: WebPages
     let documentation: APIDocumentation
 
-    func register(on routes: PageRoutes) {
-        routes.get("/api", apiPage)
-        routes.get("/openapi.yaml", kind: .api) { _, _ in
+    func register(on pages: PageRouter) {
+        pages.page(SiteRoutes.home) { _ in .page(HomePage()) }
+        pages.page(SiteRoutes.apiDocumentation) { _ in .page(APIPage(documentation.page)) }
+        pages.resource(SiteRoutes.openAPIYAML, kind: .api) { _, _ in
             Self.document(documentation.yaml, type: "application/yaml; charset=utf-8")
         }
-        routes.get("/openapi.json", kind: .api) { _, _ in
+        pages.resource(SiteRoutes.openAPIJSON, kind: .api) { _, _ in
             Self.document(String(decoding: try documentation.json, as: UTF8.self), type: "application/json")
         }
     }
@@ -24,45 +24,96 @@ struct SitePages: Sendable {
             status: .ok, headers: [.contentType: type, .cacheControl: "no-cache"],
             body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
     }
+}
 
-    @Sendable func apiPage(_ request: Request, _ context: CampusRequestContext) async throws -> Response {
-        let visitor = try await pages.visitor(request)
-        let doc = documentation.page
-        let values: [String: Any] = [
-            "title": doc.title, "version": doc.version, "description": doc.description,
-            "tags": doc.tags.map { tag in
-                [
-                    "name": tag.name, "description": tag.description,
-                    "operations": tag.operations.map { operation in
-                        [
-                            "id": operation.id, "method": operation.method,
-                            "methodClass": operation.method.lowercased(),
-                            "path": operation.path, "summary": operation.summary,
-                            "description": operation.description, "needsLogin": operation.needsLogin,
-                            "parameters": operation.parameters.map(Self.field),
-                            "hasParameters": !operation.parameters.isEmpty,
-                            "requestBody": operation.requestBody ?? "",
-                            "responses": operation.responses.map {
-                                ["status": $0.status, "description": $0.description, "body": $0.body ?? ""]
-                            },
-                        ] as [String: Any]
-                    },
-                ] as [String: Any]
-            },
-            "schemas": doc.schemas.map { schema in
-                [
-                    "name": schema.name, "description": schema.description, "type": schema.type,
-                    "properties": schema.properties.map(Self.field), "hasProperties": !schema.properties.isEmpty,
-                ] as [String: Any]
-            },
-        ]
-        return try await pages.render("api", values, for: visitor, section: "api")
+struct HomePage: PageModel {
+    static let template = "home"
+    static let section: SiteSection? = .home
+}
+
+/// The API's documentation: operations by tag, and schemas.
+struct APIPage: PageModel {
+    static let template = "api"
+    static let section: SiteSection? = nil
+
+    struct Tag: Sendable {
+        var name: String
+        var description: String
+        var operations: [Operation]
     }
 
-    private static func field(_ field: APIDocumentation.Field) -> [String: Any] {
-        [
-            "name": field.name, "location": field.location, "type": field.type, "required": field.required,
-            "description": field.description,
-        ]
+    struct Operation: Sendable {
+        var id: String
+        var method: String
+        var methodClass: String
+        var path: String
+        var summary: String
+        var description: String
+        var needsLogin: Bool
+        var parameters: [Field]
+        var hasParameters: Bool
+        var requestBody: String?
+        var responses: [Response]
+    }
+
+    struct Response: Sendable {
+        var status: String
+        var description: String
+        var body: String
+    }
+
+    struct Field: Sendable {
+        var name: String
+        var location: String
+        var type: String
+        var required: Bool
+        var description: String
+
+        init(_ field: APIDocumentation.Field) {
+            name = field.name
+            location = field.location
+            type = field.type
+            required = field.required
+            description = field.description
+        }
+    }
+
+    struct Schema: Sendable {
+        var name: String
+        var description: String
+        var type: String
+        var properties: [Field]
+        var hasProperties: Bool
+    }
+
+    var title: String
+    var version: String
+    var description: String
+    var tags: [Tag]
+    var schemas: [Schema]
+
+    init(_ doc: APIDocumentation.PageValues) {
+        title = doc.title
+        version = doc.version
+        description = doc.description
+        tags = doc.tags.map { tag in
+            Tag(
+                name: tag.name, description: tag.description,
+                operations: tag.operations.map { operation in
+                    Operation(
+                        id: operation.id, method: operation.method, methodClass: operation.method.lowercased(),
+                        path: operation.path, summary: operation.summary, description: operation.description,
+                        needsLogin: operation.needsLogin, parameters: operation.parameters.map(Field.init),
+                        hasParameters: !operation.parameters.isEmpty, requestBody: operation.requestBody,
+                        responses: operation.responses.map {
+                            Response(status: $0.status, description: $0.description, body: $0.body ?? "")
+                        })
+                })
+        }
+        schemas = doc.schemas.map { schema in
+            Schema(
+                name: schema.name, description: schema.description, type: schema.type,
+                properties: schema.properties.map(Field.init), hasProperties: !schema.properties.isEmpty)
+        }
     }
 }

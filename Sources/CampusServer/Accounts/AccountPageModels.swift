@@ -1,0 +1,100 @@
+import Accounts
+import Storage
+
+/// The models of the account pages (templates `login`, `register`, `forgot`, `reset`, `profile`,
+/// `admin-users`).
+struct LoginPage: PageModel {
+    static let template = "login"
+    static let section: SiteSection? = nil
+
+    struct DemoAccount: Sendable {
+        var email: String
+        var password: String
+        var role: String
+    }
+
+    var next: String
+    var email = ""
+    var error: String?
+    var demoAccounts: [DemoAccount]
+    var hasDemoAccounts: Bool
+}
+
+struct RegisterPage: PageModel {
+    static let template = "register"
+    static let section: SiteSection? = nil
+
+    var email = ""
+    var firstName = ""
+    var lastName = ""
+    var organizer = false
+    var errors = FieldErrors()
+}
+
+struct ForgotPasswordPage: PageModel {
+    static let template = "forgot"
+    static let section: SiteSection? = nil
+
+    var sent = false
+    var email = ""
+}
+
+struct ResetPasswordPage: PageModel {
+    static let template = "reset"
+    static let section: SiteSection? = nil
+
+    var token: String
+    var error: String?
+    var errors = FieldErrors()
+}
+
+struct ProfilePage: PageModel {
+    static let template = "profile"
+    static let section: SiteSection? = .profile
+
+    struct Subgroup: Sendable {
+        var value: Int
+        var label: String
+        var selected: Bool
+    }
+
+    var profile: LayoutUser
+    var subgroups: [Subgroup]
+    var errors = FieldErrors()
+    var passwordErrors = FieldErrors()
+    var avatarError: String?
+    var deleteError: String?
+
+    init(_ user: UserRecord) {
+        profile = LayoutUser(user)
+        subgroups = AccountRules.subgroups.map {
+            Subgroup(value: $0, label: $0 == 0 ? "Whole group" : "\($0)", selected: $0 == user.subgroup)
+        }
+    }
+}
+
+struct AccountsPage: PageModel {
+    static let template = "admin-users"
+    static let section: SiteSection? = .admin
+
+    struct Account: Sendable {
+        struct RoleChoice: Sendable {
+            var value: String
+            var selected: Bool
+        }
+
+        var fullName: String
+        var email: String
+        var group: String
+        var roles: [RoleChoice]
+        var isSelf: Bool
+        var roleAction: String
+    }
+
+    var q: String
+    var total: Int
+    var page: Int
+    var users: [Account]
+    var previousURL: String?
+    var nextURL: String?
+}

@@ -1,0 +1,133 @@
+import Accounts
+import CampusHTTP
+import Foundation
+import InputRules
+import Storage
+
+/// The signed-in user's own account: profile, password, avatar, deleting it.
+struct ProfilePages: Sendable {
+    let services: Services
+    var accounts: AccountService { services.accounts }
+
+    func register(on pages: PageRouter) {
+        pages.signedInPage(SiteRoutes.profile) { _, account in .page(ProfilePage(account.user)) }
+        pages.form(SiteRoutes.profile, ProfileForm.self, updateProfile)
+        pages.form(SiteRoutes.profilePassword, PasswordForm.self, changePassword)
+        pages.upload(SiteRoutes.profileAvatar, AvatarForm.self, bodyLimit: BodyLimits.avatarForm, uploadAvatar)
+        pages.form(SiteRoutes.profileAvatarDelete, CSRFForm.self) { _, account, _ in
+            try await accounts.deleteAvatar(of: account.user)
+            return .redirect(SiteRoutes.profile.path, flash: "Your avatar is removed.")
+        }
+        pages.form(SiteRoutes.profileDelete, DeleteForm.self, deleteAccount)
+    }
+
+    struct ProfileForm: PageForm {
+        var _csrf: String?
+        var firstName: String?
+        var lastName: String?
+        var group: String?
+        var subgroup: String?
+    }
+
+    @Sendable func updateProfile(_ request: PageRequest, _ account: Authenticated, _ form: ProfileForm) async throws
+        -> PageAnswer
+    {
+        var subgroup: Int?
+        if let text = form.subgroup, !text.isEmpty {
+            guard let value = Int(text) else {
+                var page = ProfilePage(account.user)
+                page.errors = FieldErrors("subgroup", "Choose a subgroup from the list.")
+                return .page(page, status: .unprocessableContent)
+            }
+            subgroup = value
+        }
+        do {
+            _ = try await accounts.updateProfile(
+                of: account.user,
+                .init(firstName: form.firstName, lastName: form.lastName, group: form.group, subgroup: subgroup))
+            return .redirect(SiteRoutes.profile.path, flash: "Your profile is saved.")
+        } catch let failure as ValidationFailure {
+            var shown = account.user
+            shown.firstName = form.firstName ?? shown.firstName
+            shown.lastName = form.lastName ?? shown.lastName
+            shown.group = form.group ?? shown.group
+            var page = ProfilePage(shown)
+            page.errors = FieldErrors(failure)
+            return .page(page, status: .unprocessableContent)
+        }
+    }
+
+    struct PasswordForm: PageForm {
+        var _csrf: String?
+        var currentPassword: String?
+        var newPassword: String?
+        var confirmation: String?
+    }
+
+    @Sendable func changePassword(_ request: PageRequest, _ account: Authenticated, _ form: PasswordForm)
+        async throws -> PageAnswer
+    {
+        var page = ProfilePage(account.user)
+        guard form.newPassword == form.confirmation else {
+            page.passwordErrors = FieldErrors("confirmation", "The two new passwords are not the same.")
+            return .page(page, status: .unprocessableContent)
+        }
+        do {
+            try await accounts.changePassword(
+                of: account, current: form.currentPassword ?? "", new: form.newPassword ?? "")
+            return .redirect(
+                SiteRoutes.profile.path, flash: "Your password is changed. Your other sessions have been logged out.")
+        } catch let failure as ValidationFailure {
+            page.passwordErrors = FieldErrors(failure)
+            return .page(page, status: .unprocessableContent)
+        } catch let problem as Problem where problem.status == .forbidden {
+            page.passwordErrors = FieldErrors("currentPassword", problem.detail)
+            return .page(page, status: .forbidden)
+        }
+    }
+
+    struct AvatarForm: PageForm {
+        var _csrf: String?
+        var avatar: Data?
+    }
+
+    @Sendable func uploadAvatar(_ request: PageRequest, _ account: Authenticated, _ form: AvatarForm) async throws
+        -> PageAnswer
+    {
+        var page = ProfilePage(account.user)
+        guard let data = form.avatar, !data.isEmpty else {
+            page.avatarError = "Choose an image file first."
+            return .page(page, status: .unprocessableContent)
+        }
+        do {
+            _ = try await accounts.setAvatar(
+                of: account.user, contentType: "application/octet-stream", data: [UInt8](data))
+            return .redirect(SiteRoutes.profile.path, flash: "Your avatar is saved.")
+        } catch let failure as ValidationFailure {
+            page.avatarError = failure.summary
+            return .page(page, status: .unprocessableContent)
+        } catch let problem as Problem where problem.status == .contentTooLarge {
+            page.avatarError = problem.detail
+            return .page(page, status: .contentTooLarge)
+        }
+    }
+
+    struct DeleteForm: PageForm {
+        var _csrf: String?
+        var password: String?
+    }
+
+    @Sendable func deleteAccount(_ request: PageRequest, _ account: Authenticated, _ form: DeleteForm) async throws
+        -> PageAnswer
+    {
+        do {
+            try await accounts.deleteAccount(of: account.user, password: form.password ?? "")
+        } catch let problem as Problem where [.forbidden, .conflict].contains(problem.status) {
+            var page = ProfilePage(account.user)
+            page.deleteError = problem.detail
+            return .page(page, status: problem.status)
+        }
+        return .redirect(
+            SiteRoutes.home.path, flash: "Your account and its data are deleted. Goodbye!", session: .signOut)
+    }
+}

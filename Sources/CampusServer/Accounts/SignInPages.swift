@@ -1,0 +1,160 @@
+import Accounts
+import CampusHTTP
+import Foundation
+import Hummingbird
+import InputRules
+import Storage
+
+/// Logging in and out, registering, and resetting a forgotten password.
+struct SignInPages: Sendable {
+    let services: Services
+    var accounts: AccountService { services.accounts }
+
+    func register(on pages: PageRouter) {
+        pages.page(SiteRoutes.login, loginPage)
+        pages.publicForm(SiteRoutes.login, LoginForm.self, login)
+        pages.publicForm(SiteRoutes.logout, CSRFForm.self, logout)
+        pages.page(SiteRoutes.register, registrationPage)
+        pages.publicForm(SiteRoutes.register, RegistrationForm.self, registration)
+        pages.page(SiteRoutes.forgotPassword) { _ in .page(ForgotPasswordPage()) }
+        pages.publicForm(SiteRoutes.forgotPassword, ForgotForm.self, forgot)
+        pages.page(SiteRoutes.resetPassword) { request in
+            .page(ResetPasswordPage(token: request.query("token", maxLength: 200) ?? ""))
+        }
+        pages.publicForm(SiteRoutes.resetPassword, ResetForm.self, reset)
+    }
+
+    // MARK: Login and logout
+
+    struct LoginForm: PageForm {
+        var _csrf: String?
+        var email: String?
+        var password: String?
+        var next: String?
+    }
+
+    @Sendable func loginPage(_ request: PageRequest) async throws -> PageAnswer {
+        let next = Self.safeNext(request.request.uri.queryParameters["next"].map(String.init))
+        if request.visitor.user != nil { return .redirect(next) }
+        return .page(LoginPage(next: next, demoAccounts: demoAccounts, hasDemoAccounts: !demoAccounts.isEmpty))
+    }
+
+    private var demoAccounts: [LoginPage.DemoAccount] {
+        guard services.configuration.demo else { return [] }
+        return Demo.accounts.map { .init(email: $0.email, password: $0.password, role: $0.role.rawValue) }
+    }
+
+    @Sendable func login(_ request: PageRequest, _ form: LoginForm) async throws -> PageAnswer {
+        let next = Self.safeNext(form.next)
+        let email = form.email ?? ""
+        do {
+            let result = try await accounts.login(
+                email: email, password: form.password ?? "", kind: .web,
+                address: RequestScope.current?.address ?? "unknown", userAgent: request.request.headers[.userAgent])
+            return .redirect(next, flash: "Welcome, \(result.user.firstName)!", session: .signIn(token: result.token))
+        } catch let problem as Problem where [.unauthorized, .tooManyRequests].contains(problem.status) {
+            let page = LoginPage(
+                next: next, email: email, error: problem.detail, demoAccounts: demoAccounts,
+                hasDemoAccounts: !demoAccounts.isEmpty)
+            var headers = HTTPFields()
+            if let retryAfter = problem.headers[.retryAfter] { headers[.retryAfter] = retryAfter }
+            return .page(page, status: problem.status, headers: headers)
+        }
+    }
+
+    @Sendable func logout(_ request: PageRequest, _ form: CSRFForm) async throws -> PageAnswer {
+        if let token = request.visitor.sessionCookie { try await accounts.logout(token: token) }
+        return .redirect(SiteRoutes.home.path, flash: "You are logged out.", session: .signOut)
+    }
+
+    /// A path of this site to go to after logging in; anything else goes home. Only the
+    /// characters a URL's path and query may hold unescaped are allowed (RFC 3986), so neither
+    /// control characters (browsers drop tabs and line breaks, which turned `/%09/host` into
+    /// `//host`) nor backslashes can make it another site's address.
+    static func safeNext(_ next: String?) -> String {
+        guard let next, next.utf8.count < 500, next.hasPrefix("/"), !next.hasPrefix("//"),
+            next.unicodeScalars.allSatisfy({ nextCharacters.contains($0) })
+        else {
+            return SiteRoutes.home.path
+        }
+        return next
+    }
+
+    private static let nextCharacters = CharacterSet(
+        charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~!$&'()*+,;=:@/%?")
+
+    // MARK: Registration
+
+    struct RegistrationForm: PageForm {
+        var _csrf: String?
+        var email: String?
+        var password: String?
+        var firstName: String?
+        var lastName: String?
+        var organizer: String?
+    }
+
+    @Sendable func registrationPage(_ request: PageRequest) async throws -> PageAnswer {
+        if request.visitor.user != nil { return .redirect(SiteRoutes.profile.path) }
+        return .page(RegisterPage())
+    }
+
+    @Sendable func registration(_ request: PageRequest, _ form: RegistrationForm) async throws -> PageAnswer {
+        var page = RegisterPage(
+            email: form.email ?? "", firstName: form.firstName ?? "", lastName: form.lastName ?? "",
+            organizer: form.organizer != nil)
+        do {
+            let user = try await accounts.register(
+                email: form.email ?? "", password: form.password ?? "", firstName: form.firstName ?? "",
+                lastName: form.lastName ?? "", organizer: form.organizer != nil)
+            return .redirect(
+                SiteRoutes.login.path, flash: "Your account is ready, \(user.firstName). Log in with \(user.email).")
+        } catch let failure as ValidationFailure {
+            page.errors = FieldErrors(failure)
+            return .page(page, status: .unprocessableContent)
+        } catch StoreError.emailTaken {
+            page.errors = FieldErrors("email", "An account with this email exists already. Log in instead.")
+            return .page(page, status: .conflict)
+        }
+    }
+
+    // MARK: Password reset
+
+    struct ForgotForm: PageForm {
+        var _csrf: String?
+        var email: String?
+    }
+
+    @Sendable func forgot(_ request: PageRequest, _ form: ForgotForm) async throws -> PageAnswer {
+        let email = String((form.email ?? "").prefix(AccountRules.emailMaxLength))
+        try await accounts.requestPasswordReset(email: email)
+        return .page(ForgotPasswordPage(sent: true, email: email))
+    }
+
+    struct ResetForm: PageForm {
+        var _csrf: String?
+        var token: String?
+        var password: String?
+        var confirmation: String?
+    }
+
+    @Sendable func reset(_ request: PageRequest, _ form: ResetForm) async throws -> PageAnswer {
+        let token = String((form.token ?? "").prefix(200))
+        let password = form.password ?? ""
+        if password != (form.confirmation ?? "") {
+            return .page(
+                ResetPasswordPage(
+                    token: token, errors: FieldErrors("confirmation", "The two passwords are not the same.")),
+                status: .unprocessableContent)
+        }
+        do {
+            try await accounts.resetPassword(token: token, newPassword: password)
+        } catch let failure as ValidationFailure {
+            return .page(ResetPasswordPage(token: token, errors: FieldErrors(failure)), status: .unprocessableContent)
+        } catch let problem as Problem where problem.status == .forbidden {
+            return .page(ResetPasswordPage(token: token, error: problem.detail), status: .forbidden)
+        }
+        return .redirect(
+            SiteRoutes.login.path, flash: "Your password is changed. Log in with the new one.", session: .signOut)
+    }
+}

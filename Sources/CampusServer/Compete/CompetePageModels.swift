@@ -1,0 +1,228 @@
+import Compete
+import Foundation
+
+/// The models of the competition pages (templates `compete*`, partial `compete-items`).
+
+/// The words for a metric, as pages show them.
+enum MetricText {
+    static func name(_ metric: Metric) -> String {
+        switch metric {
+        case .distance: "Distance"
+        case .time: "Time"
+        case .points: "Points"
+        }
+    }
+}
+
+/// A competition in a list (`compete-items`, the library).
+struct CompetitionItem: Sendable {
+    var id: Int64
+    var name: String
+    var metricName: String
+    var active: Bool
+    var joined: Bool
+    var participants: Int
+    var owner: String
+    var url: String
+    var myResult: String?
+    var rank: Int?
+    var reuseURL: String
+    var deleteURL: String
+
+    init(_ visible: CompeteService.Visible, rank: Int? = nil) {
+        let c = visible.competition
+        id = c.id
+        name = c.name
+        metricName = MetricText.name(c.metric)
+        active = c.isActive
+        joined = visible.isJoined
+        participants = visible.row.participants
+        owner = visible.row.ownerName
+        url = SiteRoutes.competition.path(c.id)
+        myResult = visible.row.myEntry?.result.map { ResultText.format($0, metric: c.metric, unit: c.unit) }
+        self.rank = rank
+        reuseURL = SiteRoutes.newCompetition.path(query: [("from", String(c.id))])
+        deleteURL = SiteRoutes.deleteCompetition.path(c.id)
+    }
+}
+
+/// A record (a best result) and who holds it.
+struct RecordView: Sendable {
+    struct Holder: Sendable {
+        var name: String
+        var competition: String
+        var url: String
+    }
+
+    var metric: String
+    var unit: String
+    var value: String
+    var holders: [Holder]
+    /// The series' latest run's name, on the records page.
+    var series: String
+
+    init(_ record: Record) {
+        metric = MetricText.name(record.metric)
+        unit = record.unit
+        value = ResultText.format(record.value, metric: record.metric, unit: record.unit)
+        holders = record.holders.map {
+            Holder(
+                name: $0.participantName, competition: $0.competitionName,
+                url: SiteRoutes.competition.path($0.competitionID))
+        }
+        series = record.holders.max { $0.at < $1.at }?.competitionName ?? ""
+    }
+}
+
+struct CompeteHomePage: PageModel {
+    static let template = "compete"
+    static let section: SiteSection? = .compete
+
+    var q: String
+    var competitions: [CompetitionItem]
+    var total: Int
+    var empty: Bool
+    var isOrganizer: Bool
+}
+
+struct CompeteLibraryPage: PageModel {
+    static let template = "compete-library"
+    static let section: SiteSection? = .compete
+
+    var competitions: [CompetitionItem]
+    var empty: Bool
+}
+
+struct CompeteMinePage: PageModel {
+    static let template = "compete-mine"
+    static let section: SiteSection? = .compete
+
+    var active: [CompetitionItem]
+    var inactive: [CompetitionItem]
+    var noActive: Bool
+    var noInactive: Bool
+}
+
+struct CompeteHistoryPage: PageModel {
+    static let template = "compete-history"
+    static let section: SiteSection? = .compete
+
+    var joined: [CompetitionItem]
+    var previous: [CompetitionItem]
+    var noJoined: Bool
+    var noPrevious: Bool
+}
+
+struct CompeteStatsPage: PageModel {
+    static let template = "compete-stats"
+    static let section: SiteSection? = .compete
+
+    var kilometres: String
+    var minutes: String
+    var competitions: Int
+    var bests: [RecordView]
+    var hasBests: Bool
+    var charts: [ResultsChart.Chart]
+    var hasResults: Bool
+}
+
+struct CompeteRecordsPage: PageModel {
+    static let template = "compete-records"
+    static let section: SiteSection? = .compete
+
+    var allTime: [RecordView]
+    var series: [RecordView]
+    var empty: Bool
+}
+
+/// Creating, reusing and editing a competition.
+struct CompetitionFormPage: PageModel {
+    static let template = "compete-form"
+    static let section: SiteSection? = .compete
+
+    struct MetricChoice: Sendable {
+        var value: String
+        var name: String
+        var rule: String
+        var checked: Bool
+    }
+
+    var title: String
+    var submit: String
+    var action: String
+    var cancel: String?
+    var from: Int64?
+    var name: String
+    var description: String
+    var unit: String
+    var startsAt: String
+    var endsAt: String
+    var participantUploads: Bool
+    var metrics: [MetricChoice]
+    var errors = FieldErrors()
+}
+
+/// One competition: its scoreboard, the participant's actions and the organizer's panel.
+struct CompetitionPage: PageModel {
+    static let template = "compete-detail"
+    static let section: SiteSection? = .compete
+
+    struct RankingRow: Sendable {
+        var rank: Int?
+        var name: String
+        var me: Bool
+        var result: String?
+    }
+
+    struct ParticipantRow: Sendable {
+        var userId: Int64
+        var name: String
+        var email: String
+        var value: String
+        var track: String?
+        var resultURL: String
+        var trackURL: String
+        var kickURL: String
+    }
+
+    /// What the competition's organizer (or an admin) sees.
+    struct Organizer: Sendable {
+        var editURL: String
+        var activateURL: String
+        var deactivateURL: String
+        var exportURL: String
+        var reuseURL: String
+        var deleteURL: String
+        var participantsList: [ParticipantRow]
+        var noParticipants: Bool
+        var placeholder: String
+    }
+
+    var id: Int64
+    var me: Int64
+    var name: String
+    var description: String?
+    var metricName: String
+    var rule: String
+    var active: Bool
+    var inactive: Bool
+    var owner: String
+    var participants: Int
+    var startsAt: String?
+    var endsAt: String?
+    var templateUrl: String?
+    var canJoin: Bool
+    var canLeave: Bool
+    var canUpload: Bool
+    var joinURL: String
+    var leaveURL: String
+    var myTrackURL: String
+    var best: RecordView?
+    var seriesBest: RecordView?
+    var liveURL: String
+    var version: Int64
+    var ranking: [RankingRow]
+    var rankingMore: Int?
+    var noEntries: Bool
+    var canManage: Organizer?
+}

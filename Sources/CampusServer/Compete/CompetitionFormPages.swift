@@ -1,0 +1,169 @@
+import Accounts
+import CampusHTTP
+import Compete
+import Foundation
+import InputRules
+import Storage
+import Timetable
+
+/// Creating a competition, reusing one from the library (seed 002: the new run starts pre-filled,
+/// without participants) and editing one.
+struct CompetitionFormPages: Sendable {
+    let services: Services
+    var compete: CompeteService { services.compete }
+    var zone: TimeZone { services.configuration.timeZone }
+
+    func register(on pages: PageRouter) {
+        pages.signedInPage(SiteRoutes.newCompetition, newPage)
+        pages.form(SiteRoutes.newCompetition, CompetitionForm.self, create)
+        pages.signedInPage(SiteRoutes.editCompetition, editPage)
+        pages.form(SiteRoutes.editCompetition, CompetitionForm.self, edit)
+    }
+
+    struct CompetitionForm: PageForm {
+        var _csrf: String?
+        var from: String?
+        var name: String?
+        var description: String?
+        var metric: String?
+        var unit: String?
+        var startsAt: String?
+        var endsAt: String?
+        var participantUploads: String?
+    }
+
+    private static let blank = CompetitionDraft(name: "", description: "", metric: .distance)
+
+    private func page(
+        _ draft: CompetitionDraft, title: String, submit: String, action: String, cancel: String? = nil,
+        from: Int64? = nil, errors: FieldErrors = FieldErrors()
+    ) -> CompetitionFormPage {
+        CompetitionFormPage(
+            title: title, submit: submit, action: action, cancel: cancel, from: from, name: draft.name,
+            description: draft.description, unit: draft.unit ?? "",
+            startsAt: Self.localInput(draft.startsAt, in: zone) ?? "",
+            endsAt: Self.localInput(draft.endsAt, in: zone) ?? "", participantUploads: draft.participantUploads,
+            metrics: Metric.allCases.map {
+                .init(value: $0.rawValue, name: MetricText.name($0), rule: $0.rankingRule, checked: $0 == draft.metric)
+            },
+            errors: errors)
+    }
+
+    /// A date as a `datetime-local` input shows it, in the institution's time zone.
+    static func localInput(_ date: Date?, in zone: TimeZone) -> String? {
+        guard let date else { return nil }
+        let local = LocalDateTime(date, in: zone)
+        return "\(local.date.iso)T\(WallTime(minutes: local.minutes)?.description ?? "00:00")"
+    }
+
+    /// A `datetime-local` field: `.some(nil)` when empty, nil when it is not a date and time
+    /// Campus reads.
+    static func parseLocal(_ text: String?, in zone: TimeZone) -> Date?? {
+        guard let text = text?.trimmingCharacters(in: .whitespaces), !text.isEmpty else { return .some(nil) }
+        guard case .success(let local) = LocalDateTime.read(local: text) else { return nil }
+        return .some(local.moment(in: zone))
+    }
+
+    private static let dateProblem = "Write a date and time between 1900 and 2200."
+
+    /// The change a form asks for; a date that is not one is a field problem.
+    private func change(_ form: CompetitionForm) throws -> CompetitionChange {
+        var validator = Validator()
+        let starts = Self.parseLocal(form.startsAt, in: zone)
+        let ends = Self.parseLocal(form.endsAt, in: zone)
+        if starts == nil { validator.add(FieldProblem(field: "startsAt", detail: Self.dateProblem)) }
+        if ends == nil { validator.add(FieldProblem(field: "endsAt", detail: Self.dateProblem)) }
+        try validator.finish()
+        return CompetitionChange(
+            name: form.name ?? "", description: form.description ?? "",
+            metric: form.metric.flatMap(Metric.init(rawValue:)) ?? .distance, unit: form.unit ?? "",
+            startsAt: starts ?? .some(nil), endsAt: ends ?? .some(nil),
+            participantUploads: form.participantUploads != nil)
+    }
+
+    /// What the form showed again, when it comes back with its problems.
+    private func shown(_ form: CompetitionForm) -> CompetitionDraft {
+        var draft = Self.blank
+        draft.name = form.name ?? ""
+        draft.description = form.description ?? ""
+        draft.metric = form.metric.flatMap(Metric.init(rawValue:)) ?? .distance
+        draft.unit = form.unit
+        draft.startsAt = Self.parseLocal(form.startsAt, in: zone) ?? nil
+        draft.endsAt = Self.parseLocal(form.endsAt, in: zone) ?? nil
+        draft.participantUploads = form.participantUploads != nil
+        return draft
+    }
+
+    // MARK: Create and reuse
+
+    @Sendable func newPage(_ request: PageRequest, _ account: Authenticated) async throws -> PageAnswer {
+        guard account.user.role.includes(.organizer) else {
+            throw Problem.forbidden("Only organizers create competitions. An admin can make your account an organizer.")
+        }
+        if let raw = request.query("from"), let id = Int64(raw) {
+            let draft = CompetitionDraft(reusing: try await compete.managed(id, by: account.user).competition)
+            return .page(
+                page(
+                    draft, title: "Reuse “\(draft.name)”", submit: "Activate",
+                    action: SiteRoutes.newCompetition.path, from: id))
+        }
+        return .page(
+            page(Self.blank, title: "New competition", submit: "Activate", action: SiteRoutes.newCompetition.path))
+    }
+
+    @Sendable func create(_ request: PageRequest, _ account: Authenticated, _ form: CompetitionForm) async throws
+        -> PageAnswer
+    {
+        let from = form.from.flatMap { Int64($0) }
+        do {
+            let change = try change(form)
+            let competition =
+                if let from {
+                    try await compete.reuse(from, change: change, by: account.user)
+                } else {
+                    try await compete.create(change.applied(to: Self.blank), by: account.user)
+                }
+            return .redirect(
+                SiteRoutes.competition.path(competition.id), flash: "“\(competition.name)” is created and active.")
+        } catch {
+            guard let problem = Problem(describing: error), problem.status == .unprocessableContent else { throw error }
+            return .page(
+                page(
+                    shown(form), title: "New competition", submit: "Activate", action: SiteRoutes.newCompetition.path,
+                    from: from, errors: FieldErrors(ValidationFailure(problem.errors))),
+                status: .unprocessableContent)
+        }
+    }
+
+    // MARK: Edit
+
+    @Sendable func editPage(_ request: PageRequest, _ account: Authenticated) async throws -> PageAnswer {
+        let id = try request.id()
+        let competition = try await compete.managed(id, by: account.user).competition
+        return .page(
+            page(
+                CompetitionDraft(reusing: competition), title: "Edit “\(competition.name)”", submit: "Save",
+                action: SiteRoutes.editCompetition.path(id), cancel: SiteRoutes.competition.path(id)))
+    }
+
+    @Sendable func edit(_ request: PageRequest, _ account: Authenticated, _ form: CompetitionForm) async throws
+        -> PageAnswer
+    {
+        let id = try request.id()
+        do {
+            _ = try await compete.edit(id, change: try change(form), by: account.user)
+            return .redirect(SiteRoutes.competition.path(id), flash: "Saved.")
+        } catch {
+            guard let problem = Problem(describing: error) else { throw error }
+            if problem.status == .conflict {
+                return .redirect(SiteRoutes.competition.path(id), flash: problem.detail, kind: .error)
+            }
+            guard problem.status == .unprocessableContent else { throw error }
+            return .page(
+                page(
+                    shown(form), title: "Edit competition", submit: "Save", action: SiteRoutes.editCompetition.path(id),
+                    cancel: SiteRoutes.competition.path(id), errors: FieldErrors(ValidationFailure(problem.errors))),
+                status: .unprocessableContent)
+        }
+    }
+}

@@ -1,0 +1,162 @@
+import Accounts
+import CampusHTTP
+import Foundation
+import HTTPInput
+import Listen
+import MultipartKit
+import NIOCore
+import Storage
+
+/// The media library, for admins: scanning a folder, importing a podcast, uploading a file, and
+/// the blocks of the home feed.
+struct LibraryPages: Sendable {
+    let services: Services
+    var listen: ListenService { services.listen }
+
+    func register(on pages: PageRouter) {
+        pages.signedInPage(SiteRoutes.listenLibrary) { _, account in
+            try Self.requireAdmin(account)
+            return try await library()
+        }
+        pages.form(SiteRoutes.libraryScan, LibraryForm.self, scan)
+        pages.form(SiteRoutes.libraryPodcast, LibraryForm.self, addPodcast)
+        pages.upload(SiteRoutes.libraryUpload, UploadForm.self, bodyLimit: BodyLimits.mediaUploadForm, upload)
+        pages.form(SiteRoutes.libraryFeed, FeedForm.self, changeFeed)
+    }
+
+    static func requireAdmin(_ account: Authenticated) throws {
+        guard account.user.role == .admin else { throw Problem.forbidden("Only admins manage the media library.") }
+    }
+
+    /// Back to the library with what went wrong.
+    private static func refused(_ problem: Problem) -> PageAnswer {
+        .redirect(SiteRoutes.listenLibrary.path, flash: problem.detail, kind: .error)
+    }
+
+    func library() async throws -> PageAnswer {
+        let count = try await listen.mediaCount()
+        let (configured, blocks) = try await listen.feedBlocks()
+        return .page(
+            LibraryPage(
+                count: count, configured: configured,
+                blocks: blocks.enumerated().map { index, block in
+                    .init(
+                        index: index, type: block.type.rawValue, title: block.title, source: block.source,
+                        limit: block.limit, highlight: block.highlight, link: block.link, first: index == 0,
+                        last: index == blocks.count - 1)
+                },
+                types: FeedBlockConfiguration.BlockType.allCases.map(\.rawValue)))
+    }
+
+    struct LibraryForm: PageForm {
+        var _csrf: String?
+        var folder: String?
+        var url: String?
+    }
+
+    @Sendable func scan(_ request: PageRequest, _ account: Authenticated, _ form: LibraryForm) async throws
+        -> PageAnswer
+    {
+        try Self.requireAdmin(account)
+        do {
+            let summary = try await listen.scan(String((form.folder ?? "").prefix(1000)))
+            return .redirect(SiteRoutes.listenLibrary.path, flash: "Scanned: \(summary.description).")
+        } catch let problem as Problem where problem.status == .unprocessableContent {
+            return Self.refused(problem)
+        }
+    }
+
+    @Sendable func addPodcast(_ request: PageRequest, _ account: Authenticated, _ form: LibraryForm) async throws
+        -> PageAnswer
+    {
+        try Self.requireAdmin(account)
+        let url = (form.url ?? "").trimmingCharacters(in: .whitespaces)
+        guard url.hasPrefix("http://") || url.hasPrefix("https://"), url.count <= 2000 else {
+            return .redirect(SiteRoutes.listenLibrary.path, flash: "Give the feed's http(s) address.", kind: .error)
+        }
+        do {
+            let summary = try await listen.importPodcast(url)
+            return .redirect(
+                SiteRoutes.parent(.podcast).path(summary.podcastID),
+                flash: "Imported “\(summary.title)”: \(summary.added) new episodes, \(summary.updated) updated.")
+        } catch let problem as Problem where problem.status == .unprocessableContent {
+            return Self.refused(problem)
+        }
+    }
+
+    struct UploadForm: PageForm {
+        var _csrf: String?
+        var folder: String?
+        var file: UploadedFile?
+    }
+
+    /// A file field of a multipart form, with its part's headers (for the file name).
+    struct UploadedFile: Decodable, Sendable, MultipartPartConvertible {
+        var part: MultipartPart
+        var multipart: MultipartPart? { part }
+        init?(multipart: MultipartPart) { part = multipart }
+        init(from decoder: any Decoder) throws {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "Not a file."))
+        }
+    }
+
+    @Sendable func upload(_ request: PageRequest, _ account: Authenticated, _ form: UploadForm) async throws
+        -> PageAnswer
+    {
+        try Self.requireAdmin(account)
+        guard let part = form.file?.part, part.body.readableBytes > 0,
+            let name = MultipartForm.fileName(contentDisposition: part.headers.first(name: "Content-Disposition"))
+        else {
+            return .redirect(SiteRoutes.listenLibrary.path, flash: "Choose an audio file first.", kind: .error)
+        }
+        do {
+            let bytes = [UInt8](buffer: part.body)
+            let view = try await listen.upload(
+                [bytes[...]].async, name: name, folder: form.folder.flatMap { $0.isEmpty ? nil : $0 },
+                for: account.user)
+            return .redirect(view.api.url, flash: "“\(view.item.title)” is in the library.")
+        } catch let problem as Problem where problem.status == .unprocessableContent {
+            return Self.refused(problem)
+        }
+    }
+
+    struct FeedForm: PageForm {
+        var _csrf: String?
+        var action: String
+        var index: Int?
+        var type: String?
+        var title: String?
+        var source: String?
+        var limit: Int?
+        var highlight: String?
+        var link: String?
+    }
+
+    /// Adds, removes or moves one block of the home feed, or returns to the default feed.
+    @Sendable func changeFeed(_ request: PageRequest, _ account: Authenticated, _ form: FeedForm) async throws
+        -> PageAnswer
+    {
+        try Self.requireAdmin(account)
+        var blocks = try await listen.feedBlocks().blocks
+        let index = form.index ?? -1
+        switch form.action {
+        case "reset": blocks = []
+        case "add":
+            blocks.append(
+                FeedBlockConfiguration(
+                    type: form.type.flatMap(FeedBlockConfiguration.BlockType.init(rawValue:)) ?? .listSquare,
+                    title: form.title ?? "", highlight: form.highlight != nil, source: form.source ?? "",
+                    limit: form.limit ?? 8, link: form.link.flatMap { $0.isEmpty ? nil : $0 }))
+        case "remove" where blocks.indices.contains(index): blocks.remove(at: index)
+        case "up" where index > 0 && blocks.indices.contains(index): blocks.swapAt(index, index - 1)
+        case "down" where blocks.indices.contains(index + 1) && index >= 0: blocks.swapAt(index, index + 1)
+        default: throw Problem.badRequest("Unknown feed action.")
+        }
+        do {
+            _ = try await listen.saveFeedBlocks(blocks, by: account.user)
+        } catch let problem as Problem where problem.status == .unprocessableContent {
+            return Self.refused(problem)
+        }
+        return .redirect(SiteRoutes.listenLibrary.path, flash: "The home feed is changed.")
+    }
+}

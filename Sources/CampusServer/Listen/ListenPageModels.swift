@@ -1,0 +1,312 @@
+import Foundation
+import Listen
+
+/// The models of the listening pages (templates `listen*`, partials `listen-items`,
+/// `listen-mark` and `listen-nav`).
+
+/// Words and lengths as the listening pages show them.
+enum ListenText {
+    /// 3:07, or 1:02:03 for an hour or more.
+    static func duration(_ seconds: Double) -> String {
+        let total = Int(seconds.rounded())
+        let (hours, minutes, rest) = (total / 3600, total / 60 % 60, total % 60)
+        let secondsText = rest < 10 ? "0\(rest)" : "\(rest)"
+        if hours > 0 { return "\(hours):\(minutes < 10 ? "0" : "")\(minutes):\(secondsText)" }
+        return "\(minutes):\(secondsText)"
+    }
+
+    static func title(_ kind: ParentKind) -> String {
+        switch kind {
+        case .album: "Albums"
+        case .podcast: "Podcasts"
+        case .audiobook: "Audiobooks"
+        case .programme: "Lectures and programmes"
+        }
+    }
+
+    static func name(_ kind: MediaKind) -> String {
+        switch kind {
+        case .track: "Tracks"
+        case .podcastEpisode: "Podcast episodes"
+        case .audiobookChapter: "Audiobook chapters"
+        case .programmeEpisode: "Programme episodes"
+        }
+    }
+
+    static func day(_ date: Date) -> String { date.formatted(.iso8601.year().month().day()) }
+}
+
+/// A track, episode or chapter in a list (`listen-items`, a playlist, what can be added to one).
+struct MediaRow: Sendable {
+    var id: Int64
+    var title: String
+    var ref: String
+    var parentRef: String
+    var parentTitle: String
+    var parentUrl: String
+    var showParent: Bool
+    var duration: String
+    var url: String
+    var liked: Bool
+    var hidden: Bool
+    var explicit: Bool
+    var number: String
+    var author: String?
+    var authorUrl: String?
+    var resume: String?
+    var published: String?
+    var selected = false
+    var first = false
+    var last = false
+
+    /// `showParent` for lists that mix items of several albums or podcasts.
+    init(_ view: ListenService.MediaView, showParent: Bool) {
+        let item = view.item
+        id = item.id
+        title = item.title
+        ref = "\(item.kind.rawValue):\(item.id)"
+        parentRef = "\(item.kind.parent.rawValue):\(item.parentID)"
+        parentTitle = item.parentTitle
+        parentUrl = SiteRoutes.parent(item.kind.parent).path(item.parentID)
+        self.showParent = showParent
+        duration = ListenText.duration(item.duration)
+        url = SiteRoutes.parentItem(item.kind.parent).path(item.parentID, item.id)
+        liked = view.liked
+        hidden = view.hidden
+        explicit = item.isExplicit
+        number = item.number > 0 ? String(item.number) : ""
+        author = item.author?.name
+        authorUrl = item.author.map { SiteRoutes.author.path($0.id) }
+        resume = view.resumePosition.map(ListenText.duration)
+        published = item.publishedAt.map(ListenText.day)
+    }
+}
+
+/// An album, podcast, audiobook or programme as a tile.
+struct ParentTile: Sendable {
+    var id: Int64
+    var title: String
+    var kind: String
+    var ref: String
+    var url: String
+    var items: Int
+    var duration: String
+    var author: String?
+    var authorUrl: String?
+    var medium: String?
+
+    init(_ parent: Parent) {
+        id = parent.id
+        title = parent.title
+        kind = parent.kind.rawValue
+        ref = "\(parent.kind.rawValue):\(parent.id)"
+        url = SiteRoutes.parent(parent.kind).path(parent.id)
+        items = parent.itemCount
+        duration = ListenText.duration(parent.duration)
+        author = parent.author?.name
+        authorUrl = parent.author.map { SiteRoutes.author.path($0.id) }
+        medium = parent.hasCover ? CoverURL.path(parentID: parent.id, size: .medium, version: parent.updatedAt) : nil
+    }
+}
+
+struct ListenHomePage: PageModel {
+    static let template = "listen"
+    static let section: SiteSection? = .listen
+
+    struct Block: Sendable {
+        var type: String
+        var title: String
+        var highlight: Bool
+        var hasMore: Bool
+        var moreUrl: String
+        var items: [Tile]
+    }
+
+    struct Tile: Sendable {
+        var title: String
+        var url: String
+        var ref: String
+        var subtitle: String
+        var playable: Bool
+        var image: String?
+        var duration: String?
+    }
+
+    var genre: String?
+    var blocks: [Block]
+}
+
+struct ListenSearchPage: PageModel {
+    static let template = "listen-search"
+    static let section: SiteSection? = .listen
+
+    struct Hit: Sendable {
+        var title: String
+        var subtitle: String
+        var url: String
+        var ref: String
+        var kind: String
+    }
+
+    var q: String
+    var hits: [Hit]
+    var empty: Bool
+}
+
+struct ListenBrowsePage: PageModel {
+    static let template = "listen-browse"
+    static let section: SiteSection? = .listen
+
+    var title: String
+    var parents: [ParentTile]
+    var empty: Bool
+}
+
+/// An album, podcast, audiobook or programme with its items, rating and comments.
+struct ListenParentPage: PageModel {
+    static let template = "listen-parent"
+    static let section: SiteSection? = .listen
+
+    struct Rating: Sendable {
+        struct Star: Sendable {
+            var value: Int
+            var mine: Bool
+        }
+
+        var average: String
+        var count: Int
+        var none: Bool
+        var stars: [Star]
+    }
+
+    struct CommentView: Sendable {
+        var id: Int64
+        var author: String
+        var body: String
+        var date: String
+        var canDelete: Bool
+        var deleteURL: String
+    }
+
+    var id: Int64
+    var title: String
+    var kind: String
+    var ref: String
+    var items: Int
+    var duration: String
+    var author: String?
+    var authorUrl: String?
+    var description: String?
+    var year: String?
+    var genre: String?
+    var genreUrl: String?
+    var large: String?
+    var liked: Bool
+    var hidden: Bool
+    var mediaItems: [MediaRow]
+    var noItems: Bool
+    var rating: Rating
+    var ratingURL: String
+    var selectedRef: String
+    var rssUrl: String?
+    var comments: [CommentView]
+}
+
+struct ListenAuthorPage: PageModel {
+    static let template = "listen-author"
+    static let section: SiteSection? = .listen
+
+    var name: String
+    /// What the like button names (`listen-mark`).
+    var title: String
+    var ref: String
+    var liked: Bool
+    var hidden: Bool
+    var parents: [ParentTile]
+    var mediaItems: [MediaRow]
+}
+
+struct ListenLikedPage: PageModel {
+    static let template = "listen-liked"
+    static let section: SiteSection? = .listen
+
+    var mediaItems: [MediaRow]
+    var empty: Bool
+}
+
+struct ListenSettingsPage: PageModel {
+    static let template = "listen-settings"
+    static let section: SiteSection? = .listen
+
+    struct Quality: Sendable {
+        var value: String
+        var name: String
+        var selected: Bool
+    }
+
+    var qualities: [Quality]
+    var endlessQueue: Bool
+    var skipExplicit: Bool
+    var radioRegion: String
+}
+
+struct PlaylistsPage: PageModel {
+    static let template = "listen-playlists"
+    static let section: SiteSection? = .listen
+
+    struct Item: Sendable {
+        var name: String
+        var url: String
+        var count: Int
+        var kind: String
+        var ref: String
+        var system: Bool
+    }
+
+    struct Kind: Sendable {
+        var value: String
+        var name: String
+    }
+
+    var playlists: [Item]
+    var mediaKinds: [Kind]
+}
+
+struct PlaylistPage: PageModel {
+    static let template = "listen-playlist"
+    static let section: SiteSection? = .listen
+
+    var name: String
+    var kind: String
+    var system: Bool
+    var playlistRef: String
+    var playlistURL: String
+    var mediaItems: [MediaRow]
+    var empty: Bool
+    var q: String?
+    var addable: [MediaRow]
+    var noAddable: Bool
+}
+
+/// The media library and the home feed's blocks, for admins.
+struct LibraryPage: PageModel {
+    static let template = "listen-library"
+    static let section: SiteSection? = .listen
+
+    struct Block: Sendable {
+        var index: Int
+        var type: String
+        var title: String
+        var source: String
+        var limit: Int
+        var highlight: Bool
+        var link: String?
+        var first: Bool
+        var last: Bool
+    }
+
+    var count: Int
+    var configured: Bool
+    var blocks: [Block]
+    var types: [String]
+}

@@ -1,0 +1,53 @@
+import Accounts
+import CampusHTTP
+import Foundation
+import Listen
+import Storage
+
+/// The listener's settings: sound quality, the endless queue, explicit content, radio region.
+struct ListenSettingsPages: Sendable {
+    let services: Services
+    var listen: ListenService { services.listen }
+
+    static let qualities: [(ListenSettings.SoundQuality, String)] = [
+        (.original, "Original files"), (.high, "High (MP3 192 kbit/s)"), (.normal, "Normal (MP3 128 kbit/s)"),
+        (.low, "Low, saves data (MP3 64 kbit/s)"),
+    ]
+
+    func register(on pages: PageRouter) {
+        pages.signedInPage(SiteRoutes.listenSettings) { _, account in
+            let settings = try await listen.settings(for: account.user)
+            return .page(
+                ListenSettingsPage(
+                    qualities: Self.qualities.map {
+                        .init(value: $0.0.rawValue, name: $0.1, selected: $0.0 == settings.soundQuality)
+                    },
+                    endlessQueue: settings.endlessQueue, skipExplicit: settings.skipExplicit,
+                    radioRegion: settings.radioRegion))
+        }
+        pages.form(SiteRoutes.listenSettings, SettingsForm.self, save)
+    }
+
+    struct SettingsForm: PageForm {
+        var _csrf: String?
+        var soundQuality: String?
+        var endlessQueue: String?
+        var skipExplicit: String?
+        var radioRegion: String?
+    }
+
+    @Sendable func save(_ request: PageRequest, _ account: Authenticated, _ form: SettingsForm) async throws
+        -> PageAnswer
+    {
+        let settings = ListenSettings(
+            soundQuality: form.soundQuality.flatMap(ListenSettings.SoundQuality.init(rawValue:)) ?? .original,
+            endlessQueue: form.endlessQueue != nil, skipExplicit: form.skipExplicit != nil,
+            radioRegion: form.radioRegion ?? "")
+        do {
+            _ = try await listen.saveSettings(settings, for: account.user)
+        } catch let problem as Problem where problem.status == .unprocessableContent {
+            return .redirect(SiteRoutes.listenSettings.path, flash: problem.detail, kind: .error)
+        }
+        return .redirect(SiteRoutes.listenSettings.path, flash: "Settings saved.")
+    }
+}

@@ -1,0 +1,130 @@
+import Accounts
+import CampusHTTP
+import Foundation
+import InputRules
+import Listen
+import Storage
+
+/// The listener's playlists: the ones Campus makes (recently played, …) and their own, which
+/// they create, rename, fill, order and delete.
+struct PlaylistPages: Sendable {
+    let services: Services
+    var listen: ListenService { services.listen }
+
+    func register(on pages: PageRouter) {
+        pages.signedInPage(SiteRoutes.playlists, playlists)
+        pages.form(SiteRoutes.playlists, PlaylistForm.self, create)
+        pages.signedInPage(SiteRoutes.playlist, playlist)
+        pages.form(SiteRoutes.playlist, PlaylistForm.self, change)
+    }
+
+    @Sendable func playlists(_ request: PageRequest, _ account: Authenticated) async throws -> PageAnswer {
+        let lists = try await listen.playlists(for: account.user).map { playlist, system, count in
+            if let playlist {
+                return PlaylistsPage.Item(
+                    name: playlist.name, url: SiteRoutes.playlist.path(String(playlist.id)), count: count,
+                    kind: ListenText.name(playlist.kind), ref: "playlist:\(playlist.id)", system: false)
+            }
+            let system = system ?? .recentlyPlayed
+            return PlaylistsPage.Item(
+                name: system.title, url: SiteRoutes.playlist.path(system.rawValue), count: count, kind: "",
+                ref: system.rawValue, system: true)
+        }
+        return .page(
+            PlaylistsPage(
+                playlists: lists,
+                mediaKinds: MediaKind.allCases.map { .init(value: $0.rawValue, name: ListenText.name($0)) }
+            ))
+    }
+
+    struct PlaylistForm: PageForm {
+        var _csrf: String?
+        var name: String?
+        var kind: String?
+        var action: String?
+        var item: Int64?
+        var back: String?
+    }
+
+    @Sendable func create(_ request: PageRequest, _ account: Authenticated, _ form: PlaylistForm) async throws
+        -> PageAnswer
+    {
+        guard let kind = form.kind.flatMap(MediaKind.init(rawValue:)) else {
+            return .redirect(SiteRoutes.playlists.path, flash: "Choose what the playlist holds.", kind: .error)
+        }
+        do {
+            let created = try await listen.createPlaylist(name: form.name, kind: kind, for: account.user)
+            if let item = form.item {
+                _ = try await listen.updatePlaylist(created.id, name: nil, items: [item], for: account.user)
+            }
+            return .redirect(SiteRoutes.playlist.path(created.id), flash: "Playlist “\(created.name)” created.")
+        } catch let problem as Problem where problem.status == .unprocessableContent {
+            return .redirect(SiteRoutes.playlists.path, flash: problem.detail, kind: .error)
+        }
+    }
+
+    @Sendable func playlist(_ request: PageRequest, _ account: Authenticated) async throws -> PageAnswer {
+        let id = try request.parameter("id")
+        let view = try await listen.playlist(id, for: account.user)
+        let query = request.query("q")
+        var addable: [MediaRow] = []
+        if !view.isSystem {
+            addable = try await listen.addable(id, query: query, for: account.user).prefix(30).map {
+                MediaRow($0, showParent: true)
+            }
+        }
+        let count = view.items.count
+        return .page(
+            PlaylistPage(
+                name: view.name, kind: ListenText.name(view.kind), system: view.isSystem,
+                playlistRef: view.isSystem ? view.id : "playlist:\(view.id)",
+                playlistURL: SiteRoutes.playlist.path(view.id),
+                mediaItems: view.items.enumerated().map { place, item in
+                    var row = MediaRow(item, showParent: true)
+                    row.first = place == 0
+                    row.last = place == count - 1
+                    return row
+                },
+                empty: view.items.isEmpty, q: query, addable: addable, noAddable: addable.isEmpty))
+    }
+
+    /// Renames, deletes, or adds, removes and moves one item (`action`: rename, delete, add,
+    /// remove, up, down).
+    @Sendable func change(_ request: PageRequest, _ account: Authenticated, _ form: PlaylistForm) async throws
+        -> PageAnswer
+    {
+        let id = try request.parameter("id")
+        let here = SiteRoutes.playlist.path(id)
+        let back = SignInPages.safeNext(form.back ?? here)
+        do {
+            switch form.action {
+            case "delete":
+                try await listen.deletePlaylist(id, for: account.user)
+                return .redirect(SiteRoutes.playlists.path, flash: "The playlist is deleted.")
+            case "rename":
+                _ = try await listen.updatePlaylist(id, name: form.name ?? "", items: nil, for: account.user)
+                return .redirect(here, flash: "Renamed.")
+            case "add", "remove", "up", "down":
+                guard let item = form.item else {
+                    throw Problem.invalid(FieldProblem(field: "item", detail: "Say which item."))
+                }
+                var items = try await listen.playlist(id, for: account.user).items.map(\.item.id)
+                let index = items.firstIndex(of: item)
+                switch (form.action, index) {
+                case ("add", nil): items.append(item)
+                case ("add", _?): return .redirect(back, flash: "It is in the playlist already.")
+                case ("remove", let index?): items.remove(at: index)
+                case ("up", let index?) where index > 0: items.swapAt(index, index - 1)
+                case ("down", let index?) where index < items.count - 1: items.swapAt(index, index + 1)
+                default: break
+                }
+                _ = try await listen.updatePlaylist(id, name: nil, items: items, for: account.user)
+                return .redirect(back, flash: form.action == "add" ? "Added to the playlist." : nil)
+            default:
+                throw Problem.badRequest("Unknown playlist action.")
+            }
+        } catch let problem as Problem where problem.status == .unprocessableContent {
+            return .redirect(back, flash: problem.detail, kind: .error)
+        }
+    }
+}

@@ -1,0 +1,70 @@
+import Accounts
+import CampusHTTP
+import Foundation
+import Listen
+import Storage
+
+/// What listeners say about what they hear: likes and hiding (marks), star ratings and
+/// comments. Each form goes back to the page it was sent from.
+struct ReactionPages: Sendable {
+    let services: Services
+    var listen: ListenService { services.listen }
+
+    func register(on pages: PageRouter) {
+        pages.form(SiteRoutes.marks, MarkForm.self, mark)
+        pages.form(SiteRoutes.rating, RatingForm.self) { request, account, form in
+            _ = try await listen.rate(try request.id(), stars: form.stars, for: account.user)
+            return .redirect(SignInPages.safeNext(form.back), flash: "Thanks for rating.")
+        }
+        pages.form(SiteRoutes.comments, CommentForm.self, addComment)
+        pages.form(SiteRoutes.deleteComment, CommentForm.self) { request, account, form in
+            _ = try await listen.deleteComment(try request.id(), by: account.user)
+            return .redirect(SignInPages.safeNext(form.back), flash: "The comment is deleted.")
+        }
+    }
+
+    struct MarkForm: PageForm {
+        var _csrf: String?
+        var target: String
+        var mark: String?
+        var back: String?
+    }
+
+    @Sendable func mark(_ request: PageRequest, _ account: Authenticated, _ form: MarkForm) async throws -> PageAnswer {
+        let target = try ListenService.reference(form.target, field: "target")
+        let mark = form.mark.flatMap(ListenStore.Mark.init(rawValue:))
+        try await listen.mark(target, mark, for: account.user)
+        let message =
+            switch mark {
+            case .like: "Liked."
+            case .hide: "Hidden: the player skips it."
+            case nil: "Done."
+            }
+        return .redirect(SignInPages.safeNext(form.back), flash: message)
+    }
+
+    struct RatingForm: PageForm {
+        var _csrf: String?
+        var stars: Int
+        var back: String?
+    }
+
+    struct CommentForm: PageForm {
+        var _csrf: String?
+        var parentId: Int64?
+        var body: String?
+        var back: String?
+    }
+
+    @Sendable func addComment(_ request: PageRequest, _ account: Authenticated, _ form: CommentForm) async throws
+        -> PageAnswer
+    {
+        let back = SignInPages.safeNext(form.back)
+        do {
+            _ = try await listen.comment(on: form.parentId ?? 0, form.body ?? "", by: account.user)
+        } catch let problem as Problem where problem.status == .unprocessableContent {
+            return .redirect(back, flash: problem.detail, kind: .error)
+        }
+        return .redirect(back, flash: "Your comment is posted.")
+    }
+}

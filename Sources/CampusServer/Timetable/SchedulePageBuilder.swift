@@ -1,0 +1,173 @@
+import CampusHTTP
+import Foundation
+import SharedHelpers
+import Timetable
+
+/// Makes a schedule page: now and next, week navigation, a week grid (rows are the week's time
+/// slots, windows between lessons grey) and a day list.
+struct SchedulePageBuilder: Sendable {
+    let services: Services
+    var timetable: TimetableService { services.timetable }
+
+    func page(
+        _ request: PageRequest, target: TimetableService.Target, title: String, subtitle: String, route: String,
+        feed: String, subgroup: Int, showSubgroups: Bool, term: TermDates?, card: SchedulePage.Card?
+    ) async throws -> SchedulePage {
+        let today = timetable.today()
+        var anchor = today
+        let weekText = request.query("week")
+        if let weekText {
+            switch LocalDate.read(iso: weekText) {
+            case .success(let date): anchor = date
+            case .failure(let problem):
+                throw Problem.invalid(
+                    .init(field: "week", detail: LocalDate.problemText(problem, field: "week", example: "2026-11-16")))
+            }
+        } else if let span = term?.span, !span.contains(today), today < span.lowerBound {
+            // Before the term starts, show its first week.
+            anchor = span.lowerBound
+        }
+        let week = Schedule.week(holding: anchor)
+        let filter = ScheduleFilter(subgroup: subgroup == 0 ? nil : subgroup)
+        let result = try await timetable.schedule(of: [target], in: week, filter: filter)
+        let now = LocalDateTime(services.now(), in: timetable.timeZone)
+        let view = request.query("view")
+        let subgroupText = subgroup == 0 ? nil : String(subgroup)
+        func link(_ parts: [(String, String?)]) -> String { Route<Void>(route).path(query: parts) }
+        let query: [(String, String?)] = [("subgroup", subgroupText), ("view", view)]
+        func lesson(_ occurrence: Occurrence, _ types: [String: LessonType]) -> SchedulePage.Lesson {
+            Self.lesson(occurrence, types: types, now: now, target: target)
+        }
+
+        // Now and next, from today on.
+        let (nowNext, types) = try await timetable.nowAndNext(of: [target], filter: filter)
+        var banner = SchedulePage.Banner()
+        if let current = nowNext.current.first {
+            banner.current = lesson(current, types)
+            banner.minutesLeft = Self.duration(nowNext.minutesLeft ?? 0)
+        }
+        if let next = nowNext.next {
+            var values = lesson(next, types)
+            values.when =
+                next.date == now.date ? "today" : "\(next.date.weekday.englishName) \(Self.shortDate(next.date))"
+            banner.next = values
+            banner.minutesUntil = Self.duration(nowNext.minutesUntilNext ?? 0)
+        }
+
+        // The week grid: one row per time slot of the week.
+        let shownDays = result.days.filter { $0.date.weekday != .sunday || !$0.occurrences.isEmpty }
+        let slots = Set(
+            result.days.flatMap { $0.occurrences.map { SlotKey(start: $0.lesson.start, end: $0.lesson.end) } }
+        )
+        .sorted()
+        let rows = slots.map { slot in
+            SchedulePage.Row(
+                time: "\(slot.start)–\(slot.end)",
+                cells: shownDays.map { day in
+                    let lessons = day.occurrences.filter { $0.lesson.start == slot.start && $0.lesson.end == slot.end }
+                    let before = day.occurrences.contains { $0.lesson.end <= slot.start }
+                    let after = day.occurrences.contains { $0.lesson.start >= slot.end }
+                    return SchedulePage.Cell(
+                        lessons: lessons.map { lesson($0, result.types) },
+                        window: lessons.isEmpty && before && after
+                            && !day.occurrences.contains { $0.lesson.start < slot.end && $0.lesson.end > slot.start },
+                        today: day.date == today)
+                })
+        }
+        let days = shownDays.map { day in
+            var items: [SchedulePage.DayItem] = []
+            var windows = day.windows[...]
+            for occurrence in day.occurrences {
+                while let window = windows.first, window.end <= occurrence.lesson.start {
+                    items.append(
+                        .init(
+                            window: .init(
+                                start: window.start.description, end: window.end.description,
+                                minutes: Self.duration(window.minutes))))
+                    windows = windows.dropFirst()
+                }
+                items.append(.init(lesson: lesson(occurrence, result.types)))
+            }
+            return SchedulePage.Day(
+                weekday: day.date.weekday.englishName, short: day.date.weekday.shortEnglishName,
+                date: Self.shortDate(day.date), iso: day.date.iso, today: day.date == today,
+                week: day.week.map { result.calendar.weekName($0) }, items: items,
+                empty: day.occurrences.isEmpty, past: day.date < today)
+        }
+        let weekNumber = result.calendar.week(of: week.lowerBound)
+        var subgroups: [SchedulePage.Choice] = []
+        if showSubgroups {
+            let all = try await timetable.lessons(of: [target], in: term?.span ?? week)
+            let present = Set(all.map(\.subgroup)).union(subgroup == 0 ? [] : [subgroup])
+            subgroups = ([0] + present.filter { $0 != 0 }.sorted()).map { number in
+                .init(
+                    label: number == 0 ? "All" : "Subgroup \(number)", selected: number == subgroup,
+                    url: link([("week", weekText), ("subgroup", String(number)), ("view", view)]))
+            }
+        }
+        return SchedulePage(
+            title: title, subtitle: subtitle, feed: feed,
+            term: term?.span.map { span in
+                "\(Self.shortDate(span.lowerBound)) \(span.lowerBound.year) – \(Self.shortDate(span.upperBound)) \(span.upperBound.year)"
+            },
+            card: card,
+            weekTitle:
+                "\(Self.shortDate(week.lowerBound)) – \(Self.shortDate(week.upperBound)) \(week.upperBound.year)",
+            studyWeek: weekNumber.map {
+                result.calendar.cycleLength == 2
+                    ? "\(result.calendar.weekName($0).capitalized) week" : "Study week \($0)"
+            } ?? "",
+            previous: link([("week", week.lowerBound.adding(days: -7).iso)] + query),
+            next: link([("week", week.lowerBound.adding(days: 7).iso)] + query), thisWeek: link(query),
+            isThisWeek: week.contains(today), dayHeaders: days, rows: rows, days: days, hasLessons: !slots.isEmpty,
+            banner: banner, hasBanner: banner.current != nil || banner.next != nil, listView: view == "list",
+            gridView: view == "grid",
+            gridURL: link([("week", weekText), ("subgroup", subgroupText), ("view", "grid")]),
+            listURL: link([("week", weekText), ("subgroup", subgroupText), ("view", "list")]), subgroups: subgroups)
+    }
+
+    struct SlotKey: Hashable, Comparable {
+        var start: WallTime
+        var end: WallTime
+        static func < (lhs: SlotKey, rhs: SlotKey) -> Bool { (lhs.start, lhs.end) < (rhs.start, rhs.end) }
+    }
+
+    static func lesson(
+        _ occurrence: Occurrence, types: [String: LessonType], now: LocalDateTime, target: TimetableService.Target
+    ) -> SchedulePage.Lesson {
+        let lesson = occurrence.lesson
+        let type = lesson.typeID.map { types[$0] ?? .unknown($0) }
+        var groups: [SchedulePage.Link] = []
+        if case .group = target {
+        } else {
+            groups = lesson.groups.map { .init(name: $0, url: SiteRoutes.group.path($0)) }
+        }
+        return SchedulePage.Lesson(
+            start: lesson.start.description, end: lesson.end.description, subject: lesson.subject,
+            fullSubject: lesson.subjectFullName ?? lesson.subject, typeClass: type.map(Self.typeClass) ?? "lt-none",
+            typeName: type?.name ?? "", typeAbbreviation: type?.abbreviation ?? "", past: occurrence.end <= now,
+            now: occurrence.start <= now && now < occurrence.end,
+            rooms: lesson.rooms.map { .init(name: $0.name, url: SiteRoutes.room.path($0.id)) },
+            teachers: lesson.teachers.map { .init(name: $0.name, url: SiteRoutes.teacher.path($0.urlID)) },
+            groups: groups, exam: lesson.isExam, date: Self.shortDate(occurrence.date),
+            subgroup: lesson.subgroup == 0 ? nil : lesson.subgroup, note: lesson.note)
+    }
+
+    static func typeClass(_ type: LessonType) -> String {
+        "lt-" + type.id.utf8.hexadecimal
+    }
+
+    static func shortDate(_ date: LocalDate) -> String {
+        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+        return "\(date.day) \(months[date.month - 1])"
+    }
+
+    static func duration(_ minutes: Int) -> String {
+        if minutes < 60 { return "\(minutes) min" }
+        if minutes < 24 * 60 {
+            return minutes % 60 == 0 ? "\(minutes / 60) h" : "\(minutes / 60) h \(minutes % 60) min"
+        }
+        let days = minutes / 1440
+        return days == 1 ? "1 day" : "\(days) days"
+    }
+}

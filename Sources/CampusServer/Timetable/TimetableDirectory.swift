@@ -1,0 +1,114 @@
+import CampusHTTP
+import Foundation
+import Storage
+import Timetable
+
+/// The timetable's directory as the API and the web pages read it: faculties, specialities,
+/// departments, groups, teachers and rooms, listed in sections or found one by one, and the
+/// lesson types admins edit. Handlers ask this; only it reads the timetable's tables for them.
+struct TimetableDirectory: Sendable {
+    let database: Database
+    /// Called after a change, so that kept answers are made again (the response cache).
+    let changed: @Sendable () -> Void
+
+    private func read<T: Sendable>(_ body: @Sendable (TimetableStore) async throws -> T) async throws -> T {
+        try await database.read { db in try await body(TimetableStore(db)) }
+    }
+
+    func faculties() async throws -> [Faculty] { try await read { try await $0.faculties() } }
+    func specialities() async throws -> [Speciality] { try await read { try await $0.specialities() } }
+    func departments() async throws -> [Department] { try await read { try await $0.departments() } }
+    func lessonTypes() async throws -> [LessonType] { try await read { try await $0.lessonTypes() } }
+    func counts() async throws -> (groups: Int, teachers: Int, rooms: Int, lessons: Int) {
+        try await read { try await $0.counts() }
+    }
+
+    /// Changes a lesson type's name, abbreviation and colour.
+    func updateLessonType(id: String, name: String, abbreviation: String, colour: String) async throws -> LessonType {
+        guard var type = try await lessonTypes().first(where: { $0.id == id }) else {
+            throw Problem.notFound("There is no lesson type \(id).")
+        }
+        type.name = name
+        type.abbreviation = abbreviation
+        type.colour = colour
+        let changedType = type
+        _ = try await database.write { db in try await TimetableStore(db).updateLessonType(changedType) }
+        changed()
+        return changedType
+    }
+
+    // MARK: Groups
+
+    /// Groups in sections, with the specialities they name.
+    func groups(filter: Listing.GroupFilter, sections: Listing.GroupSections) async throws -> (
+        sections: [Timetable.Section<StudyGroup>], specialities: [Int: Speciality]
+    ) {
+        let (groups, specialities, faculties) = try await read { store in
+            (try await store.groups(), try await store.specialities(), try await store.faculties())
+        }
+        let specialityByID = Dictionary(specialities.map { ($0.id, $0) }) { a, _ in a }
+        let listed = Listing.groups(
+            groups, specialities: specialityByID, faculties: Dictionary(faculties.map { ($0.id, $0) }) { a, _ in a },
+            filter: filter, sections: sections)
+        return (listed, specialityByID)
+    }
+
+    struct GroupDetail: Sendable {
+        var group: StudyGroup
+        var speciality: Speciality?
+        var faculty: Faculty?
+        /// The other groups of the same speciality and course.
+        var flow: [StudyGroup]
+    }
+
+    /// A group with its speciality, faculty and flow; 404 when there is none of that name.
+    func group(named name: String) async throws -> GroupDetail {
+        let found = try await read { store -> GroupDetail? in
+            guard let group = try await store.group(named: name) else { return nil }
+            let speciality = try await store.specialities().first { $0.id == group.specialityID }
+            let facultyID = group.facultyID ?? speciality?.facultyID
+            let faculty = try await store.faculties().first { $0.id == facultyID }
+            let flow = try await store.groups().filter {
+                $0.name != group.name && $0.specialityID != nil && $0.specialityID == group.specialityID
+                    && $0.course == group.course
+            }
+            return GroupDetail(group: group, speciality: speciality, faculty: faculty, flow: flow)
+        }
+        guard let found else { throw Problem.notFound("There is no group \(name).") }
+        return found
+    }
+
+    // MARK: Teachers and rooms
+
+    func teachers(search: String?, department: String? = nil, sections: Listing.TeacherSections) async throws
+        -> [Timetable.Section<Teacher>]
+    {
+        let teachers = try await read { try await $0.teachers() }
+        return Listing.teachers(teachers, search: search, department: department, sections: sections)
+    }
+
+    /// A teacher and the students' card about them; 404 when there is none with that URL id.
+    func teacher(urlID: String) async throws -> (teacher: Teacher, card: TeacherCard?) {
+        let found = try await read { store -> (Teacher, TeacherCard?)? in
+            guard let teacher = try await store.teacher(urlID: urlID) else { return nil }
+            return (teacher, try await store.teacherCard(teacherID: teacher.id))
+        }
+        guard let found else { throw Problem.notFound("There is no teacher \(urlID).") }
+        return found
+    }
+
+    func rooms(search: String?, type: String? = nil, building: Int? = nil, sections: Listing.RoomSections)
+        async throws -> [Timetable.Section<Room>]
+    {
+        let rooms = try await read { try await $0.rooms() }
+        return Listing.rooms(rooms, search: search, type: type, building: building, sections: sections)
+    }
+
+    /// A room; 404 when there is none with that id.
+    func room(id: Int64) async throws -> Room {
+        guard let room = try await read({ try await $0.room(id: id) }) else {
+            throw Problem.notFound("There is no room \(id).")
+        }
+        return room
+    }
+}

@@ -1,0 +1,186 @@
+import Foundation
+import Timetable
+
+/// The models of the timetable pages (templates `timetable`, `timetable-list`, `schedule` and its
+/// partial `lesson`).
+
+/// A group, teacher or room in a list: a name, a link and one line of detail.
+struct DirectoryItem: Sendable {
+    var name: String
+    var url: String
+    var detail: String
+}
+
+struct TimetableHomePage: PageModel {
+    static let template = "timetable"
+    static let section: SiteSection? = .timetable
+
+    struct MyGroup: Sendable {
+        var name: String
+        var url: String
+    }
+
+    struct Counts: Sendable {
+        var groups: Int
+        var teachers: Int
+        var rooms: Int
+    }
+
+    struct Results: Sendable {
+        var groups: [DirectoryItem]
+        var teachers: [DirectoryItem]
+        var rooms: [DirectoryItem]
+        var groupCount: Int
+        var teacherCount: Int
+        var roomCount: Int
+        var none: Bool
+    }
+
+    var q: String
+    var myGroup: MyGroup?
+    var counts: Counts
+    var empty: Bool
+    var results: Results?
+}
+
+struct TimetableListPage: PageModel {
+    static let template = "timetable-list"
+    static let section: SiteSection? = .timetable
+
+    struct Choice: Sendable {
+        var name: String
+        var selected: Bool
+        var url: String
+    }
+
+    struct Tab: Sendable {
+        var url: String
+        var title: String
+        var current: Bool
+    }
+
+    struct ListSection: Sendable {
+        var title: String
+        var items: [DirectoryItem]
+    }
+
+    var kind: String
+    var title: String
+    var q: String
+    var searchAction: String
+    var sections: [ListSection]
+    var total: Int
+    var sectionChoices: [Choice]
+    var tabs: [Tab]
+}
+
+struct SchedulePage: PageModel {
+    static let template = "schedule"
+    static let section: SiteSection? = .timetable
+
+    struct Link: Sendable {
+        var name: String
+        var url: String
+    }
+
+    /// A lesson as the `lesson` partial shows it.
+    struct Lesson: Sendable {
+        var start: String
+        var end: String
+        var subject: String
+        var fullSubject: String
+        var typeClass: String
+        var typeName: String
+        var typeAbbreviation: String
+        var past: Bool
+        var now: Bool
+        var rooms: [Link]
+        var teachers: [Link]
+        var groups: [Link]
+        var exam: Bool
+        var date: String
+        var subgroup: Int?
+        var note: String?
+        /// For the next lesson: "today" or its weekday and date.
+        var when: String?
+    }
+
+    struct Banner: Sendable {
+        var current: Lesson?
+        var minutesLeft: String?
+        var next: Lesson?
+        var minutesUntil: String?
+    }
+
+    struct Cell: Sendable {
+        var lessons: [Lesson]
+        var window: Bool
+        var today: Bool
+    }
+
+    struct Row: Sendable {
+        var time: String
+        var cells: [Cell]
+    }
+
+    struct FreeTime: Sendable {
+        var start: String
+        var end: String
+        var minutes: String
+    }
+
+    /// A lesson or a window between lessons, in a day's list.
+    struct DayItem: Sendable {
+        var lesson: Lesson?
+        var window: FreeTime?
+    }
+
+    struct Day: Sendable {
+        var weekday: String
+        var short: String
+        var date: String
+        var iso: String
+        var today: Bool
+        var week: String?
+        var items: [DayItem]
+        var empty: Bool
+        var past: Bool
+    }
+
+    struct Choice: Sendable {
+        var label: String
+        var selected: Bool
+        var url: String
+    }
+
+    struct Card: Sendable {
+        var description: String?
+        var subject: String?
+        var attendance: String?
+        var automatic: String?
+        var automaticYes: Bool
+    }
+
+    var title: String
+    var subtitle: String
+    var feed: String
+    var term: String?
+    var card: Card?
+    var weekTitle: String
+    var studyWeek: String
+    var previous: String
+    var next: String
+    var thisWeek: String
+    var isThisWeek: Bool
+    var dayHeaders: [Day]
+    var rows: [Row]
+    var days: [Day]
+    var hasLessons: Bool
+    var banner: Banner
+    var hasBanner: Bool
+    var listView: Bool
+    var gridView: Bool
+    var gridURL: String
+    var listURL: String
+    var subgroups: [Choice]
+}

@@ -1,0 +1,125 @@
+import Accounts
+import Foundation
+import Storage
+
+/// What the layout around every page shows: the institution, the signed-in user, the flash
+/// message, the navigation, and the links every page has.
+struct Layout: Sendable {
+    var csrf: String
+    var institution: String
+    var demo: Bool
+    var year: Int
+    var user: LayoutUser?
+    var isAdmin: Bool
+    var flash: Flash?
+    var nav: Navigation
+    /// The page's path, where a form on it comes back to (`back`).
+    var back: String
+    var links = SiteLinks()
+}
+
+/// The signed-in user as the layout and the profile show them.
+struct LayoutUser: Sendable {
+    var id: Int64
+    var firstName: String
+    var lastName: String
+    var fullName: String
+    var email: String
+    var role: String
+    var group: String?
+    var subgroup: Int
+    var initials: String
+    var isOrganizer: Bool
+    var isAdmin: Bool
+    /// nil without an avatar (the initials show instead).
+    var avatarUrl: String?
+
+    init(_ user: UserRecord) {
+        id = user.id
+        firstName = user.firstName
+        lastName = user.lastName
+        fullName = user.fullName
+        email = user.email
+        role = user.role.rawValue
+        group = user.group
+        subgroup = user.subgroup
+        initials = String(user.firstName.prefix(1) + user.lastName.prefix(1)).uppercased()
+        isOrganizer = user.role.includes(.organizer)
+        isAdmin = user.role == .admin
+        avatarUrl = user.avatarUpdatedAt.map { APIRoutes.avatar.path(user.id, query: [("v", String($0.epoch))]) }
+    }
+}
+
+/// Which section the page is in, for the navigation.
+struct Navigation: Sendable {
+    var home = false
+    var timetable = false
+    var listen = false
+    var compete = false
+    var profile = false
+    var admin = false
+
+    init(_ section: SiteSection?) {
+        switch section {
+        case .home: home = true
+        case .timetable: timetable = true
+        case .listen: listen = true
+        case .compete: compete = true
+        case .profile: profile = true
+        case .admin: admin = true
+        case nil: break
+        }
+    }
+}
+
+/// The paths of the site without parameters, from ``SiteRoutes``, for the layout and every
+/// template (`{{links.login}}`).
+struct SiteLinks: Sendable {
+    var home = SiteRoutes.home.path
+    var login = SiteRoutes.login.path
+    var logout = SiteRoutes.logout.path
+    var register = SiteRoutes.register.path
+    var forgotPassword = SiteRoutes.forgotPassword.path
+    var resetPassword = SiteRoutes.resetPassword.path
+    var profile = SiteRoutes.profile.path
+    var profilePassword = SiteRoutes.profilePassword.path
+    var profileAvatar = SiteRoutes.profileAvatar.path
+    var profileAvatarDelete = SiteRoutes.profileAvatarDelete.path
+    var profileDelete = SiteRoutes.profileDelete.path
+    var adminUsers = SiteRoutes.adminUsers.path
+    var apiDocumentation = SiteRoutes.apiDocumentation.path
+    var openAPIYAML = SiteRoutes.openAPIYAML.path
+    var openAPIJSON = SiteRoutes.openAPIJSON.path
+    var styleSheet = SiteRoutes.styleSheet.path
+    var script = SiteRoutes.script.path
+    var playerScript = SiteRoutes.playerScript.path
+    var icon = SiteRoutes.icon.path
+    var timetable = SiteRoutes.timetable.path
+    var groups = SiteRoutes.groups.path
+    var teachers = SiteRoutes.teachers.path
+    var rooms = SiteRoutes.rooms.path
+    var lessonTypeStyles = SiteRoutes.lessonTypeStyles.path
+    var compete = SiteRoutes.compete.path
+    var newCompetition = SiteRoutes.newCompetition.path
+    var competeLibrary = SiteRoutes.competeLibrary.path
+    var competeMine = SiteRoutes.competeMine.path
+    var competeHistory = SiteRoutes.competeHistory.path
+    var competeStats = SiteRoutes.competeStats.path
+    var competeRecords = SiteRoutes.competeRecords.path
+    var listen = SiteRoutes.listen.path
+    var listenSearch = SiteRoutes.listenSearch.path
+    var albums = SiteRoutes.browse(.album).path
+    var podcasts = SiteRoutes.browse(.podcast).path
+    var audiobooks = SiteRoutes.browse(.audiobook).path
+    var programmes = SiteRoutes.browse(.programme).path
+    var liked = SiteRoutes.liked.path
+    var listenSettings = SiteRoutes.listenSettings.path
+    var playlists = SiteRoutes.playlists.path
+    var marks = SiteRoutes.marks.path
+    var listenLibrary = SiteRoutes.listenLibrary.path
+    var libraryScan = SiteRoutes.libraryScan.path
+    var libraryPodcast = SiteRoutes.libraryPodcast.path
+    var libraryUpload = SiteRoutes.libraryUpload.path
+    var libraryFeed = SiteRoutes.libraryFeed.path
+    var comments = SiteRoutes.comments.path
+}

@@ -1,0 +1,112 @@
+import CampusHTTP
+import Listen
+
+/// Every path of the web app, written once: pages are registered by these routes' patterns
+/// (``PageRouter``), and every link, form action and redirect is made from them.
+enum SiteRoutes {
+    // Site and accounts
+    static let home = Route<Void>("/")
+    static let login = Route<Void>("/login")
+    static let logout = Route<Void>("/logout")
+    static let register = Route<Void>("/register")
+    static let forgotPassword = Route<Void>("/password/forgot")
+    static let resetPassword = Route<Void>("/password/reset")
+    static let profile = Route<Void>("/profile")
+    static let profilePassword = Route<Void>("/profile/password")
+    static let profileAvatar = Route<Void>("/profile/avatar")
+    static let profileAvatarDelete = Route<Void>("/profile/avatar/delete")
+    static let profileDelete = Route<Void>("/profile/delete")
+    static let adminUsers = Route<Void>("/admin/users")
+    static let adminUserRole = Route<Int64>("/admin/users/{userId}/role")
+    static let apiDocumentation = Route<Void>("/api")
+    static let openAPIYAML = Route<Void>("/openapi.yaml")
+    static let openAPIJSON = Route<Void>("/openapi.json")
+
+    // Static files
+    static let styleSheet = Route<Void>("/static/campus.css")
+    static let script = Route<Void>("/static/campus.js")
+    static let playerScript = Route<Void>("/static/player.js")
+    static let icon = Route<Void>("/static/icon.svg")
+
+    // Timetable
+    static let timetable = Route<Void>("/timetable")
+    static let groups = Route<Void>("/timetable/groups")
+    static let teachers = Route<Void>("/timetable/teachers")
+    static let rooms = Route<Void>("/timetable/rooms")
+    static let group = Route<String>("/timetable/groups/{name}")
+    static let teacher = Route<String>("/timetable/teachers/{urlId}")
+    static let room = Route<Int64>("/timetable/rooms/{roomId}")
+    static let lessonTypeStyles = Route<Void>("/timetable/lesson-types.css")
+
+    // Compete
+    static let compete = Route<Void>("/compete")
+    static let newCompetition = Route<Void>("/compete/new")
+    static let competeLibrary = Route<Void>("/compete/library")
+    static let competeMine = Route<Void>("/compete/mine")
+    static let competeHistory = Route<Void>("/compete/history")
+    static let competeStats = Route<Void>("/compete/stats")
+    static let competeRecords = Route<Void>("/compete/records")
+    static let competition = Route<Int64>("/compete/{id}")
+    static let editCompetition = Route<Int64>("/compete/{id}/edit")
+    static let joinCompetition = Route<Int64>("/compete/{id}/join")
+    static let leaveCompetition = Route<Int64>("/compete/{id}/leave")
+    static let activateCompetition = Route<Int64>("/compete/{id}/activate")
+    static let deactivateCompetition = Route<Int64>("/compete/{id}/deactivate")
+    static let deleteCompetition = Route<Int64>("/compete/{id}/delete")
+    static let participantResult = Route2<Int64, Int64>("/compete/{id}/participants/{userId}/result")
+    static let kickParticipant = Route2<Int64, Int64>("/compete/{id}/participants/{userId}/kick")
+    static let participantTrack = Route2<Int64, Int64>("/compete/{id}/participants/{userId}/gpx")
+
+    // Listen
+    static let listen = Route<Void>("/listen")
+    static let listenSearch = Route<Void>("/listen/search")
+    static let genre = Route<Int64>("/listen/genres/{id}")
+    static let liked = Route<Void>("/listen/liked")
+    static let listenSettings = Route<Void>("/listen/settings")
+    static let playlists = Route<Void>("/listen/playlists")
+    static let playlist = Route<String>("/listen/playlists/{id}")
+    static let marks = Route<Void>("/listen/marks")
+    static let rating = Route<Int64>("/listen/ratings/{id}")
+    static let author = Route<Int64>("/authors/{id}")
+    static let media = Route<Int64>("/media/{id}")
+    static let listenLibrary = Route<Void>("/listen/library")
+    static let libraryScan = Route<Void>("/listen/library/scan")
+    static let libraryPodcast = Route<Void>("/listen/library/podcast")
+    static let libraryUpload = Route<Void>("/listen/library/upload")
+    static let libraryFeed = Route<Void>("/listen/library/feed")
+    static let comments = Route<Void>("/listen/comments")
+    static let deleteComment = Route<Int64>("/listen/comments/{id}/delete")
+
+    /// `/listen/albums`, `/listen/podcasts`, …: the parents of a kind.
+    static func browse(_ kind: ParentKind) -> Route<Void> { Route("/listen/\(kind.rawValue)s") }
+
+    /// `/albums/{id}`, `/podcasts/{id}`, …
+    static func parent(_ kind: ParentKind) -> Route<Int64> { Route("/\(kind.rawValue)s/{id}") }
+
+    /// `/albums/{id}/{item}`: a parent's page opened on one of its items (a deep link).
+    static func parentItem(_ kind: ParentKind) -> Route2<Int64, Int64> { Route2("/\(kind.rawValue)s/{id}/{item}") }
+}
+
+/// The API paths pages and API answers link to (avatars, streams, covers, feeds). Their patterns
+/// are openapi.yaml's; a test checks that each is there.
+enum APIRoutes {
+    static let avatar = Route<Int64>("/api/v1/users/{userId}/avatar")
+    static let mediaStream = Route<Int64>("/api/v1/media/{mediaId}/stream")
+    static let cover = Route2<Int64, String>("/api/v1/covers/{parentId}/{size}")
+    static let groupCalendar = Route<String>("/api/v1/groups/{name}/calendar.ics")
+    static let teacherCalendar = Route<String>("/api/v1/teachers/{urlId}/calendar.ics")
+    static let roomCalendar = Route<Int64>("/api/v1/rooms/{roomId}/calendar.ics")
+    static let resultsCSV = Route<Int64>("/api/v1/competitions/{competitionId}/results.csv")
+    static let liveRanking = Route<Int64>("/api/v1/competitions/{competitionId}/ranking/live")
+    static let podcastFeed = Route<Int64>("/api/v1/podcasts/{parentId}/rss")
+    static let programmeFeed = Route<Int64>("/api/v1/programmes/{parentId}/rss")
+
+    /// The RSS feed of a podcast or a programme.
+    static func feed(_ kind: ParentKind) -> Route<Int64> { kind == .programme ? programmeFeed : podcastFeed }
+
+    /// Every route above, for the test that compares them with openapi.yaml.
+    static let all: [String] = [
+        avatar.pattern, mediaStream.pattern, cover.pattern, groupCalendar.pattern, teacherCalendar.pattern,
+        roomCalendar.pattern, resultsCSV.pattern, liveRanking.pattern, podcastFeed.pattern, programmeFeed.pattern,
+    ]
+}
