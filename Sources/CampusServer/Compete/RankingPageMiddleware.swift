@@ -4,7 +4,8 @@ import HTTPTypes
 import Hummingbird
 import NIOCore
 
-/// Answers `GET /api/v1/competitions/{id}/ranking` from the page bytes kept with the ranking, so
+/// Answers `GET /api/v1/competitions/{competitionId}/ranking` (the operation marked
+/// `x-campus-fast-path: ranking-page`) from the page bytes kept with the ranking, so
 /// that a popular ranking is encoded once per change rather than once per request. The viewer is
 /// authenticated and checked exactly as ``APIHandler/getRanking(_:)`` does; whatever this
 /// middleware does not answer (no login, a competition the viewer may not see, a bad page) goes
@@ -13,10 +14,15 @@ struct RankingPageMiddleware: RouterMiddleware {
     typealias Context = CampusRequestContext
     let services: Services
 
+    /// The operation's `x-campus-fast-path`.
+    static let name = "ranking-page"
+
     func handle(
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
     ) async throws -> Response {
-        guard request.method == .get, let id = Self.competitionID(request.uri.path) else {
+        guard request.method == .get, context.route?.fastPath == Self.name,
+            let id = context.parameters.get("competitionId", as: Int64.self), id > 0
+        else {
             return try await next(request, context)
         }
         let query = request.uri.queryParameters
@@ -40,14 +46,4 @@ struct RankingPageMiddleware: RouterMiddleware {
     }
 
     static func number(_ text: Substring?) -> Int? { text.flatMap { Int($0) } }
-
-    /// The id in `/api/v1/competitions/{id}/ranking`, if the path is that.
-    static func competitionID(_ path: String) -> Int64? {
-        let prefix = "/api/v1/competitions/"
-        let suffix = "/ranking"
-        guard path.hasPrefix(prefix), path.hasSuffix(suffix), path.count > prefix.count + suffix.count else {
-            return nil
-        }
-        return Int64(path.dropFirst(prefix.count).dropLast(suffix.count)).flatMap { $0 > 0 ? $0 : nil }
-    }
 }

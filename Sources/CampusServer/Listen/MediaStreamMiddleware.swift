@@ -19,6 +19,9 @@ struct MediaStreamMiddleware: RouterMiddleware {
     typealias Context = CampusRequestContext
     let services: Services
     let fileIO = FileIO()
+
+    /// The operation's `x-campus-fast-path`.
+    static let name = "media-stream"
     let sources = MediaSources()
 
     /// Where items' bytes are, kept for a second: a player asks for many ranges of one item in a
@@ -60,7 +63,9 @@ struct MediaStreamMiddleware: RouterMiddleware {
     func handle(
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
     ) async throws -> Response {
-        guard request.method == .get || request.method == .head, let id = Self.mediaID(request.uri.path) else {
+        guard request.method == .get || request.method == .head, context.route?.fastPath == Self.name,
+            let id = context.parameters.get("mediaId", as: Int64.self), id > 0
+        else {
             return try await next(request, context)
         }
         let query = request.uri.queryParameters
@@ -97,15 +102,6 @@ struct MediaStreamMiddleware: RouterMiddleware {
             return Response(status: .found, headers: [.location: remote, .cacheControl: "private, max-age=300"])
         }
         throw Problem.notFound("There is no media item \(id) to stream.")
-    }
-
-    static func mediaID(_ path: String) -> Int64? {
-        let prefix = "/api/v1/media/"
-        let suffix = "/stream"
-        guard path.hasPrefix(prefix), path.hasSuffix(suffix), path.count > prefix.count + suffix.count else {
-            return nil
-        }
-        return Int64(path.dropFirst(prefix.count).dropLast(suffix.count)).flatMap { $0 > 0 ? $0 : nil }
     }
 
     private func original(_ file: MediaFile, id: Int64, request: Request, context: Context) async throws -> Response {

@@ -1,0 +1,59 @@
+import CampusHTTP
+import Foundation
+import Testing
+
+@testable import CampusServer
+
+/// What openapi.yaml declares about routes and what the Swift code relies on must agree: renaming a
+/// path or changing a limit in one place and not the other fails here, not silently in production.
+@Suite struct RouteTableTests {
+    let documentation: APIDocumentation
+
+    init() throws { documentation = try APIDocumentation.bundled() }
+
+    private var paths: Set<String> {
+        Set(documentation.routeProperties.keys.compactMap { $0.split(separator: " ").last.map(String.init) })
+    }
+
+    @Test func everyAPIRouteThePagesLinkToIsInTheDocument() {
+        for pattern in APIRoutes.all {
+            #expect(paths.contains(pattern), "APIRoutes has \(pattern), which openapi.yaml does not")
+        }
+    }
+
+    @Test func theFastPathsAreTheMiddlewareThatAnswerThem() {
+        let declared = documentation.routeProperties.compactMapValues(\.fastPath)
+        #expect(
+            declared == [
+                "GET /api/v1/competitions/{competitionId}/ranking": RankingPageMiddleware.name,
+                "GET /api/v1/media/{mediaId}/stream": MediaStreamMiddleware.name,
+            ])
+    }
+
+    @Test func bodyLimitsInTheDocumentAreTheServersLimits() {
+        let limits = documentation.routeProperties.filter { $0.value.bodyLimit != RouteProperties.defaultBodyLimit }
+            .mapValues(\.bodyLimit)
+        #expect(
+            limits == [
+                "PUT /api/v1/me/avatar": BodyLimits.avatar,
+                "POST /api/v1/competitions/{competitionId}/participants/{userId}/gpx": BodyLimits.gpx,
+                "POST /api/v1/library/uploads": ListenService.uploadLimit,
+            ])
+    }
+
+    @Test func timetableAnswersAreTheCachedOnes() {
+        let cached = documentation.routeProperties.filter(\.value.cached).keys
+        #expect(!cached.isEmpty)
+        for route in cached {
+            #expect(route.hasPrefix("GET "), "\(route) is cached but is not a GET")
+        }
+    }
+
+    @Test func linksFillParametersPercentEncoded() {
+        #expect(SiteRoutes.group.path("151004") == "/timetable/groups/151004")
+        #expect(SiteRoutes.teacher.path("i-ivanov a/b") == "/timetable/teachers/i-ivanov%20a%2Fb")
+        #expect(SiteRoutes.participantResult.path(3, 7) == "/compete/3/participants/7/result")
+        #expect(SiteRoutes.login.path(query: [("next", "/a?b=c&d")]) == "/login?next=/a%3Fb%3Dc%26d")
+        #expect(SiteRoutes.newCompetition.path(query: [("from", nil)]) == "/compete/new")
+    }
+}
