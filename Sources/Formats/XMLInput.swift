@@ -7,8 +7,8 @@ import Foundation
 /// order mark, ISO-8859-1, Windows-1251 or Windows-1252, as its byte order mark or declaration
 /// says), refused when its prolog holds a DOCTYPE, and handed to the parser as UTF-8 with a
 /// declaration that says so: the parser reads exactly the text that was checked. Processing
-/// instructions without data (`<?name?>`) are left out: FoundationXML crashes on them (found by
-/// Fuzz/FuzzRSS), and GPX and RSS give them no meaning.
+/// instructions are left out: FoundationXML crashes on some (found by Fuzz/FuzzRSS), and GPX
+/// and RSS give them no meaning.
 public enum XMLInput {
     /// Why a document is not read, in words for the person who sent it.
     public struct Refused: Error, Sendable, Equatable, CustomStringConvertible {
@@ -20,7 +20,8 @@ public enum XMLInput {
     public static func prepared(_ data: Data) throws(Refused) -> Data {
         let text = try decoded(data)
         try checkProlog(text)
-        return withoutEmptyInstructions(Array(withUTF8Declaration(text).utf8))
+        let declared = withUTF8Declaration(text)
+        return withoutInstructions(Array(declared.utf8), keepingDeclaration: declared.hasPrefix(utf8Declaration))
     }
 
     // MARK: Encoding
@@ -96,62 +97,55 @@ public enum XMLInput {
         }
     }
 
-    /// The bytes without processing instructions that have no data (`<?name?>`, `<?name  ?>`,
-    /// `<??>`). Comments and CDATA sections are passed over as they are.
-    static func withoutEmptyInstructions(_ bytes: [UInt8]) -> Data {
+    /// The bytes without processing instructions: every `<?…?>` (to its first `?>`, as XML
+    /// ends one) is left out, wherever it is, except the declaration that `prepared` puts first.
+    /// FoundationXML crashes on an instruction without data (`<?name?>`), and libxml2, reading
+    /// past a broken one, finds instructions where a reader of the text would not (Fuzz/FuzzRSS
+    /// found both); GPX and RSS give instructions no meaning. Where removing one brings a `<` and
+    /// a `?` together, that `<?` is an instruction too and goes the same way. A `<?` with no `?>`
+    /// after it stays: no instruction can end there.
+    static func withoutInstructions(_ bytes: [UInt8], keepingDeclaration: Bool) -> Data {
         let lessThan = UInt8(ascii: "<")
-        var output = Data()
+        let question = UInt8(ascii: "?")
+        let greaterThan = UInt8(ascii: ">")
+        var output = [UInt8]()
         output.reserveCapacity(bytes.count)
-        var copied = 0
-        var index = 0
-        func starts(_ prefix: String, at position: Int) -> Bool {
+        /// Where the `?>` that ends an instruction whose body starts at `position` is.
+        func end(from position: Int) -> Int? {
             var at = position
-            for byte in prefix.utf8 {
-                guard at < bytes.count, bytes[at] == byte else { return false }
-                at += 1
-            }
-            return true
-        }
-        func find(_ end: String, from position: Int) -> Int? {
-            let first = end.utf8.first ?? 0
-            var at = position
-            while at < bytes.count {
-                if bytes[at] == first, starts(end, at: at) { return at }
+            while at + 1 < bytes.count {
+                if bytes[at] == question, bytes[at + 1] == greaterThan { return at }
                 at += 1
             }
             return nil
         }
+        var index = 0
+        if keepingDeclaration, let first = end(from: 2) {
+            output.append(contentsOf: bytes[0..<first + 2])
+            index = first + 2
+        }
+        let kept = output.count
         while index < bytes.count {
-            guard bytes[index] == lessThan else {
-                index += 1
-                continue
-            }
-            if starts("<!--", at: index) {
-                index = (find("-->", from: index + 4) ?? bytes.count - 3) + 3
-            } else if starts("<![CDATA[", at: index) {
-                index = (find("]]>", from: index + 9) ?? bytes.count - 3) + 3
-            } else if starts("<?", at: index), let end = find("?>", from: index + 2) {
-                var at = index + 2
-                while at < end, !isSpace(bytes[at]) { at += 1 }
-                while at < end, isSpace(bytes[at]) { at += 1 }
-                if at == end {
-                    output.append(contentsOf: bytes[copied..<index])
-                    copied = end + 2
-                }
-                index = end + 2
+            let byte = bytes[index]
+            if byte == lessThan, index + 1 < bytes.count, bytes[index + 1] == question, let close = end(from: index + 2)
+            {
+                index = close + 2
+            } else if byte == question, output.count > kept, output.last == lessThan, let close = end(from: index + 1) {
+                output.removeLast()
+                index = close + 2
             } else {
+                output.append(byte)
                 index += 1
             }
         }
-        if copied < bytes.count { output.append(contentsOf: bytes[copied...]) }
-        return output
+        return Data(output)
     }
 
-    private static func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D }
-
     /// The text with an XML declaration that says UTF-8 (the parser is given UTF-8 bytes).
+    static let utf8Declaration = #"<?xml version="1.0" encoding="UTF-8"?>"#
+
     static func withUTF8Declaration(_ text: String) -> String {
-        let declaration = #"<?xml version="1.0" encoding="UTF-8"?>"#
+        let declaration = utf8Declaration
         let isDeclaration = text.hasPrefix("<?xml") && text.dropFirst(5).first?.isWhitespace == true
         guard isDeclaration, let end = text.range(of: "?>") else { return text }
         return declaration + text[end.upperBound...]

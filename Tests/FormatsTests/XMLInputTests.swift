@@ -74,9 +74,28 @@ import Testing
         #expect { try GPX.read(data) } throws: { ($0 as? GPXError)?.reason.contains("UTF-8") == true }
     }
 
-    @Test func aStylesheetInstructionIsNotTakenForTheDeclaration() throws {
+    @Test func aStylesheetInstructionIsNotTakenForTheDeclarationAndIsLeftOut() throws {
         let text = #"<?xml-stylesheet type="text/xsl" href="s.xsl"?><gpx/>"#
-        #expect(String(decoding: try XMLInput.prepared(Data(text.utf8)), as: UTF8.self) == text)
+        #expect(String(decoding: try XMLInput.prepared(Data(text.utf8)), as: UTF8.self) == "<gpx/>")
+    }
+
+    @Test(arguments: [
+        // Fuzz/Regressions/FuzzRSS: a broken instruction, and inside it one without data, which
+        // libxml2 found after the broken one and FoundationXML crashed on.
+        ("<?\r\r\r\r<?x0?>\n\r\t\r\r?>\no", "\n\r\t\r\r?>\no"),
+        ("<a><?x?>b</a>", "<a>b</a>"),
+        ("<a><<?p q?>?r?>b</a>", "<a>b</a>"),
+        ("<a><!-- <?x?> --><![CDATA[<?y?>]]></a>", "<a><!--  --><![CDATA[]]></a>"),
+        ("<a>1 <? 2</a>", "<a>1 <? 2</a>"),
+    ])
+    func instructionsAreLeftOutEverywhere(_ text: String, _ expected: String) throws {
+        let declaration = #"<?xml version="1.0" encoding="UTF-8"?>"#
+        #expect(String(decoding: try XMLInput.prepared(Data(text.utf8)), as: UTF8.self) == expected)
+        #expect(
+            String(decoding: try XMLInput.prepared(Data((#"<?xml version="1.0"?>"# + text).utf8)), as: UTF8.self)
+                == declaration + expected)
+        // And the parser reads what is left without crashing, whatever it makes of it.
+        _ = try? RSS.read(Data(text.utf8))
     }
 
     @Test func feedsRefuseLocalEnclosuresAndImagesAndOverlongFields() {
