@@ -434,16 +434,4 @@ public struct AccountStore: Sendable {
             """
         ).run()
     }
-
-    // MARK: Settings
-
-    public func setting(_ key: String) async throws -> String? {
-        try await db.select().column("value").from("settings").where("key", .equal, key)
-            .first(decodingColumn: "value", as: String.self)
-    }
-
-    public func setSetting(_ key: String, to value: String) async throws {
-        try await db.delete(from: "settings").where("key", .equal, key).run()
-        try await db.insert(into: "settings").columns("key", "value").values(SQLBind(key), SQLBind(value)).run()
-    }
 }

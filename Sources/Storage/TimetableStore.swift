@@ -600,17 +600,15 @@ public struct TimetableStore: Sendable {
 
     // MARK: Version
 
-    static let versionKey = "timetable.version"
-
     /// Changes whenever the timetable changes; caches compare it to know when they are stale.
     public func version() async throws -> String {
-        try await AccountStore(db).setting(Self.versionKey) ?? "0"
+        try await SettingsStore(db).value(.timetableVersion) ?? "0"
     }
 
     /// Marks the timetable changed (for settings that change how it reads, such as the calendar).
     public func touch() async throws { try await bumpVersion() }
 
     func bumpVersion() async throws {
-        try await AccountStore(db).setSetting(Self.versionKey, to: UUID().uuidString)
+        try await SettingsStore(db).set(.timetableVersion, to: UUID().uuidString)
     }
 }

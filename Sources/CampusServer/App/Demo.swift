@@ -41,9 +41,9 @@ public enum Demo {
         let hasher = PasswordHasher(cost: bcryptCost)
         let now = Date()
         try await database.write { db in
-            let store = AccountStore(db)
-            if try await store.setting(Services.institutionNameKey) == nil {
-                try await store.setSetting(Services.institutionNameKey, to: institutionName)
+            let store = SettingsStore(db)
+            if try await store.value(.institutionName) == nil {
+                try await store.set(.institutionName, to: institutionName)
             }
         }
         for account in accounts {

@@ -65,12 +65,11 @@ final class Services: Sendable {
             logger: logger, accountDeleted: { leaderboards.invalidate() })
     }
 
-    static let institutionNameKey = "institution.name"
     static let defaultInstitutionName = "Campus"
 
     /// The institution's name (a setting, see `campus demo`) and time zone (configuration).
     func institution() async throws -> Institution {
-        let name = try await database.read { db in try await AccountStore(db).setting(Self.institutionNameKey) }
+        let name = try await database.read { db in try await SettingsStore(db).value(.institutionName) }
         return Institution(name: name ?? Self.defaultInstitutionName, timeZone: configuration.timeZone)
     }
 }

@@ -17,8 +17,6 @@ struct IISSyncService: Service {
     let logger: Logger
     let instance = UUID().uuidString
 
-    static let leaseKey = "iis.sync.lease"
-
     func run() async throws {
         try? await cancelWhenGracefulShutdown { try await Task.sleep(for: .seconds(5)) }
         while !Task.isShuttingDownGracefully && !Task.isCancelled {
@@ -42,8 +40,8 @@ struct IISSyncService: Service {
         let now = Date()
         let seconds = Double(interval.components.seconds)
         return try await database.write { [instance] db in
-            let store = AccountStore(db)
-            if let lease = try await store.setting(Self.leaseKey) {
+            let store = SettingsStore(db)
+            if let lease = try await store.value(.iisSyncLease) {
                 let parts = lease.split(separator: " ")
                 if parts.count == 2, parts[0] != instance, let until = Double(parts[1]),
                     until > now.timeIntervalSince1970
@@ -51,7 +49,7 @@ struct IISSyncService: Service {
                     return false
                 }
             }
-            try await store.setSetting(Self.leaseKey, to: "\(instance) \(now.timeIntervalSince1970 + seconds * 1.5)")
+            try await store.set(.iisSyncLease, to: "\(instance) \(now.timeIntervalSince1970 + seconds * 1.5)")
             return true
         }
     }

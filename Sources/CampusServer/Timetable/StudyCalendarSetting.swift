@@ -22,11 +22,11 @@ public struct StudyCalendarSetting: Sendable {
                 throw NotValid(description: "The calendar is bsuir, odd-even or dated.")
             }
             try await database.write { [value] db in
-                try await AccountStore(db).setSetting(TimetableService.calendarKey, to: value)
+                try await SettingsStore(db).set(.studyCalendar, to: value)
                 try await TimetableStore(db).touch()
             }
         }
-        let value = try await database.read { db in try await AccountStore(db).setting(TimetableService.calendarKey) }
+        let value = try await database.read { db in try await SettingsStore(db).value(.studyCalendar) }
         let calendar = TimetableService.parseCalendar(value) ?? .bsuir
         switch calendar {
         case .datedOnly: return "dated: every lesson has its own date."

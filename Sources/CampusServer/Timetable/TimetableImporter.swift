@@ -102,7 +102,7 @@ public struct TimetableImporter: Sendable {
         let summary = try await store(data)
         if let termStart {
             try await database.write { db in
-                try await AccountStore(db).setSetting(TimetableService.calendarKey, to: "odd-even \(termStart.iso)")
+                try await SettingsStore(db).set(.studyCalendar, to: "odd-even \(termStart.iso)")
                 try await TimetableStore(db).touch()
             }
         }

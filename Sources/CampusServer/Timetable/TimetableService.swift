@@ -43,12 +43,10 @@ struct TimetableService: Sendable {
 
     // MARK: Calendar
 
-    static let calendarKey = "timetable.calendar"
-
     /// The institution's study calendar: BSUIR's 4-week cycle unless set otherwise
     /// (`campus calendar`).
     func studyCalendar() async throws -> StudyCalendar {
-        let setting = try await database.read { db in try await AccountStore(db).setting(Self.calendarKey) }
+        let setting = try await database.read { db in try await SettingsStore(db).value(.studyCalendar) }
         return Self.parseCalendar(setting) ?? .bsuir
     }
 

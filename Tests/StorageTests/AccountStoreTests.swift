@@ -6,41 +6,13 @@ import Testing
 
 @testable import Storage
 
-/// The storage suite, run on SQLite and on PostgreSQL.
-@Suite struct StorageTests {
+/// The account store (users, sessions, reset tokens, login failures, the outbox, avatars), on
+/// SQLite and on PostgreSQL.
+@Suite struct AccountStoreTests {
     let now = Date(timeIntervalSince1970: 1_800_000_000)
 
     func newUser(_ email: String, role: Role = .user) -> NewUser {
         NewUser(email: email, passwordHash: "hash", firstName: "Ann", lastName: "Lee", role: role)
-    }
-
-    @Test(arguments: TestDatabases.kinds)
-    func migrationsApplyOnceAndAreRecorded(_ kind: Database.Kind) async throws {
-        try await TestDatabases.withDatabase(kind, migrate: false) { database in
-            let first = try await database.migrate(logger: TestDatabases.logger)
-            #expect(first.map(\.version) == Database.migrations.map(\.version))
-            let second = try await database.migrate(logger: TestDatabases.logger)
-            #expect(second.isEmpty)
-            #expect(try await database.appliedMigrations().map(\.version) == Database.migrations.map(\.version))
-        }
-    }
-
-    @Test(arguments: TestDatabases.kinds)
-    func concurrentStartsMigrateOnce(_ kind: Database.Kind) async throws {
-        let (location, cleanup) = try await TestDatabases.location(kind)
-        defer { Task { await cleanup() } }
-        let results = try await withThrowingTaskGroup(of: Int.self) { group in
-            for _ in 0..<3 {
-                group.addTask {
-                    let database = try await Database.open(location, logger: TestDatabases.logger)
-                    let applied = try await database.migrate(logger: TestDatabases.logger)
-                    await database.close()
-                    return applied.count
-                }
-            }
-            return try await group.reduce(into: [Int]()) { $0.append($1) }
-        }
-        #expect(results.sorted() == [0, 0, Database.migrations.count])
     }
 
     @Test(arguments: TestDatabases.kinds)
@@ -61,25 +33,6 @@ import Testing
             }
             #expect(found?.user.id == user.id)
             #expect(found?.passwordHash == "hash")
-            #expect(try await database.read { db in try await AccountStore(db).countUsers() } == 1)
-        }
-    }
-
-    @Test(arguments: TestDatabases.kinds)
-    func aFailedWriteLeavesNothingBehind(_ kind: Database.Kind) async throws {
-        struct Boom: Error {}
-        try await TestDatabases.withDatabase(kind) { database in
-            await #expect(throws: Boom.self) {
-                try await database.write { db in
-                    _ = try await AccountStore(db).createUser(newUser("ann@example.org"), now: now)
-                    throw Boom()
-                }
-            }
-            #expect(try await database.read { db in try await AccountStore(db).countUsers() } == 0)
-            // The connection is usable after the rollback.
-            _ = try await database.write { db in
-                try await AccountStore(db).createUser(newUser("ann@example.org"), now: now)
-            }
             #expect(try await database.read { db in try await AccountStore(db).countUsers() } == 1)
         }
     }
@@ -307,63 +260,5 @@ import Testing
             #expect(page.total == 3)
             #expect(page.users.count == 1)
         }
-    }
-
-    @Test(arguments: TestDatabases.kinds)
-    func settingsAreKeptAndReplaced(_ kind: Database.Kind) async throws {
-        try await TestDatabases.withDatabase(kind) { database in
-            try await database.write { db in try await AccountStore(db).setSetting("a", to: "1") }
-            try await database.write { db in try await AccountStore(db).setSetting("a", to: "2") }
-            #expect(try await database.read { db in try await AccountStore(db).setting("a") } == "2")
-            #expect(try await database.read { db in try await AccountStore(db).setting("b") } == nil)
-        }
-    }
-
-    @Test(arguments: TestDatabases.kinds)
-    func concurrentWritersAllCommit(_ kind: Database.Kind) async throws {
-        try await TestDatabases.withDatabase(kind) { database in
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                for index in 0..<40 {
-                    group.addTask {
-                        _ = try await database.write { db in
-                            try await AccountStore(db).createUser(newUser("user\(index)@example.org"), now: now)
-                        }
-                    }
-                }
-                try await group.waitForAll()
-            }
-            #expect(try await database.read { db in try await AccountStore(db).countUsers() } == 40)
-        }
-    }
-
-    @Test func sqliteUsesWriteAheadLoggingAndKeepsDataAcrossReopening() async throws {
-        let (location, cleanup) = try await TestDatabases.location(.sqlite)
-        defer { Task { await cleanup() } }
-        let first = try await Database.open(location, logger: TestDatabases.logger)
-        try await first.migrate(logger: TestDatabases.logger)
-        _ = try await first.write { db in try await AccountStore(db).createUser(newUser("ann@example.org"), now: now) }
-        let mode = try await first.read { db in
-            try await db.raw("PRAGMA journal_mode").first(decodingColumn: "journal_mode", as: String.self)
-        }
-        #expect(mode == "wal")
-        let foreignKeys = try await first.read { db in
-            try await db.raw("PRAGMA foreign_keys").first(decodingColumn: "foreign_keys", as: Int.self)
-        }
-        #expect(foreignKeys == 1)
-        await first.close()
-        let second = try await Database.open(location, logger: TestDatabases.logger)
-        #expect(try await second.migrate(logger: TestDatabases.logger).isEmpty)
-        #expect(try await second.read { db in try await AccountStore(db).credentials(email: "ann@example.org") } != nil)
-        await second.close()
-    }
-
-    @Test func databaseOptionIsRead() throws {
-        #expect(try DatabaseLocation.from(option: nil, dataDirectory: "/data") == .sqlite(path: "/data/campus.sqlite"))
-        #expect(
-            try DatabaseLocation.from(option: "postgres://u:p@h/db", dataDirectory: "/data")
-                == .postgres(url: "postgres://u:p@h/db"))
-        #expect(try DatabaseLocation.from(option: "./x.sqlite", dataDirectory: "/data") == .sqlite(path: "./x.sqlite"))
-        #expect(throws: DatabaseError.self) { try DatabaseLocation.from(option: "mysql://x", dataDirectory: "/data") }
-        #expect(DatabaseLocation.postgres(url: "postgres://u:secret@h/db").description == "postgres://u:***@h/db")
     }
 }

@@ -1,0 +1,158 @@
+import Accounts
+import CampusHTTP
+import Foundation
+import InputRules
+import Listen
+import Storage
+
+/// The listener's playlists and the ones Campus makes from their listening.
+extension ListenService {
+    // MARK: Playlists
+
+    struct PlaylistView: Sendable {
+        /// The id, or a system playlist's name.
+        var id: String
+        var name: String
+        var kind: MediaKind
+        var isSystem: Bool
+        var items: [MediaView]
+    }
+
+    func playlists(for user: UserRecord) async throws -> [(playlist: Playlist?, system: SystemPlaylist?, count: Int)] {
+        try await database.read { db in
+            let store = ListenStore(db)
+            var result: [(Playlist?, SystemPlaylist?, Int)] = try await store.playlists(userID: user.id).map {
+                ($0, nil, $0.itemCount)
+            }
+            for system in SystemPlaylist.allCases {
+                result.append(
+                    (nil, system, try await store.systemPlaylist(system, userID: user.id, limit: 100).count))
+            }
+            return result
+        }
+    }
+
+    /// The listener's own playlist: 404 when there is none, 403 when it is someone else's.
+    private func own(_ id: Int64, _ user: UserRecord, _ store: ListenStore) async throws -> Playlist {
+        guard let playlist = try await store.playlist(id: id) else { throw Self.notFound("playlist \(id)") }
+        guard playlist.ownerID == user.id else { throw Problem.forbidden("This playlist is someone else's.") }
+        return playlist
+    }
+
+    static func playlistID(_ text: String) throws -> Reference {
+        if let system = SystemPlaylist(rawValue: text) { return .system(system) }
+        guard let id = Int64(text), id > 0 else { throw Self.notFound("playlist \(text.prefix(20))") }
+        return .playlist(id)
+    }
+
+    func playlist(_ id: String, for user: UserRecord) async throws -> PlaylistView {
+        try await database.read { db in
+            let store = ListenStore(db)
+            switch try Self.playlistID(id) {
+            case .system(let system):
+                let ids = try await store.systemPlaylist(system, userID: user.id, limit: 100)
+                return PlaylistView(
+                    id: system.rawValue, name: system.title, kind: .track, isSystem: true,
+                    items: try await views(try await store.media(ids: ids), for: user, store: store))
+            case .playlist(let number):
+                let playlist = try await own(number, user, store)
+                let items = try await views(
+                    try await store.media(ids: try await store.playlistItems(number)), for: user, store: store)
+                return PlaylistView(
+                    id: String(number), name: playlist.name, kind: playlist.kind, isSystem: false, items: items)
+            default:
+                throw Self.notFound("playlist \(id)")
+            }
+        }
+    }
+
+    func createPlaylist(name: String?, kind: MediaKind, for user: UserRecord) async throws -> PlaylistView {
+        let name = try Self.playlistName(name)
+        let playlist = try await database.write { db in
+            try await ListenStore(db).createPlaylist(userID: user.id, kind: kind, name: name, now: now())
+        }
+        return PlaylistView(id: String(playlist.id), name: playlist.name, kind: kind, isSystem: false, items: [])
+    }
+
+    static func playlistName(_ text: String?) throws -> String {
+        do {
+            return try Playlist.name(text)
+        } catch {
+            throw Problem.invalid(FieldProblem(field: error.field, detail: error.reason))
+        }
+    }
+
+    /// Renames the playlist and/or sets its items: every item must exist and be of the
+    /// playlist's kind, each at most once.
+    func updatePlaylist(_ id: String, name: String?, items: [Int64]?, for user: UserRecord) async throws
+        -> PlaylistView
+    {
+        guard case .playlist(let number) = try Self.playlistID(id) else {
+            throw Problem.forbidden("System playlists are made by Campus and cannot be changed.")
+        }
+        let newName = try name.map { try Self.playlistName($0) }
+        try await database.write { db in
+            let store = ListenStore(db)
+            let playlist = try await own(number, user, store)
+            var list = try await store.playlistItems(number)
+            if let items {
+                guard items.count <= Playlist.capacity else {
+                    throw Problem.invalid(
+                        FieldProblem(field: "items", detail: "A playlist holds at most \(Playlist.capacity) items."))
+                }
+                guard Set(items).count == items.count else {
+                    throw Problem.invalid(FieldProblem(field: "items", detail: "Each item is in a playlist once."))
+                }
+                let found = try await store.media(ids: items)
+                if let wrong = items.first(where: { id in !found.contains { $0.id == id } }) {
+                    throw Problem.invalid(FieldProblem(field: "items", detail: "There is no media item \(wrong)."))
+                }
+                if let other = found.first(where: { $0.kind != playlist.kind }) {
+                    throw Problem.invalid(
+                        FieldProblem(
+                            field: "items",
+                            detail:
+                                "“\(other.title)” is a \(other.kind.rawValue); this playlist holds \(playlist.kind.rawValue) items."
+                        ))
+                }
+                list = items
+            }
+            try await store.savePlaylist(number, name: newName ?? playlist.name, items: list, now: now())
+        }
+        return try await playlist(id, for: user)
+    }
+
+    func deletePlaylist(_ id: String, for user: UserRecord) async throws {
+        guard case .playlist(let number) = try Self.playlistID(id) else {
+            throw Problem.forbidden("System playlists are made by Campus and cannot be deleted.")
+        }
+        try await database.write { db in
+            let store = ListenStore(db)
+            _ = try await own(number, user, store)
+            try await store.deletePlaylist(number)
+        }
+    }
+
+    /// Items of the playlist's kind not in it yet, matching `query` when given.
+    func addable(_ id: String, query: String?, for user: UserRecord) async throws -> [MediaView] {
+        guard case .playlist(let number) = try Self.playlistID(id) else {
+            throw Problem.forbidden("System playlists are made by Campus and cannot be changed.")
+        }
+        return try await database.read { db in
+            let store = ListenStore(db)
+            let playlist = try await own(number, user, store)
+            let present = Set(try await store.playlistItems(number))
+            let candidates: [Int64]
+            if let query, !query.trimmingCharacters(in: .whitespaces).isEmpty {
+                candidates = try await store.search(query, limit: 500).compactMap { hit in
+                    if case .media(let kind) = hit.kind, kind == playlist.kind { return hit.id }
+                    return nil
+                }
+            } else {
+                candidates = try await store.mediaIDs(kind: playlist.kind, limit: 500)
+            }
+            let ids = candidates.filter { !present.contains($0) }.prefix(100)
+            return try await views(try await store.media(ids: Array(ids)), for: user, store: store)
+        }
+    }
+}

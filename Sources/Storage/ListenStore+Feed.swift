@@ -1,0 +1,54 @@
+import Foundation
+import Listen
+import SQLKit
+import SharedHelpers
+
+/// The home feed's blocks, as admins configure them.
+extension ListenStore {
+    // MARK: Feed blocks
+
+    /// The home feed's blocks as an admin configured them, in order (none: the default feed).
+    public func feedBlocks() async throws -> [FeedBlockConfiguration] {
+        try await db.raw(
+            "SELECT type, title, highlight, source, item_limit, link FROM feed_blocks ORDER BY position, id"
+        ).all().compactMap { row in
+            guard let type = FeedBlockConfiguration.BlockType(rawValue: try row.decode(column: "type", as: String.self))
+            else { return nil }
+            return FeedBlockConfiguration(
+                type: type, title: try row.decode(column: "title", as: String.self),
+                highlight: try row.decode(column: "highlight", as: Bool.self),
+                source: try row.decode(column: "source", as: String.self),
+                limit: try row.decode(column: "item_limit", as: Int.self),
+                link: try row.decode(column: "link", as: String?.self))
+        }
+    }
+
+    public func saveFeedBlocks(_ blocks: [FeedBlockConfiguration], now: Date) async throws {
+        try await db.delete(from: "feed_blocks").run()
+        for (position, block) in blocks.enumerated() {
+            var genreID: Int64?
+            if case .genre(let id) = FeedBlockConfiguration.Source(block.source) { genreID = id }
+            try await db.insert(into: "feed_blocks")
+                .columns(
+                    "position", "type", "title", "highlight", "source", "item_limit", "genre_id", "link", "updated_at"
+                )
+                .values(
+                    SQLBind(position), SQLBind(block.type.rawValue), SQLBind(block.title), SQLBind(block.highlight),
+                    SQLBind(block.source), SQLBind(block.limit), SQLBind(genreID), SQLBind(block.link),
+                    SQLBind(now.epoch)
+                ).run()
+        }
+        try await SettingsStore(db).set(.feedChanged, to: String(now.epoch))
+    }
+
+    /// When an admin last changed the feed's blocks (seconds since 1970), or 0.
+    public func feedChanged() async throws -> Int64 {
+        Int64(try await SettingsStore(db).value(.feedChanged) ?? "0") ?? 0
+    }
+
+    public func genre(id: Int64) async throws -> Genre? {
+        try await db.raw("SELECT id, name FROM genres WHERE id = \(bind: id)").first().map {
+            Genre(id: try $0.decode(column: "id", as: Int64.self), name: try $0.decode(column: "name", as: String.self))
+        }
+    }
+}

@@ -1,0 +1,74 @@
+import Foundation
+import Listen
+import SQLKit
+import SharedHelpers
+
+/// Listeners' own playlists.
+extension ListenStore {
+    // MARK: Playlists
+
+    static let playlistColumns = """
+        l.id, l.user_id, l.kind, l.name, l.updated_at,
+        (SELECT COUNT(*) FROM playlist_items i WHERE i.playlist_id = l.id) AS item_count
+        """
+
+    func playlist(from row: any SQLRow) throws -> Playlist {
+        Playlist(
+            id: try row.decode(column: "id", as: Int64.self),
+            ownerID: try row.decode(column: "user_id", as: Int64.self),
+            kind: MediaKind(rawValue: try row.decode(column: "kind", as: String.self)) ?? .track,
+            name: try row.decode(column: "name", as: String.self),
+            itemCount: try row.decode(column: "item_count", as: Int.self),
+            updatedAt: Date(epoch: try row.decode(column: "updated_at", as: Int64.self)))
+    }
+
+    public func createPlaylist(userID: Int64, kind: MediaKind, name: String, now: Date) async throws -> Playlist {
+        guard
+            let id = try await db.insert(into: "playlists").columns(
+                "user_id", "kind", "name", "created_at", "updated_at"
+            )
+            .values(SQLBind(userID), SQLBind(kind.rawValue), SQLBind(name), SQLBind(now.epoch), SQLBind(now.epoch))
+            .returning("id").first(decodingColumn: "id", as: Int64.self)
+        else { throw ListenStoreError.notCreated }
+        return Playlist(id: id, ownerID: userID, kind: kind, name: name, itemCount: 0, updatedAt: now.rounded)
+    }
+
+    public func playlist(id: Int64) async throws -> Playlist? {
+        try await db.raw("SELECT \(unsafeRaw: Self.playlistColumns) FROM playlists l WHERE l.id = \(bind: id)").first()
+            .map(playlist(from:))
+    }
+
+    public func playlists(userID: Int64) async throws -> [Playlist] {
+        try await db.raw(
+            """
+            SELECT \(unsafeRaw: Self.playlistColumns) FROM playlists l WHERE l.user_id = \(bind: userID)
+            ORDER BY l.updated_at DESC, l.id DESC
+            """
+        ).all().map(playlist(from:))
+    }
+
+    public func playlistItems(_ id: Int64) async throws -> [Int64] {
+        try await db.raw("SELECT media_id FROM playlist_items WHERE playlist_id = \(bind: id) ORDER BY position")
+            .all(decodingColumn: "media_id", as: Int64.self)
+    }
+
+    /// Replaces the playlist's items (in this order) and its name.
+    public func savePlaylist(_ id: Int64, name: String, items: [Int64], now: Date) async throws {
+        try await db.update("playlists").set("name", to: name).set("updated_at", to: now.epoch)
+            .where("id", .equal, id).run()
+        try await db.delete(from: "playlist_items").where("playlist_id", .equal, id).run()
+        for (offset, chunk) in stride(from: 0, to: items.count, by: 300).map({
+            ($0, Array(items[$0..<min($0 + 300, items.count)]))
+        }) {
+            var insert = db.insert(into: "playlist_items").columns("playlist_id", "media_id", "position")
+            for (index, media) in chunk.enumerated() {
+                insert = insert.values(SQLBind(id), SQLBind(media), SQLBind(offset + index))
+            }
+            try await insert.run()
+        }
+    }
+
+    public func deletePlaylist(_ id: Int64) async throws {
+        try await db.delete(from: "playlists").where("id", .equal, id).run()
+    }
+}
