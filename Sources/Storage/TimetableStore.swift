@@ -300,9 +300,7 @@ public struct TimetableStore: Sendable {
     }
 
     private func upsertFaculties(_ faculties: [Faculty]) async throws {
-        let merged = Dictionary(faculties.map { ($0.id, $0) }) { old, new in
-            Faculty(id: new.id, name: new.name ?? old.name, abbreviation: new.abbreviation)
-        }
+        let merged = faculties.merged(by: \.id)
         try await insert(
             "faculties", columns: ["id", "name", "abbreviation"],
             rows: merged.values.sorted { $0.id < $1.id }.map { [$0.id, $0.name, $0.abbreviation] },
@@ -313,13 +311,7 @@ public struct TimetableStore: Sendable {
     }
 
     private func upsertSpecialities(_ specialities: [Speciality]) async throws {
-        let merged = Dictionary(specialities.map { ($0.id, $0) }) { old, new in
-            var result = new
-            result.code = new.code ?? old.code
-            result.facultyID = new.facultyID ?? old.facultyID
-            result.educationForm = new.educationForm ?? old.educationForm
-            return result
-        }
+        let merged = specialities.merged(by: \.id)
         try await insert(
             "specialities",
             columns: ["id", "name", "abbreviation", "code", "faculty_id", "education_form_id", "education_form_name"],
@@ -336,9 +328,7 @@ public struct TimetableStore: Sendable {
     }
 
     private func upsertDepartments(_ departments: [Department]) async throws {
-        let merged = Dictionary(departments.map { ($0.abbreviation, $0) }) { old, new in
-            Department(abbreviation: new.abbreviation, name: new.name ?? old.name, iisID: new.iisID ?? old.iisID)
-        }
+        let merged = departments.merged(by: \.abbreviation)
         try await insert(
             "departments", columns: ["abbreviation", "name", "iis_id"],
             rows: merged.values.sorted { $0.abbreviation < $1.abbreviation }.map {
@@ -418,23 +408,7 @@ public struct TimetableStore: Sendable {
 
     /// Every teacher the import names; returns their ids by URL id.
     private func upsertTeachers(_ data: TimetableImport, now: Date) async throws -> [String: Int64] {
-        var teachers: [String: ImportedTeacher] = [:]
-        for teacher in data.teachers {
-            guard let old = teachers[teacher.urlID] else {
-                teachers[teacher.urlID] = teacher
-                continue
-            }
-            var merged = teacher
-            merged.middleName = teacher.middleName ?? old.middleName
-            merged.rank = teacher.rank ?? old.rank
-            merged.degree = teacher.degree ?? old.degree
-            merged.degreeAbbreviation = teacher.degreeAbbreviation ?? old.degreeAbbreviation
-            merged.departments = teacher.departments ?? old.departments
-            merged.photoURL = teacher.photoURL ?? old.photoURL
-            merged.email = teacher.email ?? old.email
-            merged.iisID = teacher.iisID ?? old.iisID
-            teachers[teacher.urlID] = merged
-        }
+        let teachers = data.teachers.merged(by: \.urlID)
         var terms: [String: (TermDates?, LocalDate?)] = [:]
         for schedule in data.schedules {
             if case .teacher(let urlID) = schedule.owner { terms[urlID] = (schedule.term, schedule.lastUpdate) }
@@ -506,21 +480,7 @@ public struct TimetableStore: Sendable {
 
     /// Every room the import names; returns their ids by key.
     private func upsertRooms(_ data: TimetableImport) async throws -> [RoomKey: Int64] {
-        var rooms: [RoomKey: ImportedRoom] = [:]
-        for room in data.rooms {
-            guard let old = rooms[room.key] else {
-                rooms[room.key] = room
-                continue
-            }
-            var merged = room
-            merged.floor = room.floor ?? old.floor
-            merged.type = room.type ?? old.type
-            merged.capacity = room.capacity ?? old.capacity
-            merged.note = room.note ?? old.note
-            merged.departmentAbbreviation = room.departmentAbbreviation ?? old.departmentAbbreviation
-            merged.iisID = room.iisID ?? old.iisID
-            rooms[room.key] = merged
-        }
+        var rooms = data.rooms.merged(by: \.key)
         for schedule in data.schedules {
             for key in schedule.lessons.flatMap(\.rooms) where rooms[key] == nil {
                 rooms[key] = ImportedRoom(key: key, floor: nil, isOffCampus: key.name.first?.isNumber != true)
