@@ -156,7 +156,8 @@ let package = Package(
             name: "FormatsTests", dependencies: ["Formats", "Timetable", "Compete", "Listen", "CampusTestSupport"]),
         .testTarget(
             name: "StorageTests",
-            dependencies: ["Storage", "Accounts", "Timetable", "Compete", "Listen", "Formats", "CampusTestSupport"]),
+            dependencies: ["Storage", "Accounts", "Timetable", "Compete", "Listen", "Formats", "CampusTestSupport"],
+            resources: [.copy("Fixtures")]),
         .testTarget(
             name: "CampusServerTests",
             dependencies: [

@@ -36,4 +36,189 @@ import Testing
         }
         #expect(results.sorted() == [0, 0, Database.migrations.count])
     }
+
+    // MARK: Landed steps never change
+
+    /// The checksum of every step that has landed. A step that changes fails here: a landed step
+    /// is never edited, because a database made before the edit would never get it.
+    static let landed: [Int: String] = [
+        1: "6f5f5fac3a8504124b3ee63e81beffe2004b5e9c8d7522e48d91b14c738a4a25",
+        2: "a4685508857a4e51d3204a42dad5c725e7f5647bc8c3063dcc14dbcdb2c1ddc6",
+        3: "8ad306af7fa40dba2bfb637a39546ed26c8a9d4270f94694e41b4dc1f8dcc864",
+        4: "81ab3eb6a311484e65b7c8f5300a9237bb6ad9495ebcc26692d94851c2cbb1de",
+        5: "dee153a689d1dc480da86b836d2eeeaad43e5fd80927ede00077ee547b271d33",
+    ]
+
+    @Test func landedStepsNeverChange() {
+        for step in Database.migrations {
+            guard let pinned = Self.landed[step.version] else {
+                Issue.record(
+                    """
+                    Step \(step.version) (\(step.name)) has no pinned checksum: add \(step.version): "\(step.checksum)" \
+                    to MigrationTests.landed in the commit that adds the step.
+                    """)
+                continue
+            }
+            #expect(
+                step.checksum == pinned,
+                """
+                Step \(step.version) (\(step.name)) has changed since it landed. A landed step is never edited: \
+                databases made before the edit would never get the change. Undo it, and put the change in a \
+                new step (a new file in Sources/Storage/Migrations, appended to Database.migrations). \
+                (Pinned \(pinned), now \(step.checksum).)
+                """)
+        }
+        #expect(
+            Database.migrations.map(\.version) == Array(1...Database.migrations.count), "Steps are numbered 1, 2, 3 …")
+    }
+
+    // MARK: Databases made at earlier commits
+
+    /// The steps as they were at a commit, read from `Fixtures/migrations-at-COMMIT.json`
+    /// (extracted from that commit's Sources/Storage/Migrations.swift).
+    struct History: Decodable {
+        struct Step: Decodable {
+            var version: Int
+            var name: String
+            var statements: [String]
+        }
+
+        var commit: String
+        var steps: [Step]
+
+        static func at(_ commit: String) throws -> History {
+            let url = try #require(
+                Bundle.module.url(
+                    forResource: "migrations-at-\(commit)", withExtension: "json", subdirectory: "Fixtures"))
+            return try JSONDecoder().decode(History.self, from: Data(contentsOf: url))
+        }
+
+        var migrations: [Migration] {
+            steps.map { Migration(version: $0.version, name: $0.name, statements: $0.statements) }
+        }
+    }
+
+    @Test func theEditedStepsAreBackAsTheyLanded() throws {
+        // Step 3 as it landed in 1814a89 (before its index was added), step 4 as it landed in
+        // 60c5f47 (before its column was added), steps 1 and 2 as they have always been.
+        let first = try History.at("1814a89").migrations
+        let second = try History.at("60c5f47").migrations
+        for step in first {
+            #expect(step.checksum == Database.migrations[step.version - 1].checksum, "step \(step.version)")
+        }
+        #expect(second[3].checksum == Database.migrations[3].checksum)
+    }
+
+    /// A database made at 1814a89 (steps 1–3, without the ranking index), at 60c5f47 (steps 1–4,
+    /// without the feed links) and at d4e7027 (the edited steps 3 and 4: index and column both
+    /// there) reaches, migrated now, the schema a new database has.
+    @Test(arguments: TestDatabases.kinds, ["1814a89", "60c5f47", "d4e7027"])
+    func databasesMadeAtEarlierCommitsReachTheSameSchema(_ kind: Database.Kind, _ commit: String) async throws {
+        let fresh = try await TestDatabases.withDatabase(kind) { database in try await Self.schema(of: database) }
+        #expect(fresh.contains("index entries_result on entries (competition_id, result)"))
+        #expect(fresh.contains { $0.hasPrefix("column feed_blocks.link ") })
+        let history = try History.at(commit)
+        try await TestDatabases.withDatabase(kind, migrate: false) { database in
+            try await database.migrate(history.migrations, logger: TestDatabases.logger)
+            let applied = try await database.migrate(logger: TestDatabases.logger)
+            #expect(applied.map(\.version) == Array(history.steps.count + 1...Database.migrations.count))
+            let migrated = try await Self.schema(of: database)
+            #expect(
+                migrated.subtracting(fresh).isEmpty,
+                "only in the database made at \(commit): \(migrated.subtracting(fresh))")
+            #expect(
+                fresh.subtracting(migrated).isEmpty,
+                "missing in the database made at \(commit): \(fresh.subtracting(migrated))")
+        }
+    }
+
+    /// The schema as lines: every column (type, nullability, default), every index (its
+    /// columns, unique or not) and every foreign key. Column order is left out: a column added
+    /// later comes last.
+    static func schema(of database: Database) async throws -> Set<String> {
+        try await database.read { db in
+            var lines: Set<String> = []
+            switch database.kind {
+            case .sqlite:
+                let tables = try await db.raw(
+                    "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
+                ).all(decodingColumn: "name", as: String.self)
+                for table in tables {
+                    for row in try await db.raw("SELECT * FROM pragma_table_info(\(bind: table))").all() {
+                        let name = try row.decode(column: "name", as: String.self)
+                        let type = try row.decode(column: "type", as: String.self)
+                        let notNull = try row.decode(column: "notnull", as: Int.self)
+                        let primary = try row.decode(column: "pk", as: Int.self)
+                        let defaultValue = try row.decode(column: "dflt_value", as: String?.self) ?? "-"
+                        lines.insert(
+                            "column \(table).\(name) \(type.lowercased()) null=\(notNull == 0) pk=\(primary) default=\(defaultValue)"
+                        )
+                    }
+                    for row in try await db.raw("SELECT * FROM pragma_index_list(\(bind: table))").all() {
+                        let index = try row.decode(column: "name", as: String.self)
+                        guard !index.hasPrefix("sqlite_autoindex") else { continue }
+                        let unique = try row.decode(column: "unique", as: Int.self) == 1
+                        let columns = try await db.raw(
+                            "SELECT name FROM pragma_index_info(\(bind: index)) ORDER BY seqno"
+                        )
+                        .all(decodingColumn: "name", as: String.self)
+                        lines.insert(
+                            "\(unique ? "unique " : "")index \(index) on \(table) (\(columns.joined(separator: ", ")))")
+                    }
+                    for row in try await db.raw("SELECT * FROM pragma_foreign_key_list(\(bind: table))").all() {
+                        let from = try row.decode(column: "from", as: String.self)
+                        let target = try row.decode(column: "table", as: String.self)
+                        let to = try row.decode(column: "to", as: String?.self) ?? "-"
+                        let onDelete = try row.decode(column: "on_delete", as: String.self)
+                        lines.insert(
+                            "foreign key \(table).\(from) -> \(target).\(to) on delete \(onDelete.lowercased())")
+                    }
+                }
+            case .postgres:
+                for row in try await db.raw(
+                    """
+                    SELECT table_name, column_name, data_type, is_nullable, COALESCE(column_default, '-') AS fallback,
+                           is_identity
+                    FROM information_schema.columns WHERE table_schema = current_schema()
+                    """
+                ).all() {
+                    let table = try row.decode(column: "table_name", as: String.self)
+                    let name = try row.decode(column: "column_name", as: String.self)
+                    let type = try row.decode(column: "data_type", as: String.self)
+                    let nullable = try row.decode(column: "is_nullable", as: String.self)
+                    let fallback = try row.decode(column: "fallback", as: String.self)
+                    let identity = try row.decode(column: "is_identity", as: String.self)
+                    lines.insert(
+                        "column \(table).\(name) \(type) null=\(nullable == "YES") identity=\(identity) default=\(fallback)"
+                    )
+                }
+                for row in try await db.raw(
+                    """
+                    SELECT c.relname AS index_name, t.relname AS table_name, i.indisunique AS is_unique,
+                           pg_get_indexdef(i.indexrelid) AS definition
+                    FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid JOIN pg_class t ON t.oid = i.indrelid
+                    JOIN pg_namespace n ON n.oid = t.relnamespace
+                    WHERE n.nspname = current_schema() AND NOT i.indisprimary
+                    """
+                ).all() {
+                    let index = try row.decode(column: "index_name", as: String.self)
+                    let table = try row.decode(column: "table_name", as: String.self)
+                    let unique = try row.decode(column: "is_unique", as: Bool.self)
+                    let definition = try row.decode(column: "definition", as: String.self)
+                    let columns = definition.split(separator: "(", maxSplits: 1).last.map { "(" + $0 } ?? definition
+                    lines.insert("\(unique ? "unique " : "")index \(index) on \(table) \(columns)")
+                }
+                for row in try await db.raw(
+                    """
+                    SELECT conrelid::regclass::text AS table_name, pg_get_constraintdef(oid) AS definition
+                    FROM pg_constraint WHERE contype = 'f' AND connamespace = current_schema()::regnamespace
+                    """
+                ).all() {
+                    let table = try row.decode(column: "table_name", as: String.self)
+                    lines.insert("foreign key \(table) \(try row.decode(column: "definition", as: String.self))")
+                }
+            }
+            return lines
+        }
+    }
 }
