@@ -1,6 +1,5 @@
 import Foundation
 import Logging
-import SQLKit
 import ServiceLifecycle
 import Storage
 
