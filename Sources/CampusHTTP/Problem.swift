@@ -47,15 +47,6 @@ public struct Problem: Error, Sendable, Equatable {
 
     public static func invalid(_ problem: FieldProblem) -> Problem { invalid(ValidationFailure([problem])) }
 
-    public static func tooManyAttempts(retryAfterSeconds: Int) -> Problem {
-        let minutes = (retryAfterSeconds + 59) / 60
-        return Problem(
-            .tooManyRequests, type: "/problems/too-many-attempts", title: "Too many failed attempts",
-            detail:
-                "Too many failed logins. Try again in \(minutes) minute\(minutes == 1 ? "" : "s"), or reset your password.",
-            headers: [.retryAfter: String(retryAfterSeconds)])
-    }
-
     public static func tooLarge(limit: Int) -> Problem {
         Problem(.contentTooLarge, detail: "The request body is larger than the limit of \(ByteCount(limit)).")
     }

@@ -68,7 +68,7 @@ struct AccountService: Sendable {
         for times in [failures.account, failures.address] {
             if case .blocked(let seconds) = throttle.decide(failures: times, now: now) {
                 logger.notice("login throttled", metadata: ["address": "\(address)"])
-                throw Problem.tooManyAttempts(retryAfterSeconds: seconds)
+                throw Self.tooManyAttempts(retryAfterSeconds: seconds)
             }
         }
         let found = try await database.read { db in try await AccountStore(db).credentials(email: email) }
@@ -379,5 +379,17 @@ enum ImageKind {
         case .jpeg: "image/jpeg"
         case .webp: "image/webp"
         }
+    }
+}
+
+extension AccountService {
+    /// Too many failed logins for an account or from an address: 429 with `Retry-After`.
+    static func tooManyAttempts(retryAfterSeconds: Int) -> Problem {
+        let minutes = (retryAfterSeconds + 59) / 60
+        return Problem(
+            .tooManyRequests, type: "/problems/too-many-attempts", title: "Too many failed attempts",
+            detail:
+                "Too many failed logins. Try again in \(minutes) minute\(minutes == 1 ? "" : "s"), or reset your password.",
+            headers: [.retryAfter: String(retryAfterSeconds)])
     }
 }

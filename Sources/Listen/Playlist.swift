@@ -1,0 +1,56 @@
+import Foundation
+import InputRules
+
+/// Playlists Campus makes from each listener's listening (seed 001's recommendations).
+public enum SystemPlaylist: String, Sendable, CaseIterable, Codable {
+    /// The items played last, newest first.
+    case recentlyPlayed = "recently_played"
+    /// The items played most often.
+    case mostPlayed = "most_played"
+    /// Items by the authors and in the genres the listener liked, not yet played.
+    case recommended
+
+    public var title: String {
+        switch self {
+        case .recentlyPlayed: "Recently played"
+        case .mostPlayed: "Most played"
+        case .recommended: "Recommended for you"
+        }
+    }
+}
+
+/// A listener's own playlist, of one kind of item.
+public struct Playlist: Sendable, Equatable {
+    public var id: Int64
+    public var ownerID: Int64
+    public var kind: MediaKind
+    public var name: String
+    public var itemCount: Int
+    public var updatedAt: Date
+
+    /// What an empty name becomes (seed 001: «Новый плейлист»).
+    public static let defaultName = "New playlist"
+    public static let nameLimit = 100
+    public static let capacity = 5000
+
+    public init(id: Int64, ownerID: Int64, kind: MediaKind, name: String, itemCount: Int, updatedAt: Date) {
+        self.id = id
+        self.ownerID = ownerID
+        self.kind = kind
+        self.name = name
+        self.itemCount = itemCount
+        self.updatedAt = updatedAt
+    }
+
+    /// The name a playlist gets: trimmed, "New playlist" when empty.
+    public static func name(_ text: String?) throws(PlayerError) -> String {
+        let name = (text ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+        guard name.unicodeScalars.count <= nameLimit else {
+            throw PlayerError(field: "name", "A playlist name has at most \(nameLimit) characters.")
+        }
+        guard !name.containsControlCharacters else {
+            throw PlayerError(field: "name", "A playlist name cannot contain control characters.")
+        }
+        return name.isEmpty ? defaultName : name
+    }
+}

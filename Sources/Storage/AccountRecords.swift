@@ -1,0 +1,67 @@
+import Accounts
+import Foundation
+
+/// A person's account as stored, without the password hash.
+public struct UserRecord: Sendable, Equatable {
+    public var id: Int64
+    public var email: String
+    public var firstName: String
+    public var lastName: String
+    public var role: Role
+    public var group: String?
+    public var subgroup: Int
+    public var createdAt: Date
+    public var updatedAt: Date
+    /// When the avatar last changed, if the user has one.
+    public var avatarUpdatedAt: Date?
+
+    public var fullName: String { "\(firstName) \(lastName)" }
+}
+
+public struct NewUser: Sendable {
+    public var email: String
+    public var passwordHash: String
+    public var firstName: String
+    public var lastName: String
+    public var role: Role
+
+    public init(email: String, passwordHash: String, firstName: String, lastName: String, role: Role) {
+        self.email = email
+        self.passwordHash = passwordHash
+        self.firstName = firstName
+        self.lastName = lastName
+        self.role = role
+    }
+}
+
+public struct SessionRecord: Sendable, Equatable {
+    public enum Kind: String, Sendable { case api, web }
+    public var id: Int64
+    public var userID: Int64
+    public var kind: Kind
+    public var createdAt: Date
+    public var lastSeenAt: Date
+    public var expiresAt: Date
+}
+
+public struct OutboxMessage: Sendable, Equatable {
+    public var id: Int64
+    public var recipient: String
+    public var subject: String
+    public var body: String
+    public var createdAt: Date
+    public var attempts: Int
+}
+
+public struct Avatar: Sendable, Equatable {
+    public var contentType: String
+    public var data: [UInt8]
+    public var updatedAt: Date
+}
+
+public enum StoreError: Error, Equatable {
+    /// Another account already uses this email address.
+    case emailTaken
+    /// A row holds a value Campus never writes (the database was changed by hand).
+    case damaged(String)
+}
