@@ -88,13 +88,13 @@ struct TestServer: Sendable {
 
     /// Runs `body` against a new server; the database is removed afterwards.
     static func run<T: Sendable>(
-        _ kind: Database.Kind = .sqlite,
+        _ kind: Database.Kind = .sqlite, clock: TestClock = TestClock(),
         configure: (inout ServerConfiguration) -> Void = { _ in },
         _ body: @Sendable (TestServer) async throws -> T
     ) async throws -> T {
         let (location, cleanup) = try await TestDatabases.location(kind)
         do {
-            let value = try await run(location: location, configure: configure, body)
+            let value = try await run(location: location, clock: clock, configure: configure, body)
             await cleanup()
             return value
         } catch {

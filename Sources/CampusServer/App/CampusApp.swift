@@ -32,8 +32,8 @@ public enum CampusApp {
             try await database.migrate(logger: logger)
             if configuration.demo {
                 try await Demo.load(
-                    into: database, bcryptCost: configuration.bcryptCost, logger: logger,
-                    today: LocalDate(now(), in: configuration.timeZone))
+                    into: database, bcryptCost: configuration.bcryptCost, logger: logger, now: now(),
+                    timeZone: configuration.timeZone)
             }
             if let folder = configuration.libraryFolder {
                 let summary = try await LibraryScanner(

@@ -35,11 +35,10 @@ public enum Demo {
     /// Loads the demo into `database`: the accounts, and the real IIS timetable of a few groups
     /// moved into the current academic year, so that this week has lessons.
     public static func load(
-        into database: Database, bcryptCost: UInt8, logger: Logger, today: LocalDate = LocalDate(Date(), in: .current)
+        into database: Database, bcryptCost: UInt8, logger: Logger, now: Date = Date(), timeZone: TimeZone = .current
     ) async throws {
-        try await loadTimetable(into: database, logger: logger, today: today)
+        try await loadTimetable(into: database, logger: logger, today: LocalDate(now, in: timeZone))
         let hasher = PasswordHasher(cost: bcryptCost)
-        let now = Date()
         try await database.write { db in
             let store = SettingsStore(db)
             if try await store.value(.institutionName) == nil {
