@@ -70,15 +70,21 @@ public final class RouteTable: Sendable {
         return "/" + parts.joined(separator: "/")
     }
 
+    /// The methods a path that does not answer them says 405 to: HTTP's usual ones and QUERY
+    /// (a method the router has no entry for at all is 404).
+    public static let refusedMethods: [HTTPRequest.Method] =
+        [
+            .get, .post, .put, .patch, .delete, .options, .trace,
+        ] + (HTTPRequest.Method("QUERY").map { [$0] } ?? [])
+
     /// Registers, for every path, the methods it does not answer: they are 405 with `Allow`.
     /// Call it once every route is on the router.
     public func registerMethodNotAllowed<Context: RequestContext>(on router: Router<Context>) {
-        let all: [HTTPRequest.Method] = [.get, .post, .put, .patch, .delete]
         for (template, allowed) in templates {
             var answered = allowed
             if answered.contains(.get) { answered.insert(.head) }
             let names = answered.map(\.rawValue).sorted().joined(separator: ", ")
-            for method in all where !answered.contains(method) {
+            for method in Self.refusedMethods where !answered.contains(method) {
                 router.on(RouterPath(template), method: method) { request, _ -> Response in
                     throw Problem(
                         .methodNotAllowed,

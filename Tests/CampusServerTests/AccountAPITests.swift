@@ -107,6 +107,12 @@ import Testing
             #expect(wrongMethod.headers[.allow] == "POST")
             let wrongMethodWithParameter = try await server.request(.post, "/api/v1/users/5")
             #expect(wrongMethodWithParameter.status == .methodNotAllowed)
+            for name in ["TRACE", "OPTIONS", "QUERY"] {
+                let method = try #require(HTTPRequest.Method(name))
+                let refused = try await server.request(method, "/api/v1/institution")
+                #expect(refused.status == .methodNotAllowed, "\(name)")
+                #expect(refused.headers[.allow] == "GET, HEAD", "\(name)")
+            }
         }
     }
 

@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Two builds of Campus side by side, in one run: the schedule, ranking and streaming benchmarks
+# (with their nginx references) for the BEFORE binary, then for the AFTER binary, then BEFORE
+# again, so a drift of the machine during the run shows. Build BEFORE from an older commit in a
+# worktree of its own, e.g.
+#   git worktree add ../campus-before bac7bde && (cd ../campus-before && swift build -c release --product campus)
+#   Benchmarks/before-after.sh ../campus-before/.build/release/campus .build/release/campus
+set -euo pipefail
+cd "$(dirname "$0")/.."
+before=${1:?usage: Benchmarks/before-after.sh BEFORE_BINARY AFTER_BINARY}
+after=${2:?usage: Benchmarks/before-after.sh BEFORE_BINARY AFTER_BINARY}
+seconds=${SECONDS_EACH:-10}
+for binary in "$before" "$after" "$before"; do
+  echo "=============== $binary"
+  echo "--- schedule"
+  Benchmarks/schedule-http.sh "$binary" ../shared/fixtures/iis "$seconds"
+  echo "--- ranking"
+  Benchmarks/ranking-http.sh "$binary" 100000 "$seconds"
+  echo "--- streaming"
+  Benchmarks/streaming.sh "$binary" "$seconds"
+done
