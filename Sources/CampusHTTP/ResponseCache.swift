@@ -73,6 +73,9 @@ public final class ResponseCache: Sendable {
         state.withLockedValue { $0.checked = nil }
     }
 
+    /// Whether nothing is kept (then a request need not ask for the version).
+    var isEmpty: Bool { state.withLockedValue { $0.entries.isEmpty } }
+
     func entry(_ key: String, version: String) -> Entry? {
         state.withLockedValue { state in
             guard let entry = state.entries[key], entry.version == version else { return nil }
