@@ -45,6 +45,7 @@ let package = Package(
     ],
     targets: [
         .target(name: "InputRules"),
+        .target(name: "Localization"),
         .target(name: "Accounts", dependencies: ["InputRules"]),
         .target(name: "Timetable", dependencies: ["InputRules"]),
         .target(name: "Compete", dependencies: ["InputRules"]),
@@ -106,7 +107,7 @@ let package = Package(
             name: "CampusServer",
             dependencies: [
                 "InputRules", "HTTPInput", "CampusHTTP", "SharedHelpers", "Accounts", "Timetable", "Compete",
-                "Listen", "Formats", "Storage", "CampusAPI",
+                "Listen", "Formats", "Storage", "CampusAPI", "Localization",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -146,6 +147,7 @@ let package = Package(
             path: "Tests/Support"
         ),
         .testTarget(name: "InputRulesTests", dependencies: ["InputRules"]),
+        .testTarget(name: "LocalizationTests", dependencies: ["Localization"]),
         .testTarget(
             name: "HTTPInputTests",
             dependencies: ["HTTPInput", .product(name: "NIOCore", package: "swift-nio")]),

@@ -13,13 +13,18 @@ public struct ProblemMiddleware: RouterMiddleware {
     /// that are the server's.
     let describe: @Sendable (any Error) -> Problem?
     let htmlErrorPage: @Sendable (Problem, Request, Context) -> Response?
+    /// The problem in the client's language where its detail has a translation (`type` and
+    /// `title` stay as they are: clients match on them).
+    let localize: @Sendable (Problem, Request) -> Problem
 
     public init(
         describe: @escaping @Sendable (any Error) -> Problem?,
-        htmlErrorPage: @escaping @Sendable (Problem, Request, Context) -> Response?
+        htmlErrorPage: @escaping @Sendable (Problem, Request, Context) -> Response?,
+        localize: @escaping @Sendable (Problem, Request) -> Problem = { problem, _ in problem }
     ) {
         self.describe = describe
         self.htmlErrorPage = htmlErrorPage
+        self.localize = localize
     }
 
     public func handle(
@@ -49,7 +54,7 @@ public struct ProblemMiddleware: RouterMiddleware {
             if wantsPage(request, context), let page = htmlErrorPage(problem, request, context) {
                 return page
             }
-            return problem.response(instance: request.uri.path)
+            return localize(problem, request).response(instance: request.uri.path)
         }
     }
 

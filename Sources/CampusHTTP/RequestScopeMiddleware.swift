@@ -38,7 +38,8 @@ public struct RequestScopeMiddleware: RouterMiddleware {
             sessionCookie: request.cookies[CookieName.session]?.value,
             csrfCookie: request.cookies[CookieName.csrf]?.value,
             csrfHeader: request.headers[.xCSRFToken],
-            ifNoneMatch: request.headers[.ifNoneMatch])
+            ifNoneMatch: request.headers[.ifNoneMatch],
+            acceptLanguage: request.headers[.acceptLanguage])
         return try await RequestScope.$current.withValue(scope) {
             try await next(request, context)
         }

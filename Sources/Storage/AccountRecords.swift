@@ -14,6 +14,8 @@ public struct UserRecord: Sendable, Equatable {
     public var updatedAt: Date
     /// When the avatar last changed, if the user has one.
     public var avatarUpdatedAt: Date?
+    /// The language the user chose (a catalogue's code); nil follows their browser.
+    public var language: String? = nil
 
     public var fullName: String { "\(firstName) \(lastName)" }
 }

@@ -14,7 +14,7 @@ public struct AccountStore: Sendable {
 
     private static let userColumns = """
         u.id, u.email, u.first_name, u.last_name, u.role, u.study_group, u.subgroup, u.created_at, u.updated_at,
-        a.updated_at AS avatar_updated_at
+        u.language, a.updated_at AS avatar_updated_at
         """
 
     private func user(from row: any SQLRow) throws -> UserRecord {
@@ -29,7 +29,8 @@ public struct AccountStore: Sendable {
             subgroup: try row.decode(column: "subgroup", as: Int.self),
             createdAt: Date(epoch: try row.decode(column: "created_at", as: Int64.self)),
             updatedAt: Date(epoch: try row.decode(column: "updated_at", as: Int64.self)),
-            avatarUpdatedAt: try row.decode(column: "avatar_updated_at", as: Int64?.self).map(Date.init(epoch:)))
+            avatarUpdatedAt: try row.decode(column: "avatar_updated_at", as: Int64?.self).map(Date.init(epoch:)),
+            language: try row.decode(column: "language", as: String?.self))
     }
 
     public func createUser(_ new: NewUser, now: Date) async throws -> UserRecord {
@@ -93,6 +94,12 @@ public struct AccountStore: Sendable {
             .set("updated_at", to: now.epoch)
             .where("id", .equal, userID)
             .run()
+    }
+
+    /// The language the user chose (a catalogue's code), or nil to follow their browser.
+    public func setLanguage(userID: Int64, language: String?, now: Date) async throws {
+        try await db.update("users").set("language", to: language).set("updated_at", to: now.epoch)
+            .where("id", .equal, userID).run()
     }
 
     public func setPasswordHash(userID: Int64, hash: String, now: Date) async throws {

@@ -132,6 +132,13 @@ struct Serve: AsyncParsableCommand {
     @Flag(help: "Load the demo institution and accounts (see the README).")
     var demo = false
 
+    @Option(
+        help: """
+            The institution's language, for visitors whose browser asks for none Campus speaks: \
+            en, be, bg, ru or uk (default en, ru with --demo; env CAMPUS_LANGUAGE).
+            """)
+    var language: String?
+
     @Option(name: .customLong("bcrypt-cost"), help: "bcrypt's cost factor, 4–31 (default 12).")
     var bcryptCost: UInt8?
 
@@ -217,6 +224,7 @@ struct Serve: AsyncParsableCommand {
         if let maxConnectionsPerAddress { configuration.limits.connectionsPerAddress = maxConnectionsPerAddress }
         if let maxTranscodes { configuration.limits.transcodes = maxTranscodes }
         configuration.demo = demo
+        if let language = language ?? Environment.value("CAMPUS_LANGUAGE") { configuration.language = language }
         if let bcryptCost { configuration.bcryptCost = bcryptCost }
         configuration.trustForwardedFor = trustProxy
         if let text = iisURL ?? Environment.value("CAMPUS_IIS_URL") {

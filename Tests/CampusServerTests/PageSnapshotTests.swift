@@ -28,7 +28,13 @@ import Testing
     ]
 
     @Test func pagesLookAsTheyDid() async throws {
-        try await TestServer.run(clock: TestClock(Self.wednesday), configure: { $0.demo = true }) { server in
+        try await TestServer.run(
+            clock: TestClock(Self.wednesday),
+            configure: {
+                $0.demo = true
+                $0.language = "en"
+            }
+        ) { server in
             var sessions: [String: String] = [:]
             for account in Demo.accounts {
                 sessions[account.email] = try await server.login(account.email, password: account.password)

@@ -47,6 +47,7 @@ import Testing
         3: "8ad306af7fa40dba2bfb637a39546ed26c8a9d4270f94694e41b4dc1f8dcc864",
         4: "81ab3eb6a311484e65b7c8f5300a9237bb6ad9495ebcc26692d94851c2cbb1de",
         5: "dee153a689d1dc480da86b836d2eeeaad43e5fd80927ede00077ee547b271d33",
+        6: "3fefc547d14a23c39ea41838f00f8c5f330c466e51a8fdae85f694c5daf9e53e",
     ]
 
     @Test func landedStepsNeverChange() {

@@ -42,10 +42,13 @@ def run_cli(*args, data_dir=None, database=None, check=True):
 class Campus:
     """One `campus serve` process on a free port of 127.0.0.1."""
 
-    def __init__(self, data_dir, database=None, demo=False, extra=()):
+    def __init__(self, data_dir, database=None, demo=False, extra=(), language="en"):
         self.data_dir = Path(data_dir)
         self.database = database
         self.demo = demo
+        # The tests read English pages unless they say otherwise; the demo's own default is Russian
+        # (test_languages.py starts it without --language).
+        self.language = language
         self.extra = list(extra)
         self.process = None
         self.port = None
@@ -63,6 +66,8 @@ class Campus:
             command += ["--database", self.database]
         if self.demo:
             command.append("--demo")
+        if self.language:
+            command += ["--language", self.language]
         self.log_path = self.data_dir.parent / f"campus-{self.port}.log"
         self.log = open(self.log_path, "w")
         self.process = subprocess.Popen(command, stdout=self.log, stderr=subprocess.STDOUT, text=True)

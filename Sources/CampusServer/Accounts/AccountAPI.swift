@@ -15,7 +15,7 @@ extension UserRecord {
             role: Components.Schemas.Role(rawValue: role.rawValue) ?? .user,
             group: group, subgroup: subgroup,
             avatarUrl: avatarUpdatedAt.map { APIRoutes.avatar.path(id, query: [("v", String($0.epoch))]) },
-            createdAt: createdAt)
+            language: language, createdAt: createdAt)
     }
 }
 
@@ -52,7 +52,8 @@ extension APIHandler {
         -> Operations.requestPasswordReset.Output
     {
         guard case .json(let body) = input.body else { throw Problem.badRequest("Send the email as JSON.") }
-        try await accounts.requestPasswordReset(email: body.email)
+        let language = services.languages.choose(choice: nil, acceptLanguage: RequestScope.current?.acceptLanguage)
+        try await accounts.requestPasswordReset(email: body.email, language: language)
         return .accepted(
             .init(
                 body: .json(
@@ -83,7 +84,9 @@ extension APIHandler {
         guard case .json(let body) = input.body else { throw Problem.badRequest("Send the changes as JSON.") }
         let user = try await accounts.updateProfile(
             of: account.user,
-            .init(firstName: body.firstName, lastName: body.lastName, group: body.group, subgroup: body.subgroup))
+            .init(
+                firstName: body.firstName, lastName: body.lastName, group: body.group, subgroup: body.subgroup,
+                language: body.language))
         return .ok(.init(body: .json(user.api)))
     }
 

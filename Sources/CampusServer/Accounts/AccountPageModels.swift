@@ -93,6 +93,8 @@ struct AccountsPage: PageModel {
 
     var q: String
     var total: Int
+    /// "12 accounts", in the page's language.
+    var totalText: String
     var page: Int
     var users: [Account]
     var previousURL: String?

@@ -2,6 +2,7 @@ import Accounts
 import CampusHTTP
 import Foundation
 import InputRules
+import Localization
 import Logging
 import Storage
 
@@ -19,6 +20,8 @@ struct AccountService: Sendable {
     let throttle: LoginThrottle
     let outbox: Outbox
     let baseURL: String
+    /// The languages Campus speaks: a user's choice must be one, and mail is written in it.
+    let languages: Languages
     let now: @Sendable () -> Date
     let logger: Logger
     /// Called after an account is deleted, so that cached rankings are read again.
@@ -124,8 +127,9 @@ struct AccountService: Sendable {
     /// At most this many reset mails go to one account per hour, so the form cannot flood a mailbox.
     static let resetMailsPerHour = 3
 
-    /// Sends a reset link if an account has this email. Says nothing about whether one does.
-    func requestPasswordReset(email: String) async throws {
+    /// Sends a reset link if an account has this email, in the language the user chose, else in
+    /// the one they asked in. Says nothing about whether an account has it.
+    func requestPasswordReset(email: String, language: Translator) async throws {
         let now = now()
         guard let user = try await database.read({ db in try await AccountStore(db).credentials(email: email)?.user })
         else {
@@ -140,19 +144,18 @@ struct AccountService: Sendable {
             return
         }
         guard let link = try await makeResetLink(email: email) else { return }
+        let t = languages.translator(link.user.language) ?? language
+        let body = [
+            t("Hello {name},", context: "mail", ["name": link.user.firstName]),
+            t(
+                "someone (hopefully you) asked to reset the password of your Campus account. Open this link within one hour to choose a new password:",
+                context: "mail"),
+            link.url,
+            t("If you did not ask for this, ignore this message; your password stays as it is.", context: "mail"),
+        ].joined(separator: "\n\n")
         try await database.write { [outbox] db in
             try await outbox.enqueue(
-                in: db, to: link.user.email, subject: "Reset your Campus password",
-                body: """
-                    Hello \(link.user.firstName),
-
-                    someone (hopefully you) asked to reset the password of your Campus account.
-                    Open this link within one hour to choose a new password:
-
-                    \(link.url)
-
-                    If you did not ask for this, ignore this message; your password stays as it is.
-                    """)
+                in: db, to: link.user.email, subject: t("Reset your Campus password", context: "mail"), body: body)
         }
         outbox.deliverSoon()
     }
@@ -199,6 +202,8 @@ struct AccountService: Sendable {
         var lastName: String?
         var group: String?
         var subgroup: Int?
+        /// A language Campus speaks, or "" to follow the browser again; nil leaves it.
+        var language: String? = nil
     }
 
     func updateProfile(of user: UserRecord, _ change: ProfileChange) async throws -> UserRecord {
@@ -216,6 +221,12 @@ struct AccountService: Sendable {
         let subgroup = change.subgroup.flatMap { value in
             validator.check { () throws(FieldProblem) in try AccountRules.subgroup(value) }
         }
+        if let language = change.language, !language.isEmpty, languages.translator(language) == nil {
+            let codes = languages.codes.joined(separator: ", ")
+            _ = validator.check { () throws(FieldProblem) -> Bool in
+                throw FieldProblem(field: "language", detail: "must be one of the languages Campus speaks: \(codes)")
+            }
+        }
         try validator.finish()
         let now = now()
         return try await database.write { [group] db in
@@ -223,6 +234,9 @@ struct AccountService: Sendable {
             try await store.updateProfile(
                 userID: user.id, firstName: first ?? user.firstName, lastName: last ?? user.lastName, group: group,
                 subgroup: subgroup ?? user.subgroup, now: now)
+            if let language = change.language {
+                try await store.setLanguage(userID: user.id, language: language.isEmpty ? nil : language, now: now)
+            }
             guard let updated = try await store.user(id: user.id) else { throw Problem.unauthorized() }
             return updated
         }

@@ -27,7 +27,8 @@ struct AdminPages: Sendable {
         }
         return .page(
             AccountsPage(
-                q: query, total: result.total, page: pageNumber,
+                q: query, total: result.total,
+                totalText: request.t.plural("{count} account", "{count} accounts", result.total), page: pageNumber,
                 users: result.users.map { user in
                     .init(
                         fullName: user.fullName, email: user.email, group: user.group ?? "",
@@ -54,9 +55,11 @@ struct AdminPages: Sendable {
             let user = try await accounts.setRole(of: userID, to: role, by: account.user)
             return .redirect(
                 SiteRoutes.adminUsers.path,
-                flash: "\(user.fullName) is now \(role == .user ? "a" : "an") \(role.rawValue).")
+                flash: request.t(
+                    "{name}’s role is now: {role}.",
+                    ["name": user.fullName, "role": request.t(role.rawValue, context: "role")]))
         } catch let problem as Problem where problem.status == .conflict {
-            return .redirect(SiteRoutes.adminUsers.path, flash: problem.detail, kind: .error)
+            return .redirect(SiteRoutes.adminUsers.path, flash: request.t.detail(problem.detail), kind: .error)
         }
     }
 }

@@ -14,9 +14,9 @@ struct ProfilePages: Sendable {
         pages.form(SiteRoutes.profile, ProfileForm.self, updateProfile)
         pages.form(SiteRoutes.profilePassword, PasswordForm.self, changePassword)
         pages.upload(SiteRoutes.profileAvatar, AvatarForm.self, bodyLimit: BodyLimits.avatarForm, uploadAvatar)
-        pages.form(SiteRoutes.profileAvatarDelete, CSRFForm.self) { _, account, _ in
+        pages.form(SiteRoutes.profileAvatarDelete, CSRFForm.self) { request, account, _ in
             try await accounts.deleteAvatar(of: account.user)
-            return .redirect(SiteRoutes.profile.path, flash: "Your avatar is removed.")
+            return .redirect(SiteRoutes.profile.path, flash: request.t("Your avatar is removed."))
         }
         pages.form(SiteRoutes.profileDelete, DeleteForm.self, deleteAccount)
     }
@@ -36,7 +36,7 @@ struct ProfilePages: Sendable {
         if let text = form.subgroup, !text.isEmpty {
             guard let value = Int(text) else {
                 var page = ProfilePage(account.user)
-                page.errors = FieldErrors("subgroup", "Choose a subgroup from the list.")
+                page.errors = FieldErrors("subgroup", request.t("Choose a subgroup from the list."))
                 return .page(page, status: .unprocessableContent)
             }
             subgroup = value
@@ -45,14 +45,14 @@ struct ProfilePages: Sendable {
             _ = try await accounts.updateProfile(
                 of: account.user,
                 .init(firstName: form.firstName, lastName: form.lastName, group: form.group, subgroup: subgroup))
-            return .redirect(SiteRoutes.profile.path, flash: "Your profile is saved.")
+            return .redirect(SiteRoutes.profile.path, flash: request.t("Your profile is saved."))
         } catch let failure as ValidationFailure {
             var shown = account.user
             shown.firstName = form.firstName ?? shown.firstName
             shown.lastName = form.lastName ?? shown.lastName
             shown.group = form.group ?? shown.group
             var page = ProfilePage(shown)
-            page.errors = FieldErrors(failure)
+            page.errors = FieldErrors(failure, request.t)
             return .page(page, status: .unprocessableContent)
         }
     }
@@ -69,19 +69,20 @@ struct ProfilePages: Sendable {
     {
         var page = ProfilePage(account.user)
         guard form.newPassword == form.confirmation else {
-            page.passwordErrors = FieldErrors("confirmation", "The two new passwords are not the same.")
+            page.passwordErrors = FieldErrors("confirmation", request.t("The two new passwords are not the same."))
             return .page(page, status: .unprocessableContent)
         }
         do {
             try await accounts.changePassword(
                 of: account, current: form.currentPassword ?? "", new: form.newPassword ?? "")
             return .redirect(
-                SiteRoutes.profile.path, flash: "Your password is changed. Your other sessions have been logged out.")
+                SiteRoutes.profile.path,
+                flash: request.t("Your password is changed. Your other sessions have been logged out."))
         } catch let failure as ValidationFailure {
-            page.passwordErrors = FieldErrors(failure)
+            page.passwordErrors = FieldErrors(failure, request.t)
             return .page(page, status: .unprocessableContent)
         } catch let problem as Problem where problem.status == .forbidden {
-            page.passwordErrors = FieldErrors("currentPassword", problem.detail)
+            page.passwordErrors = FieldErrors("currentPassword", request.t.detail(problem.detail))
             return .page(page, status: .forbidden)
         }
     }
@@ -102,12 +103,12 @@ struct ProfilePages: Sendable {
         do {
             _ = try await accounts.setAvatar(
                 of: account.user, contentType: "application/octet-stream", data: [UInt8](data))
-            return .redirect(SiteRoutes.profile.path, flash: "Your avatar is saved.")
+            return .redirect(SiteRoutes.profile.path, flash: request.t("Your avatar is saved."))
         } catch let failure as ValidationFailure {
             page.avatarError = failure.summary
             return .page(page, status: .unprocessableContent)
         } catch let problem as Problem where problem.status == .contentTooLarge {
-            page.avatarError = problem.detail
+            page.avatarError = request.t.detail(problem.detail)
             return .page(page, status: .contentTooLarge)
         }
     }
@@ -124,10 +125,11 @@ struct ProfilePages: Sendable {
             try await accounts.deleteAccount(of: account.user, password: form.password ?? "")
         } catch let problem as Problem where [.forbidden, .conflict].contains(problem.status) {
             var page = ProfilePage(account.user)
-            page.deleteError = problem.detail
+            page.deleteError = request.t.detail(problem.detail)
             return .page(page, status: problem.status)
         }
         return .redirect(
-            SiteRoutes.home.path, flash: "Your account and its data are deleted. Goodbye!", session: .signOut)
+            SiteRoutes.home.path, flash: request.t("Your account and its data are deleted. Goodbye!"), session: .signOut
+        )
     }
 }

@@ -51,10 +51,12 @@ struct SignInPages: Sendable {
             let result = try await accounts.login(
                 email: email, password: form.password ?? "", kind: .web,
                 address: RequestScope.current?.address ?? "unknown", userAgent: request.request.headers[.userAgent])
-            return .redirect(next, flash: "Welcome, \(result.user.firstName)!", session: .signIn(token: result.token))
+            return .redirect(
+                next, flash: request.t("Welcome, {name}!", ["name": result.user.firstName]),
+                session: .signIn(token: result.token))
         } catch let problem as Problem where [.unauthorized, .tooManyRequests].contains(problem.status) {
             let page = LoginPage(
-                next: next, email: email, error: problem.detail, demoAccounts: demoAccounts,
+                next: next, email: email, error: request.t.detail(problem.detail), demoAccounts: demoAccounts,
                 hasDemoAccounts: !demoAccounts.isEmpty)
             var headers = HTTPFields()
             if let retryAfter = problem.headers[.retryAfter] { headers[.retryAfter] = retryAfter }
@@ -64,7 +66,7 @@ struct SignInPages: Sendable {
 
     @Sendable func logout(_ request: PageRequest, _ form: CSRFForm) async throws -> PageAnswer {
         if let token = request.visitor.sessionCookie { try await accounts.logout(token: token) }
-        return .redirect(SiteRoutes.home.path, flash: "You are logged out.", session: .signOut)
+        return .redirect(SiteRoutes.home.path, flash: request.t("You are logged out."), session: .signOut)
     }
 
     /// A path of this site to go to after logging in; anything else goes home. Only the
@@ -108,12 +110,15 @@ struct SignInPages: Sendable {
                 email: form.email ?? "", password: form.password ?? "", firstName: form.firstName ?? "",
                 lastName: form.lastName ?? "", organizer: form.organizer != nil)
             return .redirect(
-                SiteRoutes.login.path, flash: "Your account is ready, \(user.firstName). Log in with \(user.email).")
+                SiteRoutes.login.path,
+                flash: request.t(
+                    "Your account is ready, {name}. Log in with {email}.",
+                    ["name": user.firstName, "email": user.email]))
         } catch let failure as ValidationFailure {
-            page.errors = FieldErrors(failure)
+            page.errors = FieldErrors(failure, request.t)
             return .page(page, status: .unprocessableContent)
         } catch StoreError.emailTaken {
-            page.errors = FieldErrors("email", "An account with this email exists already. Log in instead.")
+            page.errors = FieldErrors("email", request.t("An account with this email exists already. Log in instead."))
             return .page(page, status: .conflict)
         }
     }
@@ -127,7 +132,7 @@ struct SignInPages: Sendable {
 
     @Sendable func forgot(_ request: PageRequest, _ form: ForgotForm) async throws -> PageAnswer {
         let email = String((form.email ?? "").prefix(AccountRules.emailMaxLength))
-        try await accounts.requestPasswordReset(email: email)
+        try await accounts.requestPasswordReset(email: email, language: request.t)
         return .page(ForgotPasswordPage(sent: true, email: email))
     }
 
@@ -144,17 +149,19 @@ struct SignInPages: Sendable {
         if password != (form.confirmation ?? "") {
             return .page(
                 ResetPasswordPage(
-                    token: token, errors: FieldErrors("confirmation", "The two passwords are not the same.")),
+                    token: token, errors: FieldErrors("confirmation", request.t("The two passwords are not the same."))),
                 status: .unprocessableContent)
         }
         do {
             try await accounts.resetPassword(token: token, newPassword: password)
         } catch let failure as ValidationFailure {
-            return .page(ResetPasswordPage(token: token, errors: FieldErrors(failure)), status: .unprocessableContent)
+            return .page(
+                ResetPasswordPage(token: token, errors: FieldErrors(failure, request.t)), status: .unprocessableContent)
         } catch let problem as Problem where problem.status == .forbidden {
-            return .page(ResetPasswordPage(token: token, error: problem.detail), status: .forbidden)
+            return .page(ResetPasswordPage(token: token, error: request.t.detail(problem.detail)), status: .forbidden)
         }
         return .redirect(
-            SiteRoutes.login.path, flash: "Your password is changed. Log in with the new one.", session: .signOut)
+            SiteRoutes.login.path, flash: request.t("Your password is changed. Log in with the new one."),
+            session: .signOut)
     }
 }

@@ -2,6 +2,7 @@ import Accounts
 import CampusHTTP
 import Formats
 import Foundation
+import Localization
 import Logging
 import Storage
 
@@ -16,8 +17,8 @@ public struct Administration: Sendable {
         let outbox = Outbox(database: database, sender: LogMailSender(logger: logger), logger: logger, now: now)
         self.accounts = AccountService(
             database: database, hasher: PasswordHasher(cost: configuration.bcryptCost),
-            throttle: configuration.loginThrottle, outbox: outbox, baseURL: configuration.resolvedBaseURL, now: now,
-            logger: logger)
+            throttle: configuration.loginThrottle, outbox: outbox, baseURL: configuration.resolvedBaseURL,
+            languages: .english, now: now, logger: logger)
     }
 
     /// Creates an account with a role; the password is checked like any other.

@@ -27,6 +27,9 @@ public enum CampusApp {
         now: @escaping @Sendable () -> Date = { Date() },
         onRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) async throws -> some ApplicationProtocol {
+        // The catalogues first: a broken one or an unknown --language stops the start, with why.
+        let languages = try LocalizedTemplates.languages(
+            directory: Resources.locate().translations, institutionDefault: configuration.institutionLanguage)
         let database = try await Database.open(configuration.database, logger: logger)
         do {
             try await database.migrate(logger: logger)
@@ -44,7 +47,7 @@ public enum CampusApp {
             let secret = try await database.serverSecret()
             let services = Services(
                 configuration: configuration, database: database, secret: secret, metrics: MetricsRegistry.registry,
-                mailSender: mailSender, logger: logger, now: now)
+                mailSender: mailSender, languages: languages, logger: logger, now: now)
             let router = try await makeRouter(services: services)
             let baseURL = configuration.resolvedBaseURL
             var background: [any Service] = [
@@ -62,7 +65,9 @@ public enum CampusApp {
                         logger: logger))
             }
             return Application(
-                responder: router.buildResponder(),
+                responder: CachedAnswerResponder(
+                    router.buildResponder(), cache: services.responseCache,
+                    today: { [timetable = services.timetable] in timetable.todayKey() }),
                 server: CampusHTTPServer.builder(
                     idleTimeout: configuration.limits.idleTimeout,
                     perAddress: configuration.trustForwardedFor ? nil : configuration.limits.connectionsPerAddress),
@@ -84,7 +89,8 @@ public enum CampusApp {
 
     static func makeRouter(services: Services) async throws -> Router<CampusRequestContext> {
         let resources = try Resources.locate()
-        let templates = try await MustacheLibrary(directory: resources.templates)
+        let templates = try LocalizedTemplates(
+            directory: resources.templates, scripts: resources.staticFiles, languages: services.languages)
         let documentation = try APIDocumentation.bundled()
         let renderer = PageRenderer(services: services, templates: templates)
         let routes = RouteTable()
@@ -101,7 +107,8 @@ public enum CampusApp {
         router.add(
             middleware: ProblemMiddleware(
                 describe: { Problem(describing: $0) },
-                htmlErrorPage: { problem, request, _ in renderer.errorPage(problem, request: request) }))
+                htmlErrorPage: { problem, request, _ in renderer.errorPage(problem, request: request) },
+                localize: { problem, request in renderer.translator(request).problem(problem) }))
         router.add(middleware: PathCheckMiddleware())
         router.add(middleware: BodyLimitMiddleware())
         router.add(middleware: RequestScopeMiddleware(trustForwardedFor: services.configuration.trustForwardedFor))
@@ -114,7 +121,7 @@ public enum CampusApp {
             on: RecordingTransport(router: router, routes: routes, documentation: documentation),
             configuration: Configuration(dateTranscoder: RFC3339DateTranscoder(), jsonEncodingOptions: [.sortedKeys]))
         let pageRouter = PageRouter(router: router, routes: routes, renderer: renderer)
-        SitePages(documentation: documentation).register(on: pageRouter)
+        SitePages(services: services, documentation: documentation).register(on: pageRouter)
         SignInPages(services: services).register(on: pageRouter)
         ProfilePages(services: services).register(on: pageRouter)
         AdminPages(services: services).register(on: pageRouter)

@@ -14,10 +14,12 @@ import ServiceLifecycle
 import Storage
 import Timetable
 
-/// Where the web app's templates and static files are, inside the module's resource bundle.
+/// Where the web app's templates, static files and translations are, inside the module's
+/// resource bundle.
 struct Resources {
     var templates: String
     var staticFiles: String
+    var translations: String
 
     struct Missing: Error, CustomStringConvertible {
         var path: String
@@ -30,7 +32,8 @@ struct Resources {
         let root = Bundle.module.bundleURL.appendingPathComponent("Resources")
         let resources = Resources(
             templates: root.appendingPathComponent("templates").path,
-            staticFiles: root.appendingPathComponent("static").path)
+            staticFiles: root.appendingPathComponent("static").path,
+            translations: root.appendingPathComponent("translations").path)
         guard FileManager.default.fileExists(atPath: resources.templates) else {
             throw Missing(path: resources.templates)
         }

@@ -21,6 +21,11 @@ public struct ServerConfiguration: Sendable {
     public var loginThrottle = LoginThrottle()
     /// Load the demo institution and accounts on start.
     public var demo = false
+    /// The institution's language (a catalogue's code); nil is English, or Russian for the demo.
+    public var language: String?
+    /// The language pages are in for whoever has not chosen and whose browser asks for none
+    /// Campus speaks.
+    public var institutionLanguage: String { language ?? (demo ? "ru" : "en") }
     /// How often mail is retried and expired sessions are removed.
     public var housekeepingInterval: Duration = .seconds(60)
     /// An IIS-compatible server to sync the timetable from, if any.

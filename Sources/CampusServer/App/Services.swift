@@ -1,6 +1,7 @@
 import Accounts
 import CampusHTTP
 import Foundation
+import Localization
 import Logging
 import Prometheus
 import Storage
@@ -27,14 +28,17 @@ final class Services: Sendable {
     let csrf: CSRFProtection
     let links: LinkSigner
     let metrics: PrometheusCollectorRegistry
+    /// The languages Campus speaks, and the institution's.
+    let languages: Languages
     let logger: Logger
     let now: @Sendable () -> Date
 
     init(
         configuration: ServerConfiguration, database: Database, secret: String, metrics: PrometheusCollectorRegistry,
-        mailSender: (any MailSender)?, logger: Logger, now: @escaping @Sendable () -> Date
+        mailSender: (any MailSender)?, languages: Languages, logger: Logger, now: @escaping @Sendable () -> Date
     ) {
         self.configuration = configuration
+        self.languages = languages
         self.database = database
         self.metrics = metrics
         self.logger = logger
@@ -61,7 +65,8 @@ final class Services: Sendable {
             outbound: configuration.outbound, now: now, logger: logger)
         self.accounts = AccountService(
             database: database, hasher: PasswordHasher(cost: configuration.bcryptCost),
-            throttle: configuration.loginThrottle, outbox: outbox, baseURL: configuration.resolvedBaseURL, now: now,
+            throttle: configuration.loginThrottle, outbox: outbox, baseURL: configuration.resolvedBaseURL,
+            languages: languages, now: now,
             logger: logger, accountDeleted: { leaderboards.invalidate() })
     }
 

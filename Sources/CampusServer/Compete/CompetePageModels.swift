@@ -1,5 +1,6 @@
 import Compete
 import Foundation
+import Localization
 
 /// The models of the competition pages (templates `compete*`, partial `compete-items`).
 
@@ -22,6 +23,8 @@ struct CompetitionItem: Sendable {
     var active: Bool
     var joined: Bool
     var participants: Int
+    /// "5 participants", in the page's language.
+    var participantsText: String
     var owner: String
     var url: String
     var myResult: String?
@@ -29,7 +32,7 @@ struct CompetitionItem: Sendable {
     var reuseURL: String
     var deleteURL: String
 
-    init(_ visible: CompeteService.Visible, rank: Int? = nil) {
+    init(_ visible: CompeteService.Visible, rank: Int? = nil, t: Translator) {
         let c = visible.competition
         id = c.id
         name = c.name
@@ -37,6 +40,7 @@ struct CompetitionItem: Sendable {
         active = c.isActive
         joined = visible.isJoined
         participants = visible.row.participants
+        participantsText = t.plural("{count} participant", "{count} participants", visible.row.participants)
         owner = visible.row.ownerName
         url = SiteRoutes.competition.path(c.id)
         myResult = visible.row.myEntry?.result.map { ResultText.format($0, metric: c.metric, unit: c.unit) }

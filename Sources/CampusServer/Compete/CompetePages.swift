@@ -78,7 +78,7 @@ struct CompetePages: Sendable {
         } catch {
             guard let problem = Problem(describing: error), [.conflict, .unprocessableContent].contains(problem.status)
             else { throw error }
-            return .redirect(SiteRoutes.competition.path(id), flash: problem.detail, kind: .error)
+            return .redirect(SiteRoutes.competition.path(id), flash: request.t.detail(problem.detail), kind: .error)
         }
     }
 
@@ -90,7 +90,8 @@ struct CompetePages: Sendable {
             CompetitionFilter(active: true, search: query), for: account.user, limit: 200, offset: 0)
         return .page(
             CompeteHomePage(
-                q: query ?? "", competitions: result.rows.map { CompetitionItem($0) }, total: result.total,
+                q: query ?? "", competitions: result.rows.map { CompetitionItem($0, t: request.t) },
+                total: result.total,
                 empty: result.rows.isEmpty, isOrganizer: account.user.role.includes(.organizer)))
     }
 
@@ -100,13 +101,14 @@ struct CompetePages: Sendable {
 
     @Sendable func library(_ request: PageRequest, _ account: Authenticated) async throws -> PageAnswer {
         let rows = try await owned(by: account.user)
-        return .page(CompeteLibraryPage(competitions: rows.map { CompetitionItem($0) }, empty: rows.isEmpty))
+        return .page(
+            CompeteLibraryPage(competitions: rows.map { CompetitionItem($0, t: request.t) }, empty: rows.isEmpty))
     }
 
     @Sendable func mine(_ request: PageRequest, _ account: Authenticated) async throws -> PageAnswer {
         let rows = try await owned(by: account.user)
-        let active = rows.filter { $0.competition.isActive }.map { CompetitionItem($0) }
-        let inactive = rows.filter { !$0.competition.isActive }.map { CompetitionItem($0) }
+        let active = rows.filter { $0.competition.isActive }.map { CompetitionItem($0, t: request.t) }
+        let inactive = rows.filter { !$0.competition.isActive }.map { CompetitionItem($0, t: request.t) }
         return .page(
             CompeteMinePage(
                 active: active, inactive: inactive, noActive: active.isEmpty, noInactive: inactive.isEmpty))
@@ -115,10 +117,10 @@ struct CompetePages: Sendable {
     @Sendable func history(_ request: PageRequest, _ account: Authenticated) async throws -> PageAnswer {
         let history = try await compete.history(of: account.user)
         let joined = history.filter { $0.visible.competition.isActive }.map {
-            CompetitionItem($0.visible, rank: $0.rank)
+            CompetitionItem($0.visible, rank: $0.rank, t: request.t)
         }
         let previous = history.filter { !$0.visible.competition.isActive }.map {
-            CompetitionItem($0.visible, rank: $0.rank)
+            CompetitionItem($0.visible, rank: $0.rank, t: request.t)
         }
         return .page(
             CompeteHistoryPage(

@@ -124,13 +124,14 @@ struct CompetitionFormPages: Sendable {
                     try await compete.create(change.applied(to: Self.blank), by: account.user)
                 }
             return .redirect(
-                SiteRoutes.competition.path(competition.id), flash: "“\(competition.name)” is created and active.")
+                SiteRoutes.competition.path(competition.id),
+                flash: request.t("“{name}” is created and active.", ["name": competition.name]))
         } catch {
             guard let problem = Problem(describing: error), problem.status == .unprocessableContent else { throw error }
             return .page(
                 page(
                     shown(form), title: "New competition", submit: "Activate", action: SiteRoutes.newCompetition.path,
-                    from: from, errors: FieldErrors(ValidationFailure(problem.errors))),
+                    from: from, errors: FieldErrors(ValidationFailure(problem.errors), request.t)),
                 status: .unprocessableContent)
         }
     }
@@ -152,17 +153,18 @@ struct CompetitionFormPages: Sendable {
         let id = try request.id()
         do {
             _ = try await compete.edit(id, change: try change(form), by: account.user)
-            return .redirect(SiteRoutes.competition.path(id), flash: "Saved.")
+            return .redirect(SiteRoutes.competition.path(id), flash: request.t("Saved."))
         } catch {
             guard let problem = Problem(describing: error) else { throw error }
             if problem.status == .conflict {
-                return .redirect(SiteRoutes.competition.path(id), flash: problem.detail, kind: .error)
+                return .redirect(SiteRoutes.competition.path(id), flash: request.t.detail(problem.detail), kind: .error)
             }
             guard problem.status == .unprocessableContent else { throw error }
             return .page(
                 page(
                     shown(form), title: "Edit competition", submit: "Save", action: SiteRoutes.editCompetition.path(id),
-                    cancel: SiteRoutes.competition.path(id), errors: FieldErrors(ValidationFailure(problem.errors))),
+                    cancel: SiteRoutes.competition.path(id),
+                    errors: FieldErrors(ValidationFailure(problem.errors), request.t)),
                 status: .unprocessableContent)
         }
     }

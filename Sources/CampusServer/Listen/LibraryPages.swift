@@ -29,8 +29,8 @@ struct LibraryPages: Sendable {
     }
 
     /// Back to the library with what went wrong.
-    private static func refused(_ problem: Problem) -> PageAnswer {
-        .redirect(SiteRoutes.listenLibrary.path, flash: problem.detail, kind: .error)
+    private static func refused(_ problem: Problem, _ request: PageRequest) -> PageAnswer {
+        .redirect(SiteRoutes.listenLibrary.path, flash: request.t.detail(problem.detail), kind: .error)
     }
 
     func library() async throws -> PageAnswer {
@@ -62,7 +62,7 @@ struct LibraryPages: Sendable {
             let summary = try await listen.scan(String((form.folder ?? "").prefix(1000)))
             return .redirect(SiteRoutes.listenLibrary.path, flash: "Scanned: \(summary.description).")
         } catch let problem as Problem where problem.status == .unprocessableContent {
-            return Self.refused(problem)
+            return Self.refused(problem, request)
         }
     }
 
@@ -72,15 +72,18 @@ struct LibraryPages: Sendable {
         try Self.requireAdmin(account)
         let url = (form.url ?? "").trimmingCharacters(in: .whitespaces)
         guard url.hasPrefix("http://") || url.hasPrefix("https://"), url.count <= 2000 else {
-            return .redirect(SiteRoutes.listenLibrary.path, flash: "Give the feed's http(s) address.", kind: .error)
+            return .redirect(
+                SiteRoutes.listenLibrary.path, flash: request.t("Give the feed's http(s) address."), kind: .error)
         }
         do {
             let summary = try await listen.importPodcast(url)
             return .redirect(
                 SiteRoutes.parent(.podcast).path(summary.podcastID),
-                flash: "Imported “\(summary.title)”: \(summary.added) new episodes, \(summary.updated) updated.")
+                flash: request.t(
+                    "Imported “{title}”: new episodes: {added}, updated: {updated}.",
+                    ["title": summary.title, "added": String(summary.added), "updated": String(summary.updated)]))
         } catch let problem as Problem where problem.status == .unprocessableContent {
-            return Self.refused(problem)
+            return Self.refused(problem, request)
         }
     }
 
@@ -107,16 +110,17 @@ struct LibraryPages: Sendable {
         guard let part = form.file?.part, part.body.readableBytes > 0,
             let name = MultipartForm.fileName(contentDisposition: part.headers.first(name: "Content-Disposition"))
         else {
-            return .redirect(SiteRoutes.listenLibrary.path, flash: "Choose an audio file first.", kind: .error)
+            return .redirect(
+                SiteRoutes.listenLibrary.path, flash: request.t("Choose an audio file first."), kind: .error)
         }
         do {
             let bytes = [UInt8](buffer: part.body)
             let view = try await listen.upload(
                 [bytes[...]].async, name: name, folder: form.folder.flatMap { $0.isEmpty ? nil : $0 },
                 for: account.user)
-            return .redirect(view.api.url, flash: "“\(view.item.title)” is in the library.")
+            return .redirect(view.api.url, flash: request.t("“{title}” is in the library.", ["title": view.item.title]))
         } catch let problem as Problem where problem.status == .unprocessableContent {
-            return Self.refused(problem)
+            return Self.refused(problem, request)
         }
     }
 
@@ -155,8 +159,8 @@ struct LibraryPages: Sendable {
         do {
             _ = try await listen.saveFeedBlocks(blocks, by: account.user)
         } catch let problem as Problem where problem.status == .unprocessableContent {
-            return Self.refused(problem)
+            return Self.refused(problem, request)
         }
-        return .redirect(SiteRoutes.listenLibrary.path, flash: "The home feed is changed.")
+        return .redirect(SiteRoutes.listenLibrary.path, flash: request.t("The home feed is changed."))
     }
 }

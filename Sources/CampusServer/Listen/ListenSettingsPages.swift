@@ -46,8 +46,8 @@ struct ListenSettingsPages: Sendable {
         do {
             _ = try await listen.saveSettings(settings, for: account.user)
         } catch let problem as Problem where problem.status == .unprocessableContent {
-            return .redirect(SiteRoutes.listenSettings.path, flash: problem.detail, kind: .error)
+            return .redirect(SiteRoutes.listenSettings.path, flash: request.t.detail(problem.detail), kind: .error)
         }
-        return .redirect(SiteRoutes.listenSettings.path, flash: "Settings saved.")
+        return .redirect(SiteRoutes.listenSettings.path, flash: request.t("Settings saved."))
     }
 }

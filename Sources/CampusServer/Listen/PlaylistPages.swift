@@ -50,16 +50,19 @@ struct PlaylistPages: Sendable {
         -> PageAnswer
     {
         guard let kind = form.kind.flatMap(MediaKind.init(rawValue:)) else {
-            return .redirect(SiteRoutes.playlists.path, flash: "Choose what the playlist holds.", kind: .error)
+            return .redirect(
+                SiteRoutes.playlists.path, flash: request.t("Choose what the playlist holds."), kind: .error)
         }
         do {
             let created = try await listen.createPlaylist(name: form.name, kind: kind, for: account.user)
             if let item = form.item {
                 _ = try await listen.updatePlaylist(created.id, name: nil, items: [item], for: account.user)
             }
-            return .redirect(SiteRoutes.playlist.path(created.id), flash: "Playlist “\(created.name)” created.")
+            return .redirect(
+                SiteRoutes.playlist.path(created.id),
+                flash: request.t("Playlist “{name}” created.", ["name": created.name]))
         } catch let problem as Problem where problem.status == .unprocessableContent {
-            return .redirect(SiteRoutes.playlists.path, flash: problem.detail, kind: .error)
+            return .redirect(SiteRoutes.playlists.path, flash: request.t.detail(problem.detail), kind: .error)
         }
     }
 
@@ -100,10 +103,10 @@ struct PlaylistPages: Sendable {
             switch form.action {
             case "delete":
                 try await listen.deletePlaylist(id, for: account.user)
-                return .redirect(SiteRoutes.playlists.path, flash: "The playlist is deleted.")
+                return .redirect(SiteRoutes.playlists.path, flash: request.t("The playlist is deleted."))
             case "rename":
                 _ = try await listen.updatePlaylist(id, name: form.name ?? "", items: nil, for: account.user)
-                return .redirect(here, flash: "Renamed.")
+                return .redirect(here, flash: request.t("Renamed."))
             case "add", "remove", "up", "down":
                 guard let item = form.item else {
                     throw Problem.invalid(FieldProblem(field: "item", detail: "Say which item."))
@@ -112,7 +115,7 @@ struct PlaylistPages: Sendable {
                 let index = items.firstIndex(of: item)
                 switch (form.action, index) {
                 case ("add", nil): items.append(item)
-                case ("add", _?): return .redirect(back, flash: "It is in the playlist already.")
+                case ("add", _?): return .redirect(back, flash: request.t("It is in the playlist already."))
                 case ("remove", let index?): items.remove(at: index)
                 case ("up", let index?) where index > 0: items.swapAt(index, index - 1)
                 case ("down", let index?) where index < items.count - 1: items.swapAt(index, index + 1)
@@ -124,7 +127,7 @@ struct PlaylistPages: Sendable {
                 throw Problem.badRequest("Unknown playlist action.")
             }
         } catch let problem as Problem where problem.status == .unprocessableContent {
-            return .redirect(back, flash: problem.detail, kind: .error)
+            return .redirect(back, flash: request.t.detail(problem.detail), kind: .error)
         }
     }
 }

@@ -14,12 +14,12 @@ struct ReactionPages: Sendable {
         pages.form(SiteRoutes.marks, MarkForm.self, mark)
         pages.form(SiteRoutes.rating, RatingForm.self) { request, account, form in
             _ = try await listen.rate(try request.id(), stars: form.stars, for: account.user)
-            return .redirect(SignInPages.safeNext(form.back), flash: "Thanks for rating.")
+            return .redirect(SignInPages.safeNext(form.back), flash: request.t("Thanks for rating."))
         }
         pages.form(SiteRoutes.comments, CommentForm.self, addComment)
         pages.form(SiteRoutes.deleteComment, CommentForm.self) { request, account, form in
             _ = try await listen.deleteComment(try request.id(), by: account.user)
-            return .redirect(SignInPages.safeNext(form.back), flash: "The comment is deleted.")
+            return .redirect(SignInPages.safeNext(form.back), flash: request.t("The comment is deleted."))
         }
     }
 
@@ -63,8 +63,8 @@ struct ReactionPages: Sendable {
         do {
             _ = try await listen.comment(on: form.parentId ?? 0, form.body ?? "", by: account.user)
         } catch let problem as Problem where problem.status == .unprocessableContent {
-            return .redirect(back, flash: problem.detail, kind: .error)
+            return .redirect(back, flash: request.t.detail(problem.detail), kind: .error)
         }
-        return .redirect(back, flash: "Your comment is posted.")
+        return .redirect(back, flash: request.t("Your comment is posted."))
     }
 }

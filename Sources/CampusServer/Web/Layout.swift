@@ -1,5 +1,6 @@
 import Accounts
 import Foundation
+import Localization
 import Storage
 
 /// What the layout around every page shows: the institution, the signed-in user, the flash
@@ -15,7 +16,24 @@ struct Layout: Sendable {
     var nav: Navigation
     /// The page's path, where a form on it comes back to (`back`).
     var back: String
+    /// The page's language (`<html lang>`), and every language for the footer's switcher.
+    var lang: String
+    var languages: [LanguageOption]
+    /// The scripts' messages in the page's language (`window.campus.t`).
+    var scriptMessages: [ScriptMessage]
     var links = SiteLinks()
+}
+
+/// A language in the footer's switcher: its code, its name in itself, and whether it is the
+/// page's.
+struct LanguageOption: Sendable {
+    var code: String
+    var name: String
+    var current: Bool
+
+    static func all(_ languages: Languages, current: String) -> [LanguageOption] {
+        languages.catalogues.map { LanguageOption(code: $0.code, name: $0.name, current: $0.code == current) }
+    }
 }
 
 /// The signed-in user as the layout and the profile show them.
@@ -122,4 +140,5 @@ struct SiteLinks: Sendable {
     var libraryUpload = SiteRoutes.libraryUpload.path
     var libraryFeed = SiteRoutes.libraryFeed.path
     var comments = SiteRoutes.comments.path
+    var language = SiteRoutes.language.path
 }

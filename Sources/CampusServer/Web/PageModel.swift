@@ -3,6 +3,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import InputRules
+import Localization
 import Mustache
 
 /// The typed values a page's template renders. Every page has one: a struct whose properties are
@@ -46,6 +47,9 @@ enum SessionChange: Sendable {
     case signIn(token: String)
     /// Signed out (or the session ended on the server): the session cookie goes.
     case signOut
+    /// The visitor chose a language: it is kept in a cookie (a signed-in user's also in their
+    /// profile).
+    case language(String)
 }
 
 /// Field errors keyed by form field name, for templates: `{{#errors.email}}…{{/errors.email}}`.
@@ -54,9 +58,10 @@ struct FieldErrors: Sendable {
 
     init() {}
 
-    init(_ failure: ValidationFailure) {
+    /// The first problem of each field, in the page's language where the catalogue has it.
+    init(_ failure: ValidationFailure, _ t: Translator) {
         for problem in failure.problems where messages[problem.field] == nil {
-            messages[problem.field] = problem.detail
+            messages[problem.field] = t.detail(problem.detail)
         }
     }
 

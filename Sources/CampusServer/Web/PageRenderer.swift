@@ -3,6 +3,7 @@ import CampusHTTP
 import Foundation
 import HTTPTypes
 import Hummingbird
+import Localization
 import Mustache
 import NIOCore
 import SharedHelpers
@@ -12,9 +13,22 @@ import Storage
 /// flash messages and cookies.
 struct PageRenderer: Sendable {
     let services: Services
-    let templates: MustacheLibrary
+    let templates: LocalizedTemplates
 
     static let flashCookie = "campus_flash"
+    /// A visitor's choice of language (the footer's switcher), kept across signing in and out.
+    static let languageCookie = "campus_language"
+
+    var languages: Languages { templates.languages }
+
+    /// The language for a request: the user's choice, else the language cookie, else the
+    /// browser's `Accept-Language`, else the institution's.
+    func translator(_ request: Request, user: UserRecord? = nil) -> Translator {
+        let cookie = request.cookies[Self.languageCookie]?.value
+        return languages.choose(
+            choice: user?.language ?? cookie.flatMap { $0.utf8.count <= 16 ? $0 : nil },
+            acceptLanguage: request.headers[.acceptLanguage])
+    }
 
     // MARK: Visitors
 
@@ -32,7 +46,8 @@ struct PageRenderer: Sendable {
         }
         return Visitor(
             account: account, sessionCookie: account == nil ? nil : sessionCookie, csrfCookie: csrfCookie,
-            isNewCSRFCookie: existing != csrfCookie, flash: flash, path: request.uri.path)
+            isNewCSRFCookie: existing != csrfCookie, flash: flash, path: request.uri.path,
+            translator: translator(request, user: account?.user))
     }
 
     func csrfToken(for visitor: Visitor) -> String {
@@ -65,18 +80,26 @@ struct PageRenderer: Sendable {
         -> Response
     {
         let institution = try await services.institution()
+        let language = visitor.translator.code
         let layout = Layout(
             csrf: csrfToken(for: visitor), institution: institution.name, demo: services.configuration.demo,
             year: Calendar(identifier: .gregorian).component(.year, from: services.now()),
             user: visitor.user.map(LayoutUser.init), isAdmin: visitor.user?.role == .admin, flash: visitor.flash,
-            nav: Navigation(type(of: model).section), back: visitor.path)
+            nav: Navigation(type(of: model).section), back: visitor.path, lang: language,
+            languages: LanguageOption.all(languages, current: language),
+            scriptMessages: templates.scriptMessages(language))
         let template = type(of: model).template
-        guard let html = templates.render(PageContext(page: model, layout: layout), withTemplate: template) else {
+        guard
+            let html = templates.render(
+                PageContext(page: model, layout: layout), withTemplate: template, language: language)
+        else {
             throw WebError.missingTemplate(template)
         }
         var response = Response(
             status: status,
-            headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"],
+            headers: [
+                .contentType: "text/html; charset=utf-8", .cacheControl: "no-store", .contentLanguage: language,
+            ],
             body: ResponseBody(byteBuffer: ByteBuffer(string: html)))
         setCSRFCookie(on: &response, for: visitor)
         if visitor.flash != nil { response.setCookie(expired(Self.flashCookie)) }
@@ -99,6 +122,9 @@ struct PageRenderer: Sendable {
         case .signOut:
             setCSRFCookie(on: &response, for: visitor)
             response.setCookie(expired(CookieName.session))
+        case .language(let code):
+            setCSRFCookie(on: &response, for: visitor)
+            response.setCookie(cookie(Self.languageCookie, value: code, maxAge: 365 * 24 * 3600))
         }
         if let flash, let data = try? JSONEncoder().encode(Flash(kind: kind, message: flash)) {
             response.setCookie(cookie(Self.flashCookie, value: data.base64URLEncoded, maxAge: 60))
@@ -128,17 +154,22 @@ struct PageRenderer: Sendable {
         var status: Int
         var institution: String
         var year: Int
+        var lang: String
         var links = SiteLinks()
     }
 
+    /// An error as a page, in the visitor's language (without asking the database who they are:
+    /// the language cookie and the browser decide).
     func errorPage(_ problem: Problem, request: Request) -> Response? {
+        let t = translator(request)
         let page = ErrorPage(
-            title: problem.title, detail: problem.detail, status: problem.status.code,
-            institution: Services.defaultInstitutionName,
-            year: Calendar(identifier: .gregorian).component(.year, from: services.now()))
-        guard let html = templates.render(page, withTemplate: "error") else { return nil }
+            title: t(problem.title, context: "status"), detail: t.detail(problem.detail),
+            status: problem.status.code, institution: Services.defaultInstitutionName,
+            year: Calendar(identifier: .gregorian).component(.year, from: services.now()), lang: t.code)
+        guard let html = templates.render(page, withTemplate: "error", language: t.code) else { return nil }
         var headers = problem.headers
         headers[.contentType] = "text/html; charset=utf-8"
+        headers[.contentLanguage] = t.code
         headers[.cacheControl] = "no-store"
         return Response(
             status: problem.status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: html)))

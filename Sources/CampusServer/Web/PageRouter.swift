@@ -4,6 +4,7 @@ import Foundation
 import HTTPInput
 import HTTPTypes
 import Hummingbird
+import Localization
 import NIOCore
 
 /// A form of the web app: every form carries the page's CSRF token.
@@ -21,6 +22,9 @@ struct PageRequest: Sendable {
     let request: Request
     let context: CampusRequestContext
     let visitor: Visitor
+
+    /// The visitor's language: `t("Saved.")`, `t.plural("{count} participant", "{count} participants", n)`.
+    var t: Translator { visitor.translator }
 
     /// A path parameter (`{name}`), percent-decoded; 404 when it is missing.
     func parameter(_ name: String) throws -> String {

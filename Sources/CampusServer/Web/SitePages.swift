@@ -2,14 +2,29 @@ import CampusHTTP
 import Foundation
 import HTTPTypes
 import Hummingbird
+import InputRules
 import NIOCore
 
-/// The home page, the API's documentation page, and the OpenAPI document itself.
+/// The home page, the API's documentation page, the OpenAPI document itself, and the footer's
+/// language switcher.
 struct SitePages: Sendable {
+    let services: Services
     let documentation: APIDocumentation
 
     func register(on pages: PageRouter) {
         pages.page(SiteRoutes.home) { _ in .page(HomePage()) }
+        let languages = pages.renderer.languages
+        pages.publicForm(SiteRoutes.language, LanguageForm.self) { request, form in
+            guard let chosen = languages.translator(form.language) else {
+                throw Problem.invalid(
+                    FieldProblem(field: "language", detail: "must be one of the languages Campus speaks"))
+            }
+            if let user = request.visitor.user {
+                _ = try await services.accounts.updateProfile(of: user, .init(language: chosen.code))
+            }
+            let back = form.back.flatMap { $0.hasPrefix("/") && !$0.hasPrefix("//") && $0.count <= 2000 ? $0 : nil }
+            return .redirect(back ?? SiteRoutes.home.path, session: .language(chosen.code))
+        }
         pages.page(SiteRoutes.apiDocumentation) { _ in .page(APIPage(documentation.page)) }
         pages.resource(SiteRoutes.openAPIYAML, kind: .api) { _, _ in
             Self.document(documentation.yaml, type: "application/yaml; charset=utf-8")
@@ -24,6 +39,13 @@ struct SitePages: Sendable {
             status: .ok, headers: [.contentType: type, .cacheControl: "no-cache"],
             body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
     }
+}
+
+/// The footer's switcher: the language, and the page to come back to.
+struct LanguageForm: PageForm {
+    var _csrf: String?
+    var language: String
+    var back: String?
 }
 
 struct HomePage: PageModel {

@@ -21,6 +21,7 @@ enum SiteRoutes {
     static let apiDocumentation = Route<Void>("/api")
     static let openAPIYAML = Route<Void>("/openapi.yaml")
     static let openAPIJSON = Route<Void>("/openapi.json")
+    static let language = Route<Void>("/language")
 
     // Static files
     static let styleSheet = Route<Void>("/static/campus.css")

@@ -1,6 +1,7 @@
 import Accounts
 import CampusHTTP
 import Foundation
+import Localization
 import Storage
 
 /// Who is asking for a page: the signed-in account (if any), the browser's session and CSRF
@@ -13,6 +14,8 @@ struct Visitor: Sendable {
     var isNewCSRFCookie: Bool
     var flash: Flash?
     var path: String
+    /// The language the page is in: the user's choice, else the browser's, else the institution's.
+    var translator: Translator
 
     var user: UserRecord? { account?.user }
 }

@@ -17,7 +17,22 @@
     },
     /** Sets up the scripts of the page's content; run again when the player swaps pages in. */
     initPage() { followRanking(); },
+    /**
+     * A message in the page's language (the layout carries the scripts' messages, translated):
+     * t('Pauses at {time}.', { time: '22:10' }).
+     */
+    t(text, values = {}) {
+      const element = document.querySelector(`#campus-messages [data-message="${CSS.escape(text)}"]`);
+      const message = element ? element.textContent : text;
+      return message.replace(/\{(\w+)\}/g, (whole, name) => (name in values ? String(values[name]) : whole));
+    },
   };
+  const t = window.campus.t;
+
+  // The footer's language switcher sends itself when a language is chosen.
+  document.addEventListener("change", (event) => {
+    if (event.target.matches && event.target.matches("select[data-submit-on-change]")) event.target.form.submit();
+  });
 
   // Links that start something big ask first (reusing a competition).
   document.addEventListener("click", (event) => {
@@ -42,8 +57,8 @@
       td.textContent = text;
       return td;
     };
-    source.addEventListener("open", () => { if (status) status.textContent = "Live: the scoreboard updates by itself."; });
-    source.addEventListener("error", () => { if (status) status.textContent = "Reconnecting…"; });
+    source.addEventListener("open", () => { if (status) status.textContent = t("Live: the scoreboard updates by itself."); });
+    source.addEventListener("error", () => { if (status) status.textContent = t("Reconnecting…"); });
     source.addEventListener("ranking", (event) => {
       const data = JSON.parse(event.data);
       if (Number(ranking.getAttribute("data-version")) > data.version) return;
@@ -58,7 +73,7 @@
         if (!item.resultText) {
           const none = document.createElement("span");
           none.className = "muted";
-          none.textContent = "no result yet";
+          none.textContent = t("no result yet");
           value.appendChild(none);
         }
         row.appendChild(value);
@@ -71,7 +86,7 @@
     });
     source.addEventListener("deleted", () => {
       source.close();
-      if (status) status.textContent = "This competition was deleted.";
+      if (status) status.textContent = t("This competition was deleted.");
     });
   }
 

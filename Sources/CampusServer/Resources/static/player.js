@@ -5,6 +5,7 @@
   "use strict";
   const root = document.getElementById("player");
   if (!root || !window.campus) return;
+  const t = window.campus.t;
   const $ = (id) => document.getElementById(id);
   const audio = $("player-audio");
   let state = null; // the last Player document from the server
@@ -37,12 +38,12 @@
       const response = await window.campus.api("/api/v1/player", { method: "POST", body });
       const document = await response.json().catch(() => ({}));
       if (!response.ok) {
-        showError(document.detail || "The player could not do that.");
+        showError(document.detail || t("The player could not do that."));
         return state;
       }
       apply(document);
       return document;
-    }).catch(() => { showError("The server cannot be reached."); return state; });
+    }).catch(() => { showError(t("The server cannot be reached.")); return state; });
     return queueOfRequests;
   }
 
@@ -85,7 +86,7 @@
     $("player-title").href = media ? media.url : "/listen";
     const subtitle = media ? [media.author && media.author.name, media.parent.title].filter(Boolean).join(" · ") : "";
     $("player-subtitle").textContent = subtitle;
-    $("player-big-title").textContent = media ? media.title : "Nothing is playing";
+    $("player-big-title").textContent = media ? media.title : t("Nothing is playing");
     $("player-big-subtitle").textContent = subtitle;
     for (const [id, size] of [["player-cover", "thumbnail"], ["player-big-cover", "medium"]]) {
       const image = $(id);
@@ -93,11 +94,11 @@
       if (media && media.images) image.src = media.images[size];
     }
     $("player-toggle").classList.toggle("playing", !audio.paused);
-    $("player-toggle").setAttribute("aria-label", audio.paused ? "Play" : "Pause");
+    $("player-toggle").setAttribute("aria-label", audio.paused ? t("Play") : t("Pause"));
     $("player-shuffle").setAttribute("aria-pressed", state && state.shuffle ? "true" : "false");
     const repeat = state ? state.repeat : "disabled";
     $("player-repeat").dataset.mode = repeat;
-    $("player-repeat").textContent = { disabled: "Repeat: off", all: "Repeat: all", one: "Repeat: one" }[repeat];
+    $("player-repeat").textContent = { disabled: t("Repeat: off"), all: t("Repeat: all"), one: t("Repeat: one") }[repeat];
     $("player-speed-label").hidden = !spoken(media);
     renderQueue();
     renderTime();
@@ -141,11 +142,11 @@
         b.addEventListener("click", action);
         item.appendChild(b);
       };
-      if (place > 0) button(`Move ${entry.media.title} up`, "↑", () => send("track_reorder", { from: place, to: place - 1 }));
+      if (place > 0) button(t("Move {title} up", { title: entry.media.title }), "↑", () => send("track_reorder", { from: place, to: place - 1 }));
       if (place < state.queue.length - 1) {
-        button(`Move ${entry.media.title} down`, "↓", () => send("track_reorder", { from: place, to: place + 1 }));
+        button(t("Move {title} down", { title: entry.media.title }), "↓", () => send("track_reorder", { from: place, to: place + 1 }));
       }
-      button(`Remove ${entry.media.title}`, "✕", () => send("track_delete", { places: [place] }));
+      button(t("Remove {title}", { title: entry.media.title }), "✕", () => send("track_delete", { places: [place] }));
       list.appendChild(item);
     });
   }
@@ -155,7 +156,7 @@
   function playOrPause() {
     if (!current()) return;
     if (audio.paused) {
-      audio.play().catch(() => showError("The browser did not start playback; press play again."));
+      audio.play().catch(() => showError(t("The browser did not start playback; press play again.")));
       send("playback_resume");
     } else {
       audio.pause();
@@ -218,11 +219,11 @@
     sleep = null;
     if (value === "end") {
       sleep = { kind: "end" };
-      $("player-sleep-status").textContent = "Pauses at the end of this item.";
+      $("player-sleep-status").textContent = t("Pauses at the end of this item.");
     } else if (value) {
       const until = new Date(Date.now() + Number(value) * 60000);
       sleep = { kind: "minutes", until, timer: setTimeout(sleepNow, Number(value) * 60000) };
-      $("player-sleep-status").textContent = `Pauses at ${until.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })}.`;
+      $("player-sleep-status").textContent = t("Pauses at {time}.", { time: until.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", hour12: false }) });
     } else {
       $("player-sleep-status").textContent = "";
     }
@@ -259,7 +260,7 @@
     });
   });
   audio.addEventListener("error", () => {
-    if (audio.getAttribute("src")) showError("This item cannot be played.");
+    if (audio.getAttribute("src")) showError(t("This item cannot be played."));
   });
 
   // Lock-screen and media-key controls.
