@@ -202,7 +202,9 @@ struct AccountService: Sendable {
         var lastName: String?
         var group: String?
         var subgroup: Int?
-        /// A language Campus speaks, or "" to follow the browser again; nil leaves it.
+        /// A language code (the request validator checks its form), or "" to follow the browser
+        /// again; nil leaves it. A code Campus does not speak is kept: the browser decides until
+        /// a catalogue for it is added.
         var language: String? = nil
     }
 
@@ -220,12 +222,6 @@ struct AccountService: Sendable {
         }
         let subgroup = change.subgroup.flatMap { value in
             validator.check { () throws(FieldProblem) in try AccountRules.subgroup(value) }
-        }
-        if let language = change.language, !language.isEmpty, languages.translator(language) == nil {
-            let codes = languages.codes.joined(separator: ", ")
-            _ = validator.check { () throws(FieldProblem) -> Bool in
-                throw FieldProblem(field: "language", detail: "must be one of the languages Campus speaks: \(codes)")
-            }
         }
         try validator.finish()
         let now = now()

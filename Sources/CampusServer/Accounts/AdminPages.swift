@@ -2,6 +2,7 @@ import Accounts
 import CampusHTTP
 import Foundation
 import InputRules
+import Localization
 import Storage
 
 /// Admins manage accounts: search them and change their roles.
@@ -55,11 +56,18 @@ struct AdminPages: Sendable {
             let user = try await accounts.setRole(of: userID, to: role, by: account.user)
             return .redirect(
                 SiteRoutes.adminUsers.path,
-                flash: request.t(
-                    "{name}’s role is now: {role}.",
-                    ["name": user.fullName, "role": request.t(role.rawValue, context: "role")]))
+                flash: Self.roleChanged(user.fullName, role, request.t))
         } catch let problem as Problem where problem.status == .conflict {
             return .redirect(SiteRoutes.adminUsers.path, flash: request.t.detail(problem.detail), kind: .error)
+        }
+    }
+
+    /// "Bob Builder is now an organizer.", in the page's language.
+    static func roleChanged(_ name: String, _ role: Role, _ t: Translator) -> String {
+        switch role {
+        case .user: t("{name} is now a user.", ["name": name])
+        case .organizer: t("{name} is now an organizer.", ["name": name])
+        case .admin: t("{name} is now an admin.", ["name": name])
         }
     }
 }
