@@ -73,6 +73,12 @@ public final class ResponseCache: Sendable {
         state.withLockedValue { $0.checked = nil }
     }
 
+    /// The key of a request's answer: today's date (a schedule without dates is this week's),
+    /// the path and the query.
+    static func key(_ request: Request, today: String) -> String {
+        "\(today) \(request.uri.path)?\(request.uri.query ?? "")"
+    }
+
     /// Whether nothing is kept (then a request need not ask for the version).
     var isEmpty: Bool { state.withLockedValue { $0.entries.isEmpty } }
 

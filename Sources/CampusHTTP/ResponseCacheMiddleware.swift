@@ -12,7 +12,7 @@ import SharedHelpers
 /// kept. Answers carry an ETag, so that clients can ask "has it changed?" (`If-None-Match` → 304).
 ///
 /// Hits are served before routing by ``CachedAnswerResponder``; this middleware stores what the
-/// routes marked `cached` answer, and serves a hit that reaches it anyway.
+/// routes marked `cached` answer.
 public struct ResponseCacheMiddleware: RouterMiddleware {
     public typealias Context = CampusRequestContext
     let cache: ResponseCache
@@ -31,10 +31,7 @@ public struct ResponseCacheMiddleware: RouterMiddleware {
         else {
             return try await next(request, context)
         }
-        let key = "\(today()) \(request.uri.path)?\(request.uri.query ?? "")"
-        if let entry = cache.entry(key, version: version) {
-            return entry.response(to: request)
-        }
+        let key = ResponseCache.key(request, today: today())
         let response = try await next(request, context)
         guard response.status == .ok else { return response }
         let collector = BodyCollector()
@@ -74,7 +71,7 @@ where Inner.Context == CampusRequestContext {
 
     public func respond(to request: Request, context: Context) async throws -> Response {
         guard request.method == .get, !cache.isEmpty, let version = try? await cache.currentVersion(),
-            let entry = cache.entry("\(today()) \(request.uri.path)?\(request.uri.query ?? "")", version: version)
+            let entry = cache.entry(ResponseCache.key(request, today: today()), version: version)
         else {
             return try await inner.respond(to: request, context: context)
         }

@@ -22,8 +22,7 @@ struct SitePages: Sendable {
             if let user = request.visitor.user {
                 _ = try await services.accounts.updateProfile(of: user, .init(language: chosen.code))
             }
-            let back = form.back.flatMap { $0.hasPrefix("/") && !$0.hasPrefix("//") && $0.count <= 2000 ? $0 : nil }
-            return .redirect(back ?? SiteRoutes.home.path, session: .language(chosen.code))
+            return .redirect(SignInPages.safeNext(form.back), session: .language(chosen.code))
         }
         pages.page(SiteRoutes.apiDocumentation) { _ in .page(APIPage(documentation.page)) }
         pages.resource(SiteRoutes.openAPIYAML, kind: .api) { _, _ in
