@@ -37,24 +37,29 @@ enum Shared {
         },
     ]
 
-    /// Operations with a JSON body or query parameters of every kind the document has.
+    /// Operations (method and path template) with a JSON body, path parameters or query
+    /// parameters of every kind the document has.
     static let operations: [(HTTPRequest.Method, String)] = [
-        (.post, "/api/v1/auth/register"), (.post, "/api/v1/competitions"), (.patch, "/api/v1/competitions/3"),
-        (.put, "/api/v1/competitions/3/participants/4/result"), (.post, "/api/v1/comments"),
+        (.post, "/api/v1/auth/register"), (.post, "/api/v1/competitions"),
+        (.patch, "/api/v1/competitions/{competitionId}"),
+        (.put, "/api/v1/competitions/{competitionId}/participants/{userId}/result"), (.post, "/api/v1/comments"),
         (.post, "/api/v1/player"), (.post, "/api/v1/schedule"), (.put, "/api/v1/feed/blocks"),
-        (.get, "/api/v1/groups/151004/schedule"), (.get, "/api/v1/search"), (.patch, "/api/v1/me"),
-        (.get, "/api/v1/media/5/stream"), (.post, "/api/v1/podcasts"), (.post, "/api/v1/library/uploads"),
+        (.get, "/api/v1/groups/{name}/schedule"), (.get, "/api/v1/search"), (.patch, "/api/v1/me"),
+        (.get, "/api/v1/media/{mediaId}/stream"), (.post, "/api/v1/podcasts"), (.post, "/api/v1/library/uploads"),
     ]
 }
 
-/// The first byte picks an operation; the rest is its JSON body, and also its query string.
+/// The first byte picks an operation; the rest is its JSON body, its query string and its path
+/// parameters.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     guard count > 0 else { return 0 }
     let data = Data(bytes: start, count: count)
-    let (method, path) = Shared.operations[Int(data[data.startIndex]) % Shared.operations.count]
+    let (method, template) = Shared.operations[Int(data[data.startIndex]) % Shared.operations.count]
     let validator = Shared.validator
-    guard let operation = validator.operation(method: method, path: path) else { return 0 }
+    guard let operation = validator.operation(method: method, template: template) else {
+        fatalError("openapi.yaml has no \(method) \(template)")
+    }
     let body = data.dropFirst()
     try? validator.checkBody(of: operation, Data(body))
     var query: [String: [String]] = [:]
@@ -63,6 +68,9 @@ public func fuzz(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
         let name = String(parts[0]).removingPercentEncoding ?? ""
         query[name, default: []].append(parts.count > 1 ? (String(parts[1]).removingPercentEncoding ?? "") : "")
     }
+    // Every path parameter gets the input's text, as the router would hand it over.
+    let text = String(decoding: body.prefix(200), as: UTF8.self)
+    let path = ["competitionId": text, "userId": text, "name": text, "mediaId": text]
     try? validator.checkParameters(of: operation, path: path, query: query)
     return 0
 }
