@@ -44,8 +44,8 @@ let package = Package(
         .package(url: "https://github.com/pointfreeco/swift-snapshot-testing.git", from: "1.19.7"),
     ],
     targets: [
-        .target(name: "InputRules"),
         .target(name: "Localization"),
+        .target(name: "InputRules", dependencies: ["Localization"]),
         .target(name: "Accounts", dependencies: ["InputRules"]),
         .target(name: "Timetable", dependencies: ["InputRules"]),
         .target(name: "Compete", dependencies: ["InputRules"]),
@@ -88,7 +88,7 @@ let package = Package(
         .target(
             name: "CampusHTTP",
             dependencies: [
-                "InputRules", "HTTPInput", "SharedHelpers",
+                "InputRules", "HTTPInput", "Localization", "SharedHelpers",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -134,7 +134,7 @@ let package = Package(
         .executableTarget(
             name: "campus",
             dependencies: [
-                "CampusServer", "Accounts", "Timetable", "Storage", "InputRules",
+                "CampusServer", "Accounts", "Timetable", "Storage", "InputRules", "Localization",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),

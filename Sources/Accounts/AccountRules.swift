@@ -15,11 +15,14 @@ public enum AccountRules {
         let email = raw.trimmed
         guard !email.isEmpty else { throw FieldProblem(field: field, detail: "Enter an email address.") }
         guard email.unicodeScalars.count <= emailMaxLength else {
-            throw FieldProblem(field: field, detail: "An email address has at most \(emailMaxLength) characters.")
+            throw FieldProblem(
+                field: field, detail: "An email address has at most {maximum} characters.",
+                ["maximum": String(emailMaxLength)])
         }
         guard isPlausibleEmail(email) else {
             throw FieldProblem(
-                field: field, detail: "\"\(email)\" is not an email address; it should look like name@example.org.")
+                field: field, detail: "“{email}” is not an email address; it should look like name@example.org.",
+                ["email": email])
         }
         return email
     }
@@ -31,23 +34,36 @@ public enum AccountRules {
     /// Checks a new password. Lengths count Unicode code points, as JSON Schema does.
     public static func newPassword(_ password: String, field: String = "password") throws(FieldProblem) {
         guard password.unicodeScalars.count >= passwordMinLength else {
-            throw FieldProblem(field: field, detail: "A password needs at least \(passwordMinLength) characters.")
+            throw FieldProblem(
+                field: field, detail: "A password needs at least {minimum} characters.",
+                ["minimum": String(passwordMinLength)])
         }
         guard password.unicodeScalars.count <= passwordMaxLength else {
-            throw FieldProblem(field: field, detail: "A password has at most \(passwordMaxLength) characters.")
+            throw FieldProblem(
+                field: field, detail: "A password has at most {maximum} characters.",
+                ["maximum": String(passwordMaxLength)])
         }
     }
 
-    /// Checks a first or last name and returns it trimmed.
+    /// Checks a first or last name (`field` "lastName" is the last name) and returns it trimmed.
     public static func name(_ raw: String, field: String) throws(FieldProblem) -> String {
         let name = raw.trimmed
-        let label = field == "lastName" ? "last name" : "first name"
-        guard !name.isEmpty else { throw FieldProblem(field: field, detail: "Enter your \(label).") }
+        let isLast = field == "lastName"
+        let maximum = ["maximum": String(nameMaxLength)]
+        guard !name.isEmpty else {
+            throw isLast
+                ? FieldProblem(field: field, detail: "Enter your last name.")
+                : FieldProblem(field: field, detail: "Enter your first name.")
+        }
         guard raw.unicodeScalars.count <= nameMaxLength else {
-            throw FieldProblem(field: field, detail: "A \(label) has at most \(nameMaxLength) characters.")
+            throw isLast
+                ? FieldProblem(field: field, detail: "A last name has at most {maximum} characters.", maximum)
+                : FieldProblem(field: field, detail: "A first name has at most {maximum} characters.", maximum)
         }
         guard !raw.containsControlCharacters else {
-            throw FieldProblem(field: field, detail: "A \(label) cannot contain control characters.")
+            throw isLast
+                ? FieldProblem(field: field, detail: "A last name cannot contain control characters.")
+                : FieldProblem(field: field, detail: "A first name cannot contain control characters.")
         }
         return name
     }
@@ -55,7 +71,9 @@ public enum AccountRules {
     /// Checks a study group name such as "151004"; an empty one means "no group".
     public static func group(_ raw: String, field: String = "group") throws(FieldProblem) -> String? {
         guard raw.unicodeScalars.count <= groupMaxLength else {
-            throw FieldProblem(field: field, detail: "A group name has at most \(groupMaxLength) characters.")
+            throw FieldProblem(
+                field: field, detail: "A group name has at most {maximum} characters.",
+                ["maximum": String(groupMaxLength)])
         }
         guard !raw.containsControlCharacters else {
             throw FieldProblem(field: field, detail: "A group name cannot contain control characters.")
@@ -68,9 +86,8 @@ public enum AccountRules {
     public static func subgroup(_ value: Int, field: String = "subgroup") throws(FieldProblem) -> Int {
         guard subgroups.contains(value) else {
             throw FieldProblem(
-                field: field,
-                detail:
-                    "The subgroup is a number from \(subgroups.lowerBound) (whole group) to \(subgroups.upperBound).")
+                field: field, detail: "The subgroup is a number from {minimum} (whole group) to {maximum}.",
+                ["minimum": String(subgroups.lowerBound), "maximum": String(subgroups.upperBound)])
         }
         return value
     }

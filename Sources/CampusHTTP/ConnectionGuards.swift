@@ -135,7 +135,7 @@ final class ParseErrorProblemHandler: ChannelDuplexHandler, RemovableChannelHand
                 ? Problem(
                     .requestHeaderFieldsTooLarge,
                     detail: "The request line and headers are larger than the limit of 80 KiB.")
-                : Problem(.badRequest, detail: "The request is not valid HTTP/1.1 (\(error)).")
+                : Problem(.badRequest, detail: "The request is not valid HTTP/1.1 ({reason}).", ["reason": "\(error)"])
             let body = context.channel.allocator.buffer(data: problem.body(instance: nil))
             head.status = problem.status
             head.headerFields[.contentType] = "application/problem+json"

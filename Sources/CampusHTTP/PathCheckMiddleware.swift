@@ -22,7 +22,8 @@ public struct PathCheckMiddleware: RouterMiddleware {
         }
         if let control = TextRules.firstControl(in: decoded) {
             throw Problem.badRequest(
-                "The path contains a control character (\(TextRules.codePoint(control))), which no page or file has.")
+                "The path contains a control character ({codePoint}), which no page or file has.",
+                ["codePoint": TextRules.codePoint(control)])
         }
         return try await next(request, context)
     }

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import InputRules
+import Localization
 
 /// An error that a client caused and can correct, answered as an RFC 9457 problem document.
 public struct Problem: Error, Sendable, Equatable {
@@ -9,23 +10,34 @@ public struct Problem: Error, Sendable, Equatable {
     /// A URI reference naming the kind of problem; `about:blank` when the status says it all.
     public var type: String
     public var title: String
+    /// The words, in English until a page or the API translates them.
     public var detail: String
+    /// The message the detail was made from, `{placeholders}` and all, and their values: what a
+    /// translation looks up and fills.
+    public var message: String
+    public var values: [String: String]
     public var errors: [FieldProblem]
     public var headers: HTTPFields
 
+    /// `detail` is a literal message (scripts/extract-messages finds it); the changing parts
+    /// are `values`: `Problem(.notFound, detail: "There is no room {id}.", ["id": "7"])`.
     public init(
-        _ status: HTTPResponse.Status, type: String = "about:blank", title: String? = nil, detail: String,
-        errors: [FieldProblem] = [], headers: HTTPFields = [:]
+        _ status: HTTPResponse.Status, type: String = "about:blank", title: String? = nil, detail message: String,
+        _ values: [String: String] = [:], errors: [FieldProblem] = [], headers: HTTPFields = [:]
     ) {
         self.status = status
         self.type = type
         self.title = title ?? status.reasonPhrase
-        self.detail = detail
+        self.detail = Placeholders.fill(message, values)
+        self.message = message
+        self.values = values
         self.errors = errors
         self.headers = headers
     }
 
-    public static func badRequest(_ detail: String) -> Problem { Problem(.badRequest, detail: detail) }
+    public static func badRequest(_ detail: String, _ values: [String: String] = [:]) -> Problem {
+        Problem(.badRequest, detail: detail, values)
+    }
 
     public static func unauthorized(_ detail: String = "Log in first: send `Authorization: Bearer <token>`.") -> Problem
     {
@@ -33,11 +45,17 @@ public struct Problem: Error, Sendable, Equatable {
             .unauthorized, detail: detail, headers: [.wwwAuthenticate: "Bearer realm=\"campus\""])
     }
 
-    public static func forbidden(_ detail: String) -> Problem { Problem(.forbidden, detail: detail) }
+    public static func forbidden(_ detail: String, _ values: [String: String] = [:]) -> Problem {
+        Problem(.forbidden, detail: detail, values)
+    }
 
-    public static func notFound(_ detail: String) -> Problem { Problem(.notFound, detail: detail) }
+    public static func notFound(_ detail: String, _ values: [String: String] = [:]) -> Problem {
+        Problem(.notFound, detail: detail, values)
+    }
 
-    public static func conflict(_ detail: String) -> Problem { Problem(.conflict, detail: detail) }
+    public static func conflict(_ detail: String, _ values: [String: String] = [:]) -> Problem {
+        Problem(.conflict, detail: detail, values)
+    }
 
     public static func invalid(_ failure: ValidationFailure) -> Problem {
         Problem(
@@ -48,11 +66,13 @@ public struct Problem: Error, Sendable, Equatable {
     public static func invalid(_ problem: FieldProblem) -> Problem { invalid(ValidationFailure([problem])) }
 
     public static func tooLarge(limit: Int) -> Problem {
-        Problem(.contentTooLarge, detail: "The request body is larger than the limit of \(ByteCount(limit)).")
+        Problem(
+            .contentTooLarge, detail: "The request body is larger than the limit of {limit}.",
+            ["limit": ByteCount(limit).description])
     }
 
-    public static func unsupportedMediaType(_ detail: String) -> Problem {
-        Problem(.unsupportedMediaType, detail: detail)
+    public static func unsupportedMediaType(_ detail: String, _ values: [String: String] = [:]) -> Problem {
+        Problem(.unsupportedMediaType, detail: detail, values)
     }
 
     /// The JSON body of the problem document.

@@ -45,11 +45,15 @@ public struct ProblemMiddleware: RouterMiddleware {
                 problem = Problem(
                     .internalServerError,
                     detail:
-                        "Something went wrong on the server. It has been logged as request \(context.id); please try again."
-                )
+                        "Something went wrong on the server. It has been logged as request {id}; please try again.",
+                    ["id": "\(context.id)"])
             }
             if problem.status == .notFound, context.endpointPath == "NotFound" {
-                problem.detail = "There is nothing at \(request.uri.path)."
+                // The router found no route: the detail says so; status, type, title and headers stay.
+                let nothing = Problem.notFound("There is nothing at {path}.", ["path": request.uri.path])
+                problem.detail = nothing.detail
+                problem.message = nothing.message
+                problem.values = nothing.values
             }
             if wantsPage(request, context), let page = htmlErrorPage(problem, request, context) {
                 return page

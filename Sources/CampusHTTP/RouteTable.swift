@@ -87,8 +87,8 @@ public final class RouteTable: Sendable {
             for method in Self.refusedMethods where !answered.contains(method) {
                 router.on(RouterPath(template), method: method) { request, _ -> Response in
                     throw Problem(
-                        .methodNotAllowed,
-                        detail: "\(request.uri.path) answers \(names), not \(request.method.rawValue).",
+                        .methodNotAllowed, detail: "{path} answers {methods}, not {method}.",
+                        ["path": request.uri.path, "methods": names, "method": request.method.rawValue],
                         headers: [.allow: names])
                 }
             }

@@ -81,12 +81,24 @@ public struct CompetitionDraft: Sendable, Equatable {
 /// One rule an input broke, naming the field.
 public struct CompeteFieldError: Error, Sendable, Equatable {
     public var field: String
+    /// The words, in English.
     public var detail: String
+    /// The message the detail was made from, `{placeholders}` and all, and their values: what a
+    /// translation looks up and fills.
+    public var message: String
+    public var values: [String: String]
 
-    public init(field: String, detail: String) {
+    /// `detail` is a literal message (scripts/extract-messages finds it); the changing parts are
+    /// `values`, as for a ``FieldProblem``.
+    public init(field: String, detail message: String, _ values: [String: String] = [:]) {
         self.field = field
-        self.detail = detail
+        self.detail = FieldProblem(field: field, detail: message, values).detail
+        self.message = message
+        self.values = values
     }
+
+    /// The same problem as the rest of Campus names one.
+    public var fieldProblem: FieldProblem { FieldProblem(field: field, detail: message, values) }
 }
 
 /// Every rule a draft or a result broke.
@@ -113,13 +125,13 @@ public enum CompetitionRules {
         let trimmedUnit = draft.unit?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
         let unit = trimmedUnit.isEmpty ? draft.metric.defaultUnit : trimmedUnit
         draft.unit = unit
-        if !nameLength.contains(draft.name.unicodeScalars.count) {
+        if draft.name.isEmpty {
+            errors.append(CompeteFieldError(field: "name", detail: "Give the competition a name."))
+        } else if !nameLength.contains(draft.name.unicodeScalars.count) {
             errors.append(
                 CompeteFieldError(
-                    field: "name",
-                    detail: draft.name.isEmpty
-                        ? "Give the competition a name."
-                        : "A name has at most \(nameLength.upperBound) characters."))
+                    field: "name", detail: "A name has at most {maximum} characters.",
+                    ["maximum": String(nameLength.upperBound)]))
         }
         if draft.name.containsControlCharacters {
             errors.append(CompeteFieldError(field: "name", detail: "A name cannot contain control characters."))
@@ -129,28 +141,42 @@ public enum CompetitionRules {
                 CompeteFieldError(field: "description", detail: "A description cannot contain control characters."))
         }
         if draft.startsAt.map({ !DateRules.isSupported($0) }) == true {
-            errors.append(CompeteFieldError(field: "startsAt", detail: "The start is outside \(DateRules.rangeText)."))
+            errors.append(
+                CompeteFieldError(
+                    field: "startsAt", detail: "The start is outside {firstDay} to {lastDay}.", DateRules.rangeValues))
         }
         if draft.endsAt.map({ !DateRules.isSupported($0) }) == true {
-            errors.append(CompeteFieldError(field: "endsAt", detail: "The end is outside \(DateRules.rangeText)."))
+            errors.append(
+                CompeteFieldError(
+                    field: "endsAt", detail: "The end is outside {firstDay} to {lastDay}.", DateRules.rangeValues))
         }
         if !descriptionLength.contains(draft.description.unicodeScalars.count) {
             errors.append(
                 CompeteFieldError(
-                    field: "description",
-                    detail: "A description has at most \(descriptionLength.upperBound) characters."))
+                    field: "description", detail: "A description has at most {maximum} characters.",
+                    ["maximum": String(descriptionLength.upperBound)]))
         }
         if !unitLength.contains(unit.unicodeScalars.count) {
             errors.append(
-                CompeteFieldError(field: "unit", detail: "A unit has at most \(unitLength.upperBound) characters."))
+                CompeteFieldError(
+                    field: "unit", detail: "A unit has at most {maximum} characters.",
+                    ["maximum": String(unitLength.upperBound)]))
         } else if unit.containsControlCharacters {
             errors.append(CompeteFieldError(field: "unit", detail: "A unit cannot contain control characters."))
         } else if draft.metric != .points, draft.unit != draft.metric.defaultUnit {
+            // A sentence for each metric, as a translator needs them; the unit is what to type.
+            let values = ["unit": draft.metric.defaultUnit]
             errors.append(
-                CompeteFieldError(
-                    field: "unit",
-                    detail: "A \(draft.metric.rawValue) competition counts in \(draft.metric.defaultUnit); "
-                        + "only points competitions name their own unit."))
+                draft.metric == .time
+                    ? CompeteFieldError(
+                        field: "unit",
+                        detail: "A time competition counts in {unit}; only points competitions name their own unit.",
+                        values)
+                    : CompeteFieldError(
+                        field: "unit",
+                        detail:
+                            "A distance competition counts in {unit}; only points competitions name their own unit.",
+                        values))
         }
         if let start = draft.startsAt, let end = draft.endsAt, end < start {
             errors.append(CompeteFieldError(field: "endsAt", detail: "The end comes before the start."))
@@ -169,7 +195,8 @@ public enum CompetitionRules {
             throw CompeteFieldError(field: "value", detail: "A result is not negative.")
         }
         guard value <= largestResult else {
-            throw CompeteFieldError(field: "value", detail: "A result is at most \(Int(largestResult)).")
+            throw CompeteFieldError(
+                field: "value", detail: "A result is at most {maximum}.", ["maximum": String(Int(largestResult))])
         }
         switch metric {
         case .time:

@@ -21,8 +21,21 @@ public struct GPXFile: Sendable, Equatable {
 
 /// Why a GPX file cannot be used, in words for the person who uploaded it.
 public struct GPXError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The words, in English.
     public var reason: String
-    public init(_ reason: String) { self.reason = reason }
+    /// The message the reason was made from, `{placeholders}` and all, and their values: what a
+    /// translation looks up and fills.
+    public var message: String
+    public var values: [String: String]
+
+    /// `detail` is a literal message (scripts/extract-messages finds it); the changing parts are
+    /// `values`, as for a ``FieldProblem``.
+    public init(detail message: String, _ values: [String: String] = [:]) {
+        self.reason = FieldProblem(field: "", detail: message, values).detail
+        self.message = message
+        self.values = values
+    }
+
     public var description: String { reason }
 }
 
@@ -36,14 +49,14 @@ public enum GPX {
 
     public static func read(_ data: Data, maximumPoints: Int = GPX.maximumPoints) throws(GPXError) -> GPXFile {
         guard data.count <= maximumBytes else {
-            throw GPXError("The file is larger than \(maximumBytes >> 20) MiB.")
+            throw GPXError(detail: "The file is larger than {maximum} MiB.", ["maximum": String(maximumBytes >> 20)])
         }
-        guard !data.isEmpty else { throw GPXError("The file is empty.") }
+        guard !data.isEmpty else { throw GPXError(detail: "The file is empty.") }
         let prepared: Data
         do {
             prepared = try XMLInput.prepared(data)
         } catch {
-            throw GPXError(error.reason)
+            throw GPXError(detail: error.message, error.values)
         }
         let reader = Reader(maximumPoints: maximumPoints)
         let parser = XMLParser(data: prepared)
@@ -53,17 +66,31 @@ public enum GPX {
         let parsed = parser.parse()
         if let failure = reader.failure { throw failure }
         guard parsed else {
-            let message = parser.parserError.map { ($0 as NSError).localizedDescription } ?? "unknown error"
-            throw GPXError("The file is not well-formed XML (line \(parser.lineNumber)): \(message)")
+            // The reason is the XML parser's own words.
+            let reason = parser.parserError.map { ($0 as NSError).localizedDescription } ?? "unknown error"
+            throw GPXError(
+                detail: "The file is not well-formed XML (line {line}): {reason}",
+                ["line": String(parser.lineNumber), "reason": reason])
         }
-        guard reader.sawRoot else { throw GPXError("The file is XML but not GPX: its root element is not <gpx>.") }
+        guard reader.sawRoot else {
+            throw GPXError(detail: "The file is XML but not GPX: its root element is not <gpx>.")
+        }
         let file = GPXFile(creator: reader.creator, name: reader.trackName, segments: reader.segments)
         guard file.segments.contains(where: { $0.count >= 2 }) else {
-            throw GPXError(
-                file.pointCount == 0
-                    ? "The file has no track points (<trkpt>); routes and waypoints are not results."
-                    : "The file has only \(file.pointCount) track point\(file.pointCount == 1 ? "" : "s") "
-                        + "and no segment with two; a result needs a track.")
+            let count = ["count": String(file.pointCount)]
+            switch file.pointCount {
+            case 0:
+                throw GPXError(
+                    detail: "The file has no track points (<trkpt>); routes and waypoints are not results.")
+            case 1:
+                throw GPXError(
+                    detail: "The file has only {count} track point and no segment with two; a result needs a track.",
+                    count)
+            default:
+                throw GPXError(
+                    detail: "The file has only {count} track points and no segment with two; a result needs a track.",
+                    count)
+            }
         }
         return file
     }
@@ -96,8 +123,8 @@ public enum GPX {
 
         init(maximumPoints: Int) { self.maximumPoints = maximumPoints }
 
-        private func fail(_ parser: XMLParser, _ reason: String) {
-            if failure == nil { failure = GPXError(reason) }
+        private func fail(_ parser: XMLParser, _ error: GPXError) {
+            if failure == nil { failure = error }
             parser.abortParsing()
         }
 
@@ -107,7 +134,11 @@ public enum GPX {
         ) {
             if path.isEmpty {
                 guard elementName == "gpx" else {
-                    fail(parser, "The file is XML but not GPX: its root element is <\(elementName)>, not <gpx>.")
+                    fail(
+                        parser,
+                        GPXError(
+                            detail: "The file is XML but not GPX: its root element is <{element}>, not <gpx>.",
+                            ["element": elementName]))
                     return
                 }
                 sawRoot = true
@@ -124,13 +155,19 @@ public enum GPX {
                 else {
                     fail(
                         parser,
-                        "The track point on line \(parser.lineNumber) has no valid lat and lon "
-                            + "(degrees, −90…90 and −180…180).")
+                        GPXError(
+                            detail:
+                                "The track point on line {line} has no valid lat and lon (degrees, −90…90 and −180…180).",
+                            ["line": String(parser.lineNumber)]))
                     return
                 }
                 points += 1
                 if points > maximumPoints {
-                    fail(parser, "The file has more than \(maximumPoints) track points.")
+                    fail(
+                        parser,
+                        GPXError(
+                            detail: "The file has more than {maximum} track points.",
+                            ["maximum": String(maximumPoints)]))
                     return
                 }
                 point = TrackPoint(latitude: lat, longitude: lon)
@@ -158,7 +195,9 @@ public enum GPX {
                 if let time, !DateRules.isSupported(time) {
                     fail(
                         parser,
-                        "The track point on line \(parser.lineNumber) has a time outside \(DateRules.rangeText).")
+                        GPXError(
+                            detail: "The track point on line {line} has a time outside {firstDay} to {lastDay}.",
+                            DateRules.rangeValues.merging(["line": String(parser.lineNumber)]) { _, new in new }))
                     return
                 }
                 point?.time = time

@@ -1,4 +1,5 @@
 import Foundation
+import InputRules
 
 /// Outside XML (GPX tracks, podcast feeds) made safe for FoundationXML's parser before it sees
 /// it. libxml2 reads many encodings (UTF-16, UTF-7, EBCDIC …) and, as FoundationXML sets it up,
@@ -12,7 +13,20 @@ import Foundation
 public enum XMLInput {
     /// Why a document is not read, in words for the person who sent it.
     public struct Refused: Error, Sendable, Equatable, CustomStringConvertible {
+        /// The words, in English.
         public var reason: String
+        /// The message the reason was made from, `{placeholders}` and all, and their values.
+        public var message: String
+        public var values: [String: String]
+
+        /// `detail` is a literal message (scripts/extract-messages finds it); the changing parts
+        /// are `values`, as for a ``FieldProblem``.
+        public init(detail message: String, _ values: [String: String] = [:]) {
+            self.reason = FieldProblem(field: "", detail: message, values).detail
+            self.message = message
+            self.values = values
+        }
+
         public var description: String { reason }
     }
 
@@ -30,12 +44,12 @@ public enum XMLInput {
         let bytes = [UInt8](data.prefix(4))
         func decode(_ body: Data, _ encoding: String.Encoding, _ name: String) throws(Refused) -> String {
             guard let text = String(data: body, encoding: encoding) else {
-                throw Refused(reason: "The file is not valid \(name).")
+                throw Refused(detail: "The file is not valid {encoding}.", ["encoding": name])
             }
             return text
         }
         if bytes.starts(with: [0x00, 0x00, 0xFE, 0xFF]) || bytes.starts(with: [0xFF, 0xFE, 0x00, 0x00]) {
-            throw Refused(reason: "The file is in UTF-32, which Campus does not read; save it as UTF-8.")
+            throw Refused(detail: "The file is in UTF-32, which Campus does not read; save it as UTF-8.")
         }
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { return try decode(data.dropFirst(3), .utf8, "UTF-8") }
         if bytes.starts(with: [0xFE, 0xFF]) { return try decode(data.dropFirst(2), .utf16BigEndian, "UTF-16") }
@@ -50,9 +64,9 @@ public enum XMLInput {
         case "windows-1252", "cp1252": return try decode(data, .windowsCP1252, "Windows-1252")
         case .some:
             throw Refused(
-                reason:
-                    "The file says it is encoded as \((declared ?? "").prefix(40)); Campus reads UTF-8, UTF-16, ISO-8859-1, "
-                    + "Windows-1251 and Windows-1252. Save it as UTF-8.")
+                detail:
+                    "The file says it is encoded as {encoding}; Campus reads UTF-8, UTF-16, ISO-8859-1, Windows-1251 and Windows-1252. Save it as UTF-8.",
+                ["encoding": String((declared ?? "").prefix(40))])
         }
     }
 
@@ -90,7 +104,7 @@ public enum XMLInput {
                 rest = rest[end.upperBound...]
             } else if rest.hasPrefix("<!") {
                 throw Refused(
-                    reason: "The file declares a DOCTYPE (a DTD); neither GPX nor RSS needs one, so it is not read.")
+                    detail: "The file declares a DOCTYPE (a DTD); neither GPX nor RSS needs one, so it is not read.")
             } else {
                 return
             }

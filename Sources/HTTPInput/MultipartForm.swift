@@ -121,13 +121,12 @@ public enum URLEncodedForm {
             }
             let name = parts.first.flatMap(decoded) ?? ""
             guard let value = parts.count > 1 ? decoded(parts[1]) : "" else {
-                return FieldProblem(field: name, detail: "\(name) is not percent-encoded UTF-8.")
+                return FieldProblem(field: name, detail: "{field} is not percent-encoded UTF-8.", ["field": name])
             }
             if let control = TextRules.firstControl(in: value, multiline: true) {
                 return FieldProblem(
-                    field: name,
-                    detail:
-                        "\(name) contains a control character (\(TextRules.codePoint(control))), which is not allowed.")
+                    field: name, detail: "{field} contains a control character ({codePoint}), which is not allowed.",
+                    ["field": name, "codePoint": TextRules.codePoint(control)])
             }
         }
         return nil

@@ -15,7 +15,19 @@ public struct RequestValidator: Sendable {
     /// A request the server cannot read at all (no body where one is needed, a body that is not
     /// JSON): a 400, unlike the 422 of a ``ValidationFailure``.
     public struct Malformed: Error, Sendable, Equatable {
+        /// The words, in English.
         public var detail: String
+        /// The message the detail was made from, `{placeholders}` and all, and their values.
+        public var message: String
+        public var values: [String: String]
+
+        /// `detail` is a literal message (scripts/extract-messages finds it); the changing parts are `values`.
+        public init(detail message: String, _ values: [String: String] = [:]) {
+            // Filled as a field's detail is (HTTPInput does not depend on Localization itself).
+            self.detail = FieldProblem(field: "", detail: message, values).detail
+            self.message = message
+            self.values = values
+        }
     }
 
     indirect enum Schema: Sendable {
@@ -86,24 +98,28 @@ public struct RequestValidator: Sendable {
                     if let maxItems, values.count > maxItems {
                         problems.append(
                             FieldProblem(
-                                field: parameter.name, detail: "\(parameter.name) is given at most \(maxItems) times."))
+                                field: parameter.name, detail: "{field} is given at most {maximum} times.",
+                                ["field": parameter.name, "maximum": String(maxItems)]))
                     }
                     if let minItems, values.count < minItems {
                         problems.append(
                             FieldProblem(
-                                field: parameter.name, detail: "\(parameter.name) is given at least \(minItems) times.")
-                        )
+                                field: parameter.name, detail: "{field} is given at least {minimum} times.",
+                                ["field": parameter.name, "minimum": String(minItems)]))
                     }
                     for value in values { check(text: value, items, parameter.name, &problems) }
                 } else {
                     if values.count > 1 {
                         problems.append(
-                            FieldProblem(field: parameter.name, detail: "\(parameter.name) is given more than once."))
+                            FieldProblem(
+                                field: parameter.name, detail: "{field} is given more than once.",
+                                ["field": parameter.name]))
                     }
                     check(text: values[values.count - 1], parameter.schema, parameter.name, &problems)
                 }
             } else if parameter.required {
-                problems.append(FieldProblem(field: parameter.name, detail: "\(parameter.name) is required."))
+                problems.append(
+                    FieldProblem(field: parameter.name, detail: "{field} is required.", ["field": parameter.name]))
             }
         }
         if !problems.isEmpty { throw ValidationFailure(problems) }
@@ -122,68 +138,13 @@ public struct RequestValidator: Sendable {
             value = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
         } catch {
             if let number = Self.unrepresentableNumber(in: data) { throw Self.numberProblem(number) }
-            throw Malformed(detail: "The request body is not valid JSON: \(Self.reason(error))")
+            // The reason is the JSON parser's own words.
+            throw Malformed(detail: "The request body is not valid JSON: {reason}", ["reason": Self.reason(error)])
         }
         if let number = Self.unrepresentableNumber(in: data) { throw Self.numberProblem(number) }
         var problems: [FieldProblem] = []
         check(value, schema, "", &problems)
         if !problems.isEmpty { throw ValidationFailure(problems) }
-    }
-
-    /// The first number of a JSON text that a 64-bit floating-point number cannot hold: too large
-    /// (`1e400`), or not zero but too close to it (`1e-400`). JSON allows them; Campus cannot
-    /// compute with them.
-    public static func unrepresentableNumber(in data: Data) -> (text: String, isLarge: Bool)? {
-        var inString = false
-        var escaped = false
-        var index = data.startIndex
-        while index < data.endIndex {
-            let byte = data[index]
-            if inString {
-                if escaped {
-                    escaped = false
-                } else if byte == UInt8(ascii: "\\") {
-                    escaped = true
-                } else if byte == UInt8(ascii: "\"") {
-                    inString = false
-                }
-                index += 1
-                continue
-            }
-            if byte == UInt8(ascii: "\"") {
-                inString = true
-                index += 1
-                continue
-            }
-            guard byte == UInt8(ascii: "-") || (0x30...0x39).contains(byte) else {
-                index += 1
-                continue
-            }
-            var end = index
-            while end < data.endIndex, Self.numberBytes.contains(data[end]) { end += 1 }
-            let token = String(decoding: data[index..<end], as: UTF8.self)
-            index = end
-            guard token.utf8.count <= 400, let value = Double(token) else { continue }
-            if !value.isFinite { return (String(token.prefix(40)), true) }
-            let mantissa = token.prefix { $0 != "e" && $0 != "E" }
-            if value == 0, mantissa.contains(where: { ("1"..."9").contains($0) }) {
-                return (String(token.prefix(40)), false)
-            }
-        }
-        return nil
-    }
-
-    private static let numberBytes = Set("0123456789+-.eE".utf8)
-
-    private static func numberProblem(_ number: (text: String, isLarge: Bool)) -> ValidationFailure {
-        ValidationFailure([
-            FieldProblem(
-                field: "",
-                detail: number.isLarge
-                    ? "The number \(number.text) is too large; numbers are at most about 1.8e308."
-                    : "The number \(number.text) is too close to zero to be kept (the smallest is about 5e-324); write 0."
-            )
-        ])
     }
 
     private static func reason(_ error: any Error) -> String {
@@ -196,21 +157,21 @@ public struct RequestValidator: Sendable {
         switch schema {
         case .integer(let minimum, let maximum):
             guard let integer = Int64(text) else {
-                problems.append(FieldProblem(field: field, detail: "\(field) must be a whole number."))
+                problems.append(FieldProblem(field: field, detail: "{field} must be a whole number.", ["field": field]))
                 return
             }
             Self.checkRange(
                 NSNumber(value: integer), isInteger: true, minimum: minimum, maximum: maximum, field, &problems)
         case .number(let minimum, let maximum):
             guard let number = Double(text), number.isFinite else {
-                problems.append(FieldProblem(field: field, detail: "\(field) must be a number."))
+                problems.append(FieldProblem(field: field, detail: "{field} must be a number.", ["field": field]))
                 return
             }
             Self.checkRange(
                 NSNumber(value: number), isInteger: false, minimum: minimum, maximum: maximum, field, &problems)
         case .boolean:
             guard text == "true" || text == "false" else {
-                problems.append(FieldProblem(field: field, detail: "\(field) must be true or false."))
+                problems.append(FieldProblem(field: field, detail: "{field} must be true or false.", ["field": field]))
                 return
             }
         case .nullable(let inner):
@@ -220,14 +181,27 @@ public struct RequestValidator: Sendable {
         }
     }
 
+    /// The name of a field in a message: the field's path, or "The request body" for the body
+    /// itself (the field ""). Every body of openapi.yaml is an object, so the body itself can only
+    /// be null or not an object, and those two say so in sentences of their own (``said(of:_:body:)``);
+    /// the other messages take this name as `{field}` and meet "The request body" only if a
+    /// body of another type is ever added.
     private static func describe(_ field: String) -> String { field.isEmpty ? "The request body" : field }
+
+    /// `named` for a field, `body` for the request body itself (the field ""): whole sentences each.
+    private static func said(of field: String, _ named: FieldProblem, body: FieldProblem) -> FieldProblem {
+        field.isEmpty ? body : named
+    }
 
     private func check(_ value: Any, _ schema: Schema, _ field: String, _ problems: inout [FieldProblem]) {
         let name = Self.describe(field)
         if value is NSNull {
             if case .nullable = schema { return }
             if case .any = schema { return }
-            problems.append(FieldProblem(field: field, detail: "\(name) must not be null."))
+            problems.append(
+                Self.said(
+                    of: field, FieldProblem(field: field, detail: "{field} must not be null.", ["field": field]),
+                    body: FieldProblem(field: field, detail: "The request body must not be null.")))
             return
         }
         switch schema {
@@ -237,76 +211,87 @@ public struct RequestValidator: Sendable {
             check(value, inner, field, &problems)
         case .object(let properties, let required):
             guard let object = value as? [String: Any] else {
-                problems.append(FieldProblem(field: field, detail: "\(name) must be a JSON object."))
+                problems.append(
+                    Self.said(
+                        of: field,
+                        FieldProblem(field: field, detail: "{field} must be a JSON object.", ["field": field]),
+                        body: FieldProblem(field: field, detail: "The request body must be a JSON object.")))
                 return
             }
             for key in required.sorted() where object[key] == nil {
                 let path = field.isEmpty ? key : "\(field).\(key)"
-                problems.append(FieldProblem(field: path, detail: "\(path) is required."))
+                problems.append(FieldProblem(field: path, detail: "{field} is required.", ["field": path]))
             }
             for (key, property) in properties.sorted(by: { $0.key < $1.key }) {
                 if let item = object[key] { check(item, property, field.isEmpty ? key : "\(field).\(key)", &problems) }
             }
         case .array(let items, let minItems, let maxItems):
             guard let array = value as? [Any] else {
-                problems.append(FieldProblem(field: field, detail: "\(name) must be a list."))
+                problems.append(FieldProblem(field: field, detail: "{field} must be a list.", ["field": name]))
                 return
             }
             if let minItems, array.count < minItems {
-                problems.append(FieldProblem(field: field, detail: "\(name) needs at least \(minItems) item(s)."))
+                problems.append(
+                    FieldProblem(
+                        field: field, detail: "{field} needs at least {minimum} item(s).",
+                        ["field": name, "minimum": String(minItems)]))
             }
             if let maxItems, array.count > maxItems {
-                problems.append(FieldProblem(field: field, detail: "\(name) has at most \(maxItems) items."))
+                problems.append(
+                    FieldProblem(
+                        field: field, detail: "{field} has at most {maximum} items.",
+                        ["field": name, "maximum": String(maxItems)]))
             }
             for (index, item) in array.enumerated() { check(item, items, "\(field)[\(index)]", &problems) }
         case .string(let minLength, let maxLength, let pattern, let values, let format, let multiline):
             guard let text = value as? String else {
-                problems.append(FieldProblem(field: field, detail: "\(name) must be a string."))
+                problems.append(FieldProblem(field: field, detail: "{field} must be a string.", ["field": name]))
                 return
             }
             let length = text.unicodeScalars.count
             if let values, !values.contains(text) {
                 problems.append(
-                    FieldProblem(field: field, detail: "\(name) must be one of: \(values.joined(separator: ", ")).")
-                )
+                    FieldProblem(
+                        field: field, detail: "{field} must be one of: {values}.",
+                        ["field": name, "values": values.joined(separator: ", ")]))
+            } else if minLength == 1, length < 1 {
+                problems.append(FieldProblem(field: field, detail: "{field} must not be empty.", ["field": name]))
             } else if let minLength, length < minLength {
                 problems.append(
                     FieldProblem(
-                        field: field,
-                        detail: minLength == 1
-                            ? "\(name) must not be empty." : "\(name) needs at least \(minLength) characters."))
+                        field: field, detail: "{field} needs at least {minimum} characters.",
+                        ["field": name, "minimum": String(minLength)]))
             } else if let maxLength, length > maxLength {
-                problems.append(FieldProblem(field: field, detail: "\(name) has at most \(maxLength) characters."))
+                problems.append(
+                    FieldProblem(
+                        field: field, detail: "{field} has at most {maximum} characters.",
+                        ["field": name, "maximum": String(maxLength)]))
             } else if let control = TextRules.firstControl(in: text, multiline: multiline) {
                 problems.append(
                     FieldProblem(
                         field: field,
-                        detail:
-                            "\(name) contains a control character (\(TextRules.codePoint(control))), which is not allowed."
-                    ))
+                        detail: "{field} contains a control character ({codePoint}), which is not allowed.",
+                        ["field": name, "codePoint": TextRules.codePoint(control)]))
             } else if let format, let checker = formats[format], let problem = checker(text, field, name) {
                 // The format says more than a pattern can (a date like 2023-09-25), so it goes first.
                 problems.append(problem)
             } else if let pattern, !pattern.matches(text) {
-                problems.append(
-                    FieldProblem(
-                        field: field,
-                        detail:
-                            "\(name) \(pattern.message ?? "does not have the form this field needs (\(pattern.source))")."
-                    ))
+                problems.append(Self.patternProblem(pattern, field: field, name: name))
             }
         case .integer(let minimum, let maximum), .number(let minimum, let maximum):
             var isInteger = false
             if case .integer = schema { isInteger = true }
             guard let number = value as? NSNumber, !Self.isBoolean(value) else {
                 problems.append(
-                    FieldProblem(field: field, detail: "\(name) must be \(isInteger ? "a whole number" : "a number")."))
+                    isInteger
+                        ? FieldProblem(field: field, detail: "{field} must be a whole number.", ["field": name])
+                        : FieldProblem(field: field, detail: "{field} must be a number.", ["field": name]))
                 return
             }
             Self.checkRange(number, isInteger: isInteger, minimum: minimum, maximum: maximum, field, &problems)
         case .boolean:
             if !Self.isBoolean(value) {
-                problems.append(FieldProblem(field: field, detail: "\(name) must be true or false."))
+                problems.append(FieldProblem(field: field, detail: "{field} must be true or false.", ["field": name]))
             }
         }
     }
@@ -323,7 +308,8 @@ public struct RequestValidator: Sendable {
             let double = number.doubleValue
             guard double.isFinite, double.rounded() == double, abs(double) < 9.2e18 else {
                 problems.append(
-                    FieldProblem(field: field, detail: "\(name) must be a whole number between -2⁶³ and 2⁶³."))
+                    FieldProblem(
+                        field: field, detail: "{field} must be a whole number between -2⁶³ and 2⁶³.", ["field": name]))
                 return
             }
         }
@@ -336,17 +322,36 @@ public struct RequestValidator: Sendable {
         } else {
             let double = number.doubleValue
             guard double.isFinite else {
-                problems.append(FieldProblem(field: field, detail: "\(name) must be a finite number."))
+                problems.append(FieldProblem(field: field, detail: "{field} must be a finite number.", ["field": name]))
                 return
             }
             tooSmall = minimum.map { double < $0 } ?? false
             tooLarge = maximum.map { double > $0 } ?? false
         }
         if tooSmall, let minimum {
-            problems.append(FieldProblem(field: field, detail: "\(name) must be at least \(format(minimum))."))
+            problems.append(
+                FieldProblem(
+                    field: field, detail: "{field} must be at least {minimum}.",
+                    ["field": name, "minimum": format(minimum)]))
         } else if tooLarge, let maximum {
-            problems.append(FieldProblem(field: field, detail: "\(name) must be at most \(format(maximum))."))
+            problems.append(
+                FieldProblem(
+                    field: field, detail: "{field} must be at most {maximum}.",
+                    ["field": name, "maximum": format(maximum)]))
         }
+    }
+
+    /// The problem of a text that does not match the field's `pattern`: the sentence its
+    /// `x-pattern-message` makes ("{field} must be a colour like #1e88e5."), which
+    /// scripts/extract-messages takes from openapi.yaml into the catalogue, else the pattern.
+    private static func patternProblem(_ pattern: Pattern, field: String, name: String) -> FieldProblem {
+        guard let words = pattern.message else {
+            return FieldProblem(
+                field: field, detail: "{field} does not have the form this field needs ({pattern}).",
+                ["field": name, "pattern": pattern.source])
+        }
+        let sentence = "{field} \(words)."
+        return FieldProblem(field: field, detail: sentence, ["field": name])
     }
 
     private static func format(_ number: Double) -> String {

@@ -7,8 +7,15 @@ import Foundation
 public enum DateRules {
     public static let years = 1900...2200
 
-    /// The first and last day, for messages.
-    public static let rangeText = "1900-01-01 to 2200-12-31"
+    /// The first and last day, for messages: `{firstDay}` and `{lastDay}` (``rangeValues``).
+    public static let firstDay = "1900-01-01"
+    public static let lastDay = "2200-12-31"
+
+    /// The values of a message's `{firstDay}` and `{lastDay}` placeholders.
+    public static let rangeValues = ["firstDay": firstDay, "lastDay": lastDay]
+
+    /// The first and last day in English, for the command line and logs: "1900-01-01 to 2200-12-31".
+    public static let rangeText = "\(firstDay) to \(lastDay)"
 
     /// Whether a moment falls in ``years`` on the clocks of some time zone: from 1899-12-31T10:00Z
     /// (1900-01-01 00:00 at UTC+14) to 2201-01-01T12:00Z (2200-12-31 24:00 at UTC−12).

@@ -1,11 +1,22 @@
+import Localization
+
 /// One field of an input that broke a rule, with words a person can act on.
 public struct FieldProblem: Error, Sendable, Equatable {
     public var field: String
+    /// The words, in English until a page or the API translates them.
     public var detail: String
+    /// The message the detail was made from, `{placeholders}` and all, and their values: what a
+    /// translation looks up and fills.
+    public var message: String
+    public var values: [String: String]
 
-    public init(field: String, detail: String) {
+    /// `FieldProblem(field: "week", detail: "{field} is not a date.", ["field": "week"])`: the
+    /// message is a literal (scripts/extract-messages finds it), the changing parts are values.
+    public init(field: String, detail message: String, _ values: [String: String] = [:]) {
         self.field = field
-        self.detail = detail
+        self.detail = Placeholders.fill(message, values)
+        self.message = message
+        self.values = values
     }
 }
 

@@ -25,11 +25,12 @@ public struct Comment: Sendable, Equatable {
     public static func body(_ text: String) throws(PlayerError) -> String {
         let body = text.trimmingCharacters(in: .whitespacesAndNewlines)
         guard TextRules.firstControl(in: body, multiline: true) == nil else {
-            throw PlayerError(field: "body", "A comment cannot contain control characters.")
+            throw PlayerError(field: "body", detail: "A comment cannot contain control characters.")
         }
-        guard !body.isEmpty else { throw PlayerError(field: "body", "Write something first.") }
+        guard !body.isEmpty else { throw PlayerError(field: "body", detail: "Write something first.") }
         guard body.unicodeScalars.count <= lengthLimit else {
-            throw PlayerError(field: "body", "A comment has at most \(lengthLimit) characters.")
+            throw PlayerError(
+                field: "body", detail: "A comment has at most {maximum} characters.", ["maximum": String(lengthLimit)])
         }
         return body
     }

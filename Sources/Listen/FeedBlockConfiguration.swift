@@ -84,19 +84,25 @@ public struct FeedBlockConfiguration: Sendable, Equatable, Codable {
         var block = self
         block.title = title.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !block.title.isEmpty, block.title.count <= 200 else {
-            throw PlayerError(field: "title", "A block has a title of 1 to 200 characters.")
+            throw PlayerError(field: "title", detail: "A block has a title of 1 to 200 characters.")
         }
         guard let source = Source(source) else {
             throw PlayerError(
                 field: "source",
-                "“\(source.prefix(40))” is not a source: newest:album (or podcast, audiobook, programme), genre:ID, recently_played, most_played, recommended, genres, unrated or link."
-            )
+                detail:
+                    "“{source}” is not a source: newest:album (or podcast, audiobook, programme), genre:ID, recently_played, most_played, recommended, genres, unrated or link.",
+                ["source": String(source.prefix(40))])
         }
-        guard Self.itemLimit.contains(limit) else { throw PlayerError(field: "limit", "A block shows 1 to 50 items.") }
+        guard Self.itemLimit.contains(limit) else {
+            throw PlayerError(field: "limit", detail: "A block shows 1 to 50 items.")
+        }
         if source == .link {
             guard let link, link.hasPrefix("https://") || link.hasPrefix("http://") || link.hasPrefix("/"),
                 link.count <= 2000
-            else { throw PlayerError(field: "link", "An ad or banner links to an http(s) address or a Campus page.") }
+            else {
+                throw PlayerError(
+                    field: "link", detail: "An ad or banner links to an http(s) address or a Campus page.")
+            }
         } else {
             block.link = nil
         }

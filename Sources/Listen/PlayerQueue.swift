@@ -1,4 +1,5 @@
 import Foundation
+import InputRules
 
 /// One playable item in a listener's queue (a track, podcast episode, audiobook chapter or
 /// radio-programme episode), by its media id.
@@ -77,11 +78,25 @@ public enum PlayerAction: Sendable, Equatable {
 /// Why an action cannot apply to the state it was sent for.
 public struct PlayerError: Error, Sendable, Equatable, CustomStringConvertible {
     public var field: String
+    /// The words, in English.
     public var reason: String
-    public init(field: String, _ reason: String) {
+    /// The message the reason was made from, `{placeholders}` and all, and their values: what a
+    /// translation looks up and fills.
+    public var message: String
+    public var values: [String: String]
+
+    /// `detail` is a literal message (scripts/extract-messages finds it); the changing parts are
+    /// `values`, as for a ``FieldProblem``.
+    public init(field: String, detail message: String, _ values: [String: String] = [:]) {
         self.field = field
-        self.reason = reason
+        self.reason = FieldProblem(field: field, detail: message, values).detail
+        self.message = message
+        self.values = values
     }
+
+    /// The same problem as the rest of Campus names one.
+    public var fieldProblem: FieldProblem { FieldProblem(field: field, detail: message, values) }
+
     public var description: String { reason }
 }
 
@@ -127,9 +142,10 @@ public struct PlayerState: Sendable, Equatable, Codable {
         case .initialize:
             return []
         case .play(let items, let startAt, let contextID):
-            guard !items.isEmpty else { throw PlayerError(field: "ids", "Nothing to play.") }
+            guard !items.isEmpty else { throw PlayerError(field: "ids", detail: "Nothing to play.") }
             guard items.count <= Self.capacity else {
-                throw PlayerError(field: "ids", "A queue holds at most \(Self.capacity) items.")
+                throw PlayerError(
+                    field: "ids", detail: "A queue holds at most {maximum} items.", ["maximum": String(Self.capacity)])
             }
             var events: [ListeningEvent] = []
             if let item = currentItem, isPlaying {
@@ -141,7 +157,9 @@ public struct PlayerState: Sendable, Equatable, Codable {
             var start = 0
             if let startAt {
                 guard let index = items.firstIndex(where: { $0.mediaID == startAt }) else {
-                    throw PlayerError(field: "id", "Item \(startAt) is not in the context \(contextID ?? "").")
+                    throw PlayerError(
+                        field: "id", detail: "Item {id} is not in the context {context}.",
+                        ["id": String(startAt), "context": contextID ?? ""])
                 }
                 start = index
             }
@@ -151,13 +169,14 @@ public struct PlayerState: Sendable, Equatable, Codable {
             isPlaying = self.current != nil
             return events
         case .playbackStarted:
-            guard current != nil else { throw PlayerError(field: "action", "The queue is empty.") }
+            guard current != nil else { throw PlayerError(field: "action", detail: "The queue is empty.") }
             isPlaying = true
             position = 0
             return []
         case .enqueueNext(let items):
             guard queue.count + items.count <= Self.capacity else {
-                throw PlayerError(field: "ids", "A queue holds at most \(Self.capacity) items.")
+                throw PlayerError(
+                    field: "ids", detail: "A queue holds at most {maximum} items.", ["maximum": String(Self.capacity)])
             }
             let at = current.map { $0 + 1 } ?? queue.count
             queue.insert(contentsOf: items, at: at)
@@ -167,30 +186,30 @@ public struct PlayerState: Sendable, Equatable, Codable {
             if current == nil, let first = nextPlayable(after: at - 1, wrapping: false) { current = first }
             return []
         case .playbackResume:
-            guard current != nil else { throw PlayerError(field: "action", "The queue is empty.") }
+            guard current != nil else { throw PlayerError(field: "action", detail: "The queue is empty.") }
             isPlaying = true
             return []
         case .playbackPause(let at), .backgroundPause(let at):
-            guard let item = currentItem else { throw PlayerError(field: "action", "The queue is empty.") }
+            guard let item = currentItem else { throw PlayerError(field: "action", detail: "The queue is empty.") }
             position = max(0, at)
             let wasPlaying = isPlaying
             isPlaying = false
             return wasPlaying ? [.init(mediaID: item.mediaID, outcome: .paused, position: position)] : []
         case .trackNext:
-            guard let index = current else { throw PlayerError(field: "action", "The queue is empty.") }
+            guard let index = current else { throw PlayerError(field: "action", detail: "The queue is empty.") }
             let event = ListeningEvent(mediaID: queue[index].mediaID, outcome: .ended, position: position)
             position = 0
             if repeatMode == .one { return [event] }
             advance(from: index)
             return [event]
         case .trackSkip(let at):
-            guard let index = current else { throw PlayerError(field: "action", "The queue is empty.") }
+            guard let index = current else { throw PlayerError(field: "action", detail: "The queue is empty.") }
             let event = ListeningEvent(mediaID: queue[index].mediaID, outcome: .skipped, position: max(0, at))
             position = 0
             advance(from: index)
             return [event]
         case .trackPrev(let at):
-            guard let index = current else { throw PlayerError(field: "action", "The queue is empty.") }
+            guard let index = current else { throw PlayerError(field: "action", detail: "The queue is empty.") }
             position = 0
             if at > Self.restartThreshold { return [] }
             if let previous = previousPlayable(before: index, wrapping: repeatMode == .all) { current = previous }
@@ -218,7 +237,9 @@ public struct PlayerState: Sendable, Equatable, Codable {
         case .trackDelete(let places):
             let places = Set(places)
             guard places.allSatisfy({ queue.indices.contains($0) }) else {
-                throw PlayerError(field: "places", "Every place is within the queue (0 to \(queue.count - 1)).")
+                throw PlayerError(
+                    field: "places", detail: "Every place is within the queue (0 to {last}).",
+                    ["last": String(queue.count - 1)])
             }
             let removed = places.map { queue[$0] }
             var removedCurrent = false
@@ -240,7 +261,9 @@ public struct PlayerState: Sendable, Equatable, Codable {
             return []
         case .trackReorder(let from, let to):
             guard queue.indices.contains(from), queue.indices.contains(to) else {
-                throw PlayerError(field: "from", "Both places are within the queue (0 to \(queue.count - 1)).")
+                throw PlayerError(
+                    field: "from", detail: "Both places are within the queue (0 to {last}).",
+                    ["last": String(queue.count - 1)])
             }
             let item = queue.remove(at: from)
             queue.insert(item, at: to)
@@ -257,9 +280,11 @@ public struct PlayerState: Sendable, Equatable, Codable {
             return []
         case .trackChange(let place):
             guard queue.indices.contains(place) else {
-                throw PlayerError(field: "place", "The place is within the queue (0 to \(queue.count - 1)).")
+                throw PlayerError(
+                    field: "place", detail: "The place is within the queue (0 to {last}).",
+                    ["last": String(queue.count - 1)])
             }
-            guard !queue[place].isHidden else { throw PlayerError(field: "place", "That item is hidden.") }
+            guard !queue[place].isHidden else { throw PlayerError(field: "place", detail: "That item is hidden.") }
             var events: [ListeningEvent] = []
             if let item = currentItem, place != current {
                 events.append(.init(mediaID: item.mediaID, outcome: .skipped, position: position))

@@ -46,10 +46,12 @@ public struct Playlist: Sendable, Equatable {
     public static func name(_ text: String?) throws(PlayerError) -> String {
         let name = (text ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
         guard name.unicodeScalars.count <= nameLimit else {
-            throw PlayerError(field: "name", "A playlist name has at most \(nameLimit) characters.")
+            throw PlayerError(
+                field: "name", detail: "A playlist name has at most {maximum} characters.",
+                ["maximum": String(nameLimit)])
         }
         guard !name.containsControlCharacters else {
-            throw PlayerError(field: "name", "A playlist name cannot contain control characters.")
+            throw PlayerError(field: "name", detail: "A playlist name cannot contain control characters.")
         }
         return name.isEmpty ? defaultName : name
     }

@@ -15,9 +15,9 @@ public struct SleepTimer: Sendable, Equatable, Codable {
     public var startedAt: Date
 
     public init(_ choice: Choice, startedAt: Date, isLiveRadio: Bool) throws(PlayerError) {
-        guard !isLiveRadio else { throw PlayerError(field: "timer", "Live radio has no sleep timer.") }
+        guard !isLiveRadio else { throw PlayerError(field: "timer", detail: "Live radio has no sleep timer.") }
         if case .minutes(let minutes) = choice, !Self.minuteChoices.contains(minutes) {
-            throw PlayerError(field: "timer", "A sleep timer runs 5, 10, 15, 30, 45 or 60 minutes.")
+            throw PlayerError(field: "timer", detail: "A sleep timer runs 5, 10, 15, 30, 45 or 60 minutes.")
         }
         self.choice = choice
         self.startedAt = startedAt

@@ -20,7 +20,7 @@ public struct Translator: Sendable {
 
     /// A message in this language: `t("Sign in")`, `t("Signed in as {name}.", ["name": name])`.
     public func callAsFunction(_ text: String, context: String? = nil, _ values: [String: String] = [:]) -> String {
-        Self.fill(catalogue.translation(Catalogue.Key(text, context: context)) ?? text, values)
+        Placeholders.fill(catalogue.translation(Catalogue.Key(text, context: context)) ?? text, values)
     }
 
     /// The translation of a message if the catalogue has one, else nil (for text that may or
@@ -38,7 +38,7 @@ public struct Translator: Sendable {
         let text = catalogue.translation(key, count: count) ?? (Catalogue.source.rule.form(count) == 0 ? one : other)
         var values = values
         values["count"] = number(count)
-        return Self.fill(text, values)
+        return Placeholders.fill(text, values)
     }
 
     // MARK: Numbers
@@ -122,29 +122,5 @@ public struct Translator: Sendable {
                 Catalogue.Key(".", context: "decimal separator"),
                 Catalogue.Key(",", context: "thousands separator"),
             ]
-    }
-
-    // MARK: Placeholders
-
-    /// `{name}` → `values["name"]`; braces around anything else stay as they are.
-    static func fill(_ text: String, _ values: [String: String]) -> String {
-        guard !values.isEmpty, text.contains("{") else { return text }
-        var result = ""
-        var rest = text[...]
-        while let open = rest.firstIndex(of: "{") {
-            result += rest[..<open]
-            guard let close = rest[open...].firstIndex(of: "}") else {
-                result += rest[open...]
-                return result
-            }
-            let name = String(rest[rest.index(after: open)..<close])
-            if let value = values[name] {
-                result += value
-            } else {
-                result += rest[open...close]
-            }
-            rest = rest[rest.index(after: close)...]
-        }
-        return result + rest
     }
 }

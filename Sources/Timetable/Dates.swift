@@ -105,12 +105,27 @@ public struct LocalDate: Hashable, Comparable, Sendable, CustomStringConvertible
         return checked(year: year, month: month, day: day)
     }
 
-    /// Says what is wrong with the value of `field`, a sentence that names an example of the form.
-    public static func problemText(_ problem: ReadProblem, field: String, example: String) -> String {
+    /// What is wrong with the value of `field`, in a sentence that calls it `name` (the field
+    /// itself unless given) and names an example of the form.
+    public static func fieldProblem(_ problem: ReadProblem, field: String, name: String? = nil, example: String)
+        -> FieldProblem
+    {
         switch problem {
-        case .malformed: "\(field) must be a date like \(example)."
-        case .outOfRange: "\(field) is outside the dates Campus works with, \(DateRules.rangeText)."
+        case .malformed:
+            return FieldProblem(
+                field: field, detail: "{field} must be a date like {example}.",
+                ["field": name ?? field, "example": example])
+        case .outOfRange:
+            return FieldProblem(
+                field: field, detail: "{field} is outside the dates Campus works with, {firstDay} to {lastDay}.",
+                DateRules.rangeValues.merging(["field": name ?? field]) { _, new in new })
         }
+    }
+
+    /// Says what is wrong with the value of `field`, a sentence that names an example of the form
+    /// (in English: for the command line; a request's problem is ``fieldProblem(_:field:name:example:)``).
+    public static func problemText(_ problem: ReadProblem, field: String, example: String) -> String {
+        fieldProblem(problem, field: field, example: example).detail
     }
 
     private static func checked(year: Int, month: Int, day: Int) -> Result<LocalDate, ReadProblem> {

@@ -2,12 +2,42 @@ import Foundation
 
 /// Items under a heading, as lists show them.
 public struct Section<Item: Sendable>: Sendable {
-    public var title: String
+    public var label: SectionLabel
     public var items: [Item]
+    /// The heading in English (the API's `title`); pages say ``label`` in the reader's language.
+    public var title: String { label.english }
 
-    public init(title: String, items: [Item]) {
-        self.title = title
+    public init(label: SectionLabel, items: [Item]) {
+        self.label = label
         self.items = items
+    }
+}
+
+/// What a section of a list holds: a name from the institution's data (a speciality, a letter,
+/// a department), or a heading Campus words (a course, a building), which pages translate.
+public enum SectionLabel: Sendable, Hashable {
+    case name(String)
+    case faculty(Int)
+    case course(Int)
+    case building(Int)
+    case floor(building: Int, floor: Int)
+    case noSpeciality, noRank, noDegree, noDepartment, noBuilding, offCampus, noLetter
+
+    public var english: String {
+        switch self {
+        case .name(let name): name
+        case .faculty(let id): "Faculty \(id)"
+        case .course(let course): "Course \(course)"
+        case .building(let building): "Building \(building)"
+        case .floor(let building, let floor): "Building \(building), floor \(floor)"
+        case .noSpeciality: "No speciality"
+        case .noRank: "No rank"
+        case .noDegree: "No degree"
+        case .noDepartment: "No department"
+        case .noBuilding: "No building"
+        case .offCampus: "Off campus"
+        case .noLetter: "—"
+        }
     }
 }
 
@@ -86,21 +116,24 @@ public enum Listing {
             }
             return true
         }
-        return sectioned(found.sorted { $0.name < $1.name }, lastTitle: "No speciality") { group in
+        return sectioned(found.sorted { $0.name < $1.name }, last: .noSpeciality) { group -> SectionLabel? in
             switch sections {
             case .speciality:
                 guard let speciality = group.specialityID.flatMap({ specialities[$0] }) else { return nil }
                 let faculty = (group.facultyID ?? speciality.facultyID).flatMap { faculties[$0]?.abbreviation }
                 let details = [faculty, speciality.educationForm?.name.lowercased()].compactMap { $0 }
-                return details.isEmpty
-                    ? speciality.abbreviation : "\(speciality.abbreviation) (\(details.joined(separator: ", ")))"
+                return .name(
+                    details.isEmpty
+                        ? speciality.abbreviation : "\(speciality.abbreviation) (\(details.joined(separator: ", ")))")
             case .faculty:
                 let id = group.facultyID ?? group.specialityID.flatMap { specialities[$0]?.facultyID }
-                return id.map { faculties[$0]?.abbreviation ?? "Faculty \($0)" }
+                guard let id else { return nil }
+                if let faculty = faculties[id] { return .name(faculty.abbreviation) }
+                return .faculty(id)
             case .flow:
-                return group.flow
+                return .name(group.flow)
             case .course:
-                return group.course.map { "Course \($0)" }
+                return group.course.map { SectionLabel.course($0) }
             }
         }
     }
@@ -126,11 +159,13 @@ public enum Listing {
         .sorted { ($0.lastName, $0.firstName, $0.middleName ?? "") < ($1.lastName, $1.firstName, $1.middleName ?? "") }
         switch sections {
         case .letter:
-            return sectioned(found, lastTitle: "—") { $0.lastName.first.map { String($0).uppercased() } }
+            return sectioned(found, last: .noLetter) {
+                $0.lastName.first.map { SectionLabel.name(String($0).uppercased()) }
+            }
         case .rank:
-            return sectioned(found, lastTitle: "No rank") { $0.rank }
+            return sectioned(found, last: .noRank) { $0.rank.map { SectionLabel.name($0) } }
         case .degree:
-            return sectioned(found, lastTitle: "No degree") { $0.degreeAbbreviation }
+            return sectioned(found, last: .noDegree) { $0.degreeAbbreviation.map { SectionLabel.name($0) } }
         case .department:
             var byDepartment: [String: [Teacher]] = [:]
             var none: [Teacher] = []
@@ -138,8 +173,8 @@ public enum Listing {
                 if teacher.departments.isEmpty { none.append(teacher) }
                 for department in teacher.departments { byDepartment[department, default: []].append(teacher) }
             }
-            var result = byDepartment.sorted { $0.key < $1.key }.map { Section(title: $0.key, items: $0.value) }
-            if !none.isEmpty { result.append(Section(title: "No department", items: none)) }
+            var result = byDepartment.sorted { $0.key < $1.key }.map { Section(label: .name($0.key), items: $0.value) }
+            if !none.isEmpty { result.append(Section(label: .noDepartment, items: none)) }
             return result
         }
     }
@@ -170,38 +205,39 @@ public enum Listing {
             (a.isOffCampus ? 1 : 0, a.building ?? Int.max, a.floor ?? 0, a.name)
                 < (b.isOffCampus ? 1 : 0, b.building ?? Int.max, b.floor ?? 0, b.name)
         }
-        return sectioned(found, lastTitle: "Off campus") { room in
+        return sectioned(found, last: .offCampus) { room -> SectionLabel? in
             if room.isOffCampus { return nil }
             switch sections {
             case .building:
-                return room.building.map { "Building \($0)" } ?? "No building"
+                return room.building.map { SectionLabel.building($0) } ?? .noBuilding
             case .floor:
-                guard let building = room.building else { return "No building" }
-                return room.floor.map { "Building \(building), floor \($0)" } ?? "Building \(building)"
+                guard let building = room.building else { return .noBuilding }
+                return room.floor.map { SectionLabel.floor(building: building, floor: $0) } ?? .building(building)
             case .department:
-                return room.departmentAbbreviation
+                return room.departmentAbbreviation.map { SectionLabel.name($0) }
             }
         }
     }
 
-    /// Groups items under the title `key` gives them, keeping the items' order; sections are
-    /// sorted by title (numbers by value), and items without a title come last under `lastTitle`.
-    static func sectioned<Item>(_ items: [Item], lastTitle: String, key: (Item) -> String?) -> [Section<Item>] {
-        var order: [String] = []
-        var byTitle: [String: [Item]] = [:]
+    /// Groups items under the label `key` gives them, keeping the items' order; sections are
+    /// sorted by their English title (numbers by value), and items without a label come last
+    /// under `last`.
+    static func sectioned<Item>(_ items: [Item], last: SectionLabel, key: (Item) -> SectionLabel?) -> [Section<Item>] {
+        var order: [SectionLabel] = []
+        var byLabel: [SectionLabel: [Item]] = [:]
         var rest: [Item] = []
         for item in items {
-            guard let title = key(item) else {
+            guard let label = key(item) else {
                 rest.append(item)
                 continue
             }
-            if byTitle[title] == nil { order.append(title) }
-            byTitle[title, default: []].append(item)
+            if byLabel[label] == nil { order.append(label) }
+            byLabel[label, default: []].append(item)
         }
-        var sections = order.sorted { $0.localizedStandardCompare($1) == .orderedAscending }.map {
-            Section(title: $0, items: byTitle[$0] ?? [])
+        var sections = order.sorted { $0.english.localizedStandardCompare($1.english) == .orderedAscending }.map {
+            Section(label: $0, items: byLabel[$0] ?? [])
         }
-        if !rest.isEmpty { sections.append(Section(title: lastTitle, items: rest)) }
+        if !rest.isEmpty { sections.append(Section(label: last, items: rest)) }
         return sections
     }
 }

@@ -2,6 +2,7 @@ import Accounts
 import ArgumentParser
 import CampusServer
 import Foundation
+import Localization
 import Logging
 import Storage
 
@@ -67,6 +68,9 @@ struct StorageOptions: ParsableArguments {
 
 /// A command that could not do its work, for a reason the person running it can act on. Unlike a
 /// `ValidationError` (a wrong option), it is printed without the usage.
+/// The language the command speaks to people (``CommandLineLanguage``).
+let t = CommandLineLanguage.translator()
+
 struct Failure: Error, CustomStringConvertible {
     var description: String
     init(_ description: String) { self.description = description }
@@ -247,11 +251,10 @@ struct Serve: AsyncParsableCommand {
                 if configuration.baseURL == nil, port != configuration.port {
                     url = "http://\(configuration.host):\(port)"
                 }
-                var text = "Campus is running. Open \(url)/ in your browser.\n"
+                var text = t("Campus is running. Open {url} in your browser.", ["url": url + "/"]) + "\n"
                 if configuration.demo {
-                    text +=
-                        "Demo accounts: " + Demo.accounts.map { "\($0.email) / \($0.password)" }.joined(separator: ", ")
-                        + "\n"
+                    let accounts = Demo.accounts.map { "\($0.email) / \($0.password)" }.joined(separator: ", ")
+                    text += t("Demo accounts: {accounts}", ["accounts": accounts]) + "\n"
                 }
                 FileHandle.standardOutput.write(Data(text.utf8))
             })
@@ -268,8 +271,8 @@ struct Migrate: AsyncParsableCommand {
         try await withDatabase(storage, migrate: false) { database, logger in
             let applied = try await database.migrate(logger: logger)
             for migration in try await database.appliedMigrations() {
-                let new = applied.contains(migration) ? " (applied now)" : ""
-                print("\(migration.version) \(migration.name)\(new)")
+                let line = "\(migration.version) \(migration.name)"
+                print(applied.contains(migration) ? t("{migration} (applied now)", ["migration": line]) : line)
             }
         }
     }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CampusServer
 import Foundation
+import Localization
 import Storage
 
 struct LibraryCommand: AsyncParsableCommand {
@@ -26,11 +27,23 @@ struct LibraryCommand: AsyncParsableCommand {
                         database: database, dataDirectory: storage.resolvedDataDirectory, logger: logger
                     ).scan(folder)
                 } catch {
-                    throw Failure(describeForPeople(error))
+                    throw Failure(describeForPeople(error, t))
                 }
             }
-            print("Scanned \(folder): \(summary.description).")
-            for failure in summary.failed.prefix(20) { print("  not readable: \(failure)") }
+            let values = [
+                "folder": folder, "added": String(summary.added), "updated": String(summary.updated),
+                "unchanged": String(summary.unchanged), "removed": String(summary.removed),
+                "failed": String(summary.failed.count),
+            ]
+            print(
+                summary.failed.isEmpty
+                    ? t(
+                        "Scanned {folder}: {added} added, {updated} updated, {unchanged} unchanged, {removed} removed.",
+                        values)
+                    : t(
+                        "Scanned {folder}: {added} added, {updated} updated, {unchanged} unchanged, {removed} removed, {failed} not readable.",
+                        values))
+            for failure in summary.failed.prefix(20) { print(t("  not readable: {file}", ["file": failure])) }
         }
     }
 }
@@ -58,12 +71,16 @@ struct PodcastCommand: AsyncParsableCommand {
                         allowPrivateAddresses: allowPrivateFetch
                     ).add(feed, allowFiles: true)
                 } catch {
-                    throw Failure(describeForPeople(error))
+                    throw Failure(describeForPeople(error, t))
                 }
             }
             print(
-                "Imported “\(summary.title)” (podcast \(summary.podcastID)): \(summary.added) new episodes, \(summary.updated) updated."
-            )
+                t(
+                    "Imported “{title}” (podcast {id}): new episodes: {added}, updated: {updated}.",
+                    [
+                        "title": summary.title, "id": String(summary.podcastID), "added": String(summary.added),
+                        "updated": String(summary.updated),
+                    ]))
         }
     }
 }

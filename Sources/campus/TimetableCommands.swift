@@ -2,6 +2,7 @@ import ArgumentParser
 import CampusServer
 import Foundation
 import InputRules
+import Localization
 import Storage
 import Timetable
 
@@ -43,12 +44,16 @@ struct ImportCommand: AsyncParsableCommand {
                         files: files, group: group, termStart: termStart.flatMap { LocalDate(iso: $0) },
                         termEnd: termEnd.flatMap { LocalDate(iso: $0) })
                 } catch {
-                    throw Failure(describeForPeople(error))
+                    throw Failure(describeForPeople(error, t))
                 }
             }
             print(
-                "Imported \(summary.lessons) lessons (\(summary.lessonsAdded) new, \(summary.lessonsRemoved) removed), \(summary.teachers) teachers."
-            )
+                t(
+                    "Imported lessons: {lessons} ({added} new, {removed} removed); teachers: {teachers}.",
+                    [
+                        "lessons": String(summary.lessons), "added": String(summary.lessonsAdded),
+                        "removed": String(summary.lessonsRemoved), "teachers": String(summary.teachers),
+                    ]))
         }
     }
 
@@ -68,12 +73,16 @@ struct ImportCommand: AsyncParsableCommand {
                     return try await TimetableImporter(database: database, logger: logger).importKMA(
                         subjects: subjects, schedule: schedule, minutes: minutes)
                 } catch {
-                    throw Failure(describeForPeople(error))
+                    throw Failure(describeForPeople(error, t))
                 }
             }
             print(
-                "Imported \(summary.lessons) lessons (\(summary.lessonsAdded) new, \(summary.lessonsRemoved) removed) in \(summary.groups) subject groups."
-            )
+                t(
+                    "Imported lessons: {lessons} ({added} new, {removed} removed); subject groups: {groups}.",
+                    [
+                        "lessons": String(summary.lessons), "added": String(summary.lessonsAdded),
+                        "removed": String(summary.lessonsRemoved), "groups": String(summary.groups),
+                    ]))
         }
     }
 
@@ -100,16 +109,22 @@ struct ImportCommand: AsyncParsableCommand {
                     }
                 } catch {
                     progress.end()
-                    throw Failure(describeForPeople(error))
+                    throw Failure(describeForPeople(error, t))
                 }
             }
             progress.end()
             let seconds = (ContinuousClock.now - started).components
             let elapsed = Double(seconds.seconds) + Double(seconds.attoseconds) / 1e18
             print(
-                "Imported \(summary.schedules) schedule(s): \(summary.lessons) lessons (\(summary.lessonsAdded) new, "
-                    + "\(summary.lessonsRemoved) removed), \(summary.groups) groups, \(summary.teachers) teachers, "
-                    + "\(summary.rooms) rooms in \(String(format: "%.2f", elapsed)) s.")
+                t(
+                    "Imported schedules: {schedules}; lessons: {lessons} ({added} new, {removed} removed); groups: {groups}, teachers: {teachers}, rooms: {rooms}; in {seconds} s.",
+                    [
+                        "schedules": String(summary.schedules), "lessons": String(summary.lessons),
+                        "added": String(summary.lessonsAdded), "removed": String(summary.lessonsRemoved),
+                        "groups": String(summary.groups), "teachers": String(summary.teachers),
+                        "rooms": String(summary.rooms),
+                        "seconds": t.number(elapsed, fractionDigits: 2),
+                    ]))
         }
     }
 }
@@ -173,7 +188,7 @@ struct ScheduleCommand: AsyncParsableCommand {
             TimeZone(identifier: timeZone ?? Environment.value("CAMPUS_TIME_ZONE") ?? "Europe/Minsk")
             ?? .gmt
         let text = try await withDatabase(storage) { database, logger in
-            let printer = SchedulePrinter(database: database, timeZone: zone)
+            let printer = SchedulePrinter(database: database, timeZone: zone, t: t)
             let day = date.flatMap { LocalDate(iso: $0) } ?? LocalDate(Date(), in: zone)
             let range = week ? Schedule.week(holding: day) : day...day
             do {
@@ -232,10 +247,27 @@ struct SyncCommand: AsyncParsableCommand {
                     return try await IISSync(baseURL: url, database: database, logger: logger, concurrency: concurrency)
                         .run()
                 } catch {
-                    throw Failure("The sync failed; nothing was removed. \(describeForPeople(error))")
+                    throw Failure(
+                        t("The sync failed; nothing was removed. {reason}", ["reason": describeForPeople(error, t)]))
                 }
             }
-            print("Synced: \(report)")
+            let checked = t(
+                "Synced. Checked groups: {groups}, teachers: {teachers}; schedules downloaded: {downloaded}, unchanged: {unchanged}, without a schedule: {without}.",
+                [
+                    "groups": String(report.groups), "teachers": String(report.teachers),
+                    "downloaded": String(report.downloaded), "unchanged": String(report.unchanged),
+                    "without": String(report.withoutSchedule),
+                ])
+            print(checked)
+            if !report.failed.isEmpty {
+                print(
+                    t(
+                        "Failed: {count} ({names}).",
+                        [
+                            "count": String(report.failed.count),
+                            "names": report.failed.prefix(5).joined(separator: ", "),
+                        ]))
+            }
             if !report.failed.isEmpty { throw ExitCode(2) }
         }
     }

@@ -2,6 +2,7 @@ import Accounts
 import ArgumentParser
 import CampusServer
 import Foundation
+import Localization
 import Storage
 
 struct UserCommand: AsyncParsableCommand {
@@ -35,11 +36,21 @@ struct UserCommand: AsyncParsableCommand {
                 do {
                     let user = try await administration.createUser(
                         email: email, password: password, firstName: firstName, lastName: lastName, role: role)
-                    print("Created \(user.role.rawValue) \(user.email) (id \(user.id)).")
-                    if self.password == nil { print("Password: \(password)") }
+                    print(Self.created(user))
+                    if self.password == nil { print(t("Password: {password}", ["password": password])) }
                 } catch {
-                    throw Failure(describeForPeople(error))
+                    throw Failure(describeForPeople(error, t))
                 }
+            }
+        }
+
+        /// "Created admin ann@example.org (id 3).", a sentence per role.
+        static func created(_ user: UserRecord) -> String {
+            let values = ["email": user.email, "id": String(user.id)]
+            return switch user.role {
+            case .user: t("Created user {email} (id {id}).", values)
+            case .organizer: t("Created organizer {email} (id {id}).", values)
+            case .admin: t("Created admin {email} (id {id}).", values)
             }
         }
 
@@ -66,7 +77,7 @@ struct UserCommand: AsyncParsableCommand {
                 configuration.baseURL = baseURL ?? Environment.value("CAMPUS_BASE_URL")
                 let administration = Administration(database: database, configuration: configuration, logger: logger)
                 guard let link = try await administration.resetLink(email: email) else {
-                    throw Failure("No account has the email address \(email).")
+                    throw Failure(t("No account has the email address {email}.", ["email": email]))
                 }
                 print(link)
             }
@@ -89,11 +100,18 @@ struct UserCommand: AsyncParsableCommand {
                     database: database, configuration: ServerConfiguration(database: database.location), logger: logger)
                 do {
                     guard let user = try await administration.setRole(email: email, role: role) else {
-                        throw Failure("No account has the email address \(email).")
+                        throw Failure(t("No account has the email address {email}.", ["email": email]))
                     }
-                    print("\(user.email) is now \(user.role.rawValue).")
+                    let values = ["email": user.email]
+                    let done =
+                        switch user.role {
+                        case .user: t("{email} is now a user.", values)
+                        case .organizer: t("{email} is now an organizer.", values)
+                        case .admin: t("{email} is now an admin.", values)
+                        }
+                    print(done)
                 } catch let error as AdministrationError {
-                    throw Failure(error.description)
+                    throw Failure(describeForPeople(error, t))
                 }
             }
         }
@@ -114,7 +132,7 @@ struct UserCommand: AsyncParsableCommand {
                 for user in result.users {
                     print("\(user.id)\t\(user.email)\t\(user.role.rawValue)\t\(user.fullName)")
                 }
-                print("\(result.total) account(s)")
+                print(t.plural("{count} account", "{count} accounts", result.total))
             }
         }
     }

@@ -54,8 +54,8 @@ import Testing
     }
 
     @Test func placeholdersAreFilledOnceAndBracesStay() {
-        #expect(Translator.fill("{a} {b} {a} {", ["a": "{b}", "b": "2"]) == "{b} 2 {b} {")
-        #expect(Translator.fill("no {close", ["close": "x"]) == "no {close")
+        #expect(Placeholders.fill("{a} {b} {a} {", ["a": "{b}", "b": "2"]) == "{b} 2 {b} {")
+        #expect(Placeholders.fill("no {close", ["close": "x"]) == "no {close")
     }
 
     @Test func templatesAreTranslatedAtLoadTime() {

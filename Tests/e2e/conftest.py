@@ -26,14 +26,17 @@ def free_port():
         return s.getsockname()[1]
 
 
-def run_cli(*args, data_dir=None, database=None, check=True):
-    """Runs `campus ARGS…` and returns the finished process (text output)."""
+def run_cli(*args, data_dir=None, database=None, check=True, language="en"):
+    """Runs `campus ARGS…` and returns the finished process (text output), speaking `language`
+    (CAMPUS_LANGUAGE; the POSIX locale of whoever runs the tests does not count)."""
     command = [BINARY, *args]
     if data_dir is not None:
         command += ["--data-dir", str(data_dir)]
     if database is not None:
         command += ["--database", database]
-    result = subprocess.run(command, capture_output=True, text=True, timeout=120)
+    environment = {k: v for k, v in os.environ.items() if k not in ("LC_ALL", "LC_MESSAGES", "LANG")}
+    environment["CAMPUS_LANGUAGE"] = language
+    result = subprocess.run(command, capture_output=True, text=True, timeout=120, env=environment)
     if check and result.returncode != 0:
         raise AssertionError(f"{command} failed ({result.returncode}):\n{result.stdout}\n{result.stderr}")
     return result

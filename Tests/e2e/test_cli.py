@@ -1,7 +1,9 @@
 """The `campus` command line as an operator uses it."""
+import os
 import re
+import subprocess
 
-from conftest import Campus, make_postgres_database, run_cli
+from conftest import BINARY, Campus, make_postgres_database, run_cli
 
 
 def test_help_lists_the_commands():
@@ -78,14 +80,33 @@ def test_reset_link_works_while_the_server_runs(data_dir):
 
 def test_set_role_and_list(data_dir):
     run_cli("user", "create", "--email", "a@example.org", "--password", "secret123", data_dir=data_dir)
-    assert "is now organizer" in run_cli("user", "set-role", "a@example.org", "organizer", data_dir=data_dir).stdout
+    assert "is now an organizer" in run_cli("user", "set-role", "a@example.org", "organizer", data_dir=data_dir).stdout
     listing = run_cli("user", "list", data_dir=data_dir).stdout
     assert "a@example.org\torganizer" in listing
-    assert "1 account(s)" in listing
+    assert "1 account\n" in listing
     run_cli("user", "create", "--email", "admin@example.org", "--admin", "--password", "secret123",
             data_dir=data_dir)
     last = run_cli("user", "set-role", "admin@example.org", "user", data_dir=data_dir, check=False)
     assert last.returncode != 0 and "only admin" in last.stderr
+
+
+def test_the_cli_speaks_the_terminals_language(data_dir):
+    """CAMPUS_LANGUAGE, else the POSIX locale (LANG, LC_ALL) decides; counts take CLDR's forms,
+    and what programs read (the tab-separated list) stays as it is."""
+    for number in range(1, 3):
+        run_cli("user", "create", "--email", f"p{number}@example.org", "--password", "secret123",
+                data_dir=data_dir)
+    russian = run_cli("user", "list", data_dir=data_dir, language="ru").stdout
+    assert "p1@example.org\tuser" in russian and "2 аккаунта" in russian, russian
+    command = [BINARY, "user", "set-role", "p1@example.org", "organizer", "--data-dir", str(data_dir)]
+    environment = {k: v for k, v in os.environ.items() if k not in ("CAMPUS_LANGUAGE", "LC_ALL", "LC_MESSAGES")}
+    environment["LANG"] = "uk_UA.UTF-8"
+    ukrainian = subprocess.run(command, capture_output=True, text=True, timeout=60, env=environment).stdout
+    assert "p1@example.org" in ukrainian and "організатор" in ukrainian, ukrainian
+    missing = run_cli("user", "set-role", "nobody@example.org", "user", data_dir=data_dir, check=False,
+                      language="bg")
+    assert missing.returncode != 0 and "nobody@example.org" in missing.stderr
+    assert "No account" not in missing.stderr, missing.stderr
 
 
 def test_serve_prints_the_url_and_demo_accounts(data_dir):

@@ -6,7 +6,8 @@ import InputRules
 import Timetable
 import Yams
 
-/// The request validator as the server builds it from openapi.yaml, with the server's formats.
+/// The request validator as the server builds it from openapi.yaml, with formats like the
+/// server's (Sources/CampusServer/API/APIFormats.swift, which this package cannot import).
 enum Shared {
     static let validator: RequestValidator = {
         let document = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
@@ -21,11 +22,11 @@ enum Shared {
     static let formats: [String: RequestValidator.FormatCheck] = [
         "date": { text, field, name in
             guard case .failure(let problem) = LocalDate.read(iso: text) else { return nil }
-            return FieldProblem(
-                field: field, detail: LocalDate.problemText(problem, field: name, example: "2023-09-25"))
+            return LocalDate.fieldProblem(problem, field: field, name: name, example: "2023-09-25")
         },
         "date-time": { text, field, name in
-            RFC3339.date(text) == nil ? FieldProblem(field: field, detail: "\(name) is not a date-time.") : nil
+            RFC3339.date(text) == nil
+                ? FieldProblem(field: field, detail: "{field} is not a date-time.", ["field": name]) : nil
         },
         "email": { text, field, _ in
             do throws(FieldProblem) {

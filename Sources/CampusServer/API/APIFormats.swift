@@ -11,14 +11,15 @@ enum APIFormats {
     static let checks: [String: RequestValidator.FormatCheck] = [
         "date": { text, field, name in
             guard case .failure(let problem) = LocalDate.read(iso: text) else { return nil }
-            return FieldProblem(
-                field: field, detail: LocalDate.problemText(problem, field: name, example: "2023-09-25"))
+            return LocalDate.fieldProblem(problem, field: field, name: name, example: "2023-09-25")
         },
         "date-time": { text, field, name in
             guard RFC3339.date(text) == nil else { return nil }
             return FieldProblem(
                 field: field,
-                detail: "\(name) must be an RFC 3339 date-time like 2026-11-22T09:00:00Z, from \(DateRules.rangeText).")
+                detail:
+                    "{field} must be an RFC 3339 date-time like 2026-11-22T09:00:00Z, from {firstDay} to {lastDay}.",
+                DateRules.rangeValues.merging(["field": name]) { _, new in new })
         },
         "email": { text, field, _ in
             do throws(FieldProblem) {

@@ -12,10 +12,16 @@ struct Paging: Sendable {
         let limit = limit ?? defaultLimit
         let offset = offset ?? 0
         if !(1...Self.maxLimit).contains(limit) {
-            validator.add(FieldProblem(field: "limit", detail: "limit is a number from 1 to \(Self.maxLimit)."))
+            validator.add(
+                FieldProblem(
+                    field: "limit", detail: "limit is a number from 1 to {maximum}.",
+                    ["maximum": String(Self.maxLimit)]))
         }
         if !(0...Self.maxOffset).contains(offset) {
-            validator.add(FieldProblem(field: "offset", detail: "offset is a number from 0 to \(Self.maxOffset)."))
+            validator.add(
+                FieldProblem(
+                    field: "offset", detail: "offset is a number from 0 to {maximum}.",
+                    ["maximum": String(Self.maxOffset)]))
         }
         try validator.finish()
         self.limit = limit

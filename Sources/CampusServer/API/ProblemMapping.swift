@@ -22,13 +22,18 @@ extension Problem {
         case let field as FieldProblem:
             self = .invalid(field)
         case let malformed as RequestValidator.Malformed:
-            self = .badRequest(malformed.detail)
+            self = .badRequest(malformed.message, malformed.values)
         case let date as RFC3339DateTranscoder.Invalid:
-            self = Problem(.unprocessableContent, detail: date.description)
+            // The words of `date.description`, as a message to translate.
+            self = Problem(
+                .unprocessableContent,
+                detail:
+                    "“{text}” is not an RFC 3339 date-time such as 2026-11-22T09:00:00Z, from {firstDay} to {lastDay}.",
+                DateRules.rangeValues.merging(["text": date.text]) { _, new in new })
         case let failure as CompeteValidationError:
-            self = .invalid(ValidationFailure(failure.errors.map { FieldProblem(field: $0.field, detail: $0.detail) }))
+            self = .invalid(ValidationFailure(failure.errors.map(\.fieldProblem)))
         case let field as CompeteFieldError:
-            self = .invalid(FieldProblem(field: field.field, detail: field.detail))
+            self = .invalid(field.fieldProblem)
         case StoreError.emailTaken:
             self = .conflict("An account with this email address exists already. Log in, or reset its password.")
         case let error as ServerError:
@@ -70,32 +75,47 @@ extension Problem {
         }
         switch error {
         case .dataCorrupted(let context):
+            // The decoder's own words, in English (`debugDescription`), follow the message.
             if context.codingPath.isEmpty {
-                return .badRequest("The request body is not valid JSON: \(context.debugDescription)")
+                return .badRequest("The request body is not valid JSON: {reason}", ["reason": context.debugDescription])
             }
             let field = path(context.codingPath)
             return .invalid(
-                FieldProblem(field: field, detail: "\(field) has an invalid value: \(context.debugDescription)"))
+                FieldProblem(
+                    field: field, detail: "{field} has an invalid value: {reason}",
+                    ["field": field, "reason": context.debugDescription]))
         case .keyNotFound(let key, let context):
             let field = path(context.codingPath + [key])
-            return .invalid(FieldProblem(field: field, detail: "\(field) is required."))
+            return .invalid(FieldProblem(field: field, detail: "{field} is required.", ["field": field]))
         case .valueNotFound(_, let context):
             let field = path(context.codingPath)
-            return .invalid(FieldProblem(field: field, detail: "\(field) must not be null."))
+            return .invalid(FieldProblem(field: field, detail: "{field} must not be null.", ["field": field]))
         case .typeMismatch(let type, let context):
             let field = path(context.codingPath)
-            let expected: String
-            switch type {
-            case is String.Type: expected = "a string"
-            case is Bool.Type: expected = "true or false"
-            case is Int.Type, is Int64.Type, is Int32.Type: expected = "a whole number"
-            case is Double.Type, is Float.Type: expected = "a number"
-            default: expected = "\(type)".contains("Array") ? "a list" : "an object"
-            }
-            let name = field.isEmpty ? "The request body" : field
-            return .invalid(FieldProblem(field: field, detail: "\(name) must be \(expected)."))
+            return .invalid(typeMismatch(type, field: field))
         @unknown default:
             return .badRequest("The request body could not be read.")
+        }
+    }
+
+    /// A field, or the request body itself (the field ""), of another type than the one expected.
+    /// Every request body is an object, so the body itself is only ever not an object, a sentence
+    /// of its own; a body of another type would take "The request body" as `{field}`.
+    private static func typeMismatch(_ type: Any.Type, field: String) -> FieldProblem {
+        let values = ["field": field.isEmpty ? "The request body" : field]
+        switch type {
+        case is String.Type: return FieldProblem(field: field, detail: "{field} must be a string.", values)
+        case is Bool.Type: return FieldProblem(field: field, detail: "{field} must be true or false.", values)
+        case is Int.Type, is Int64.Type, is Int32.Type:
+            return FieldProblem(field: field, detail: "{field} must be a whole number.", values)
+        case is Double.Type, is Float.Type:
+            return FieldProblem(field: field, detail: "{field} must be a number.", values)
+        default:
+            if "\(type)".contains("Array") {
+                return FieldProblem(field: field, detail: "{field} must be a list.", values)
+            }
+            if field.isEmpty { return FieldProblem(field: field, detail: "The request body must be an object.") }
+            return FieldProblem(field: field, detail: "{field} must be an object.", values)
         }
     }
 }

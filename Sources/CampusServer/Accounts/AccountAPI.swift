@@ -127,7 +127,7 @@ extension APIHandler {
         _ = try await requireUser()
         let userID = input.path.userId
         guard let avatar = try await accounts.avatar(of: userID) else {
-            throw Problem.notFound("Account \(userID) has no avatar.")
+            throw Problem.notFound("Account {id} has no avatar.", ["id": String(userID)])
         }
         let headers = Operations.getAvatar.Output.Ok.Headers(
             Cache_hyphen_Control: "private, max-age=86400", ETag: "\"\(userID)-\(avatar.updatedAt.epoch)\"")

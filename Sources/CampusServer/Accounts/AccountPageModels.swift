@@ -1,4 +1,5 @@
 import Accounts
+import Localization
 import Storage
 
 /// The models of the account pages (templates `login`, `register`, `forgot`, `reset`, `profile`,
@@ -59,16 +60,19 @@ struct ProfilePage: PageModel {
     }
 
     var profile: LayoutUser
+    /// The user's role in the page's language.
+    var roleName: String
     var subgroups: [Subgroup]
     var errors = FieldErrors()
     var passwordErrors = FieldErrors()
     var avatarError: String?
     var deleteError: String?
 
-    init(_ user: UserRecord) {
+    init(_ user: UserRecord, _ t: Translator) {
         profile = LayoutUser(user)
+        roleName = user.role.name(t)
         subgroups = AccountRules.subgroups.map {
-            Subgroup(value: $0, label: $0 == 0 ? "Whole group" : "\($0)", selected: $0 == user.subgroup)
+            Subgroup(value: $0, label: $0 == 0 ? t("Whole group") : "\($0)", selected: $0 == user.subgroup)
         }
     }
 }
@@ -80,6 +84,7 @@ struct AccountsPage: PageModel {
     struct Account: Sendable {
         struct RoleChoice: Sendable {
             var value: String
+            var label: String
             var selected: Bool
         }
 

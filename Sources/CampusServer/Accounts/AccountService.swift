@@ -294,8 +294,8 @@ struct AccountService: Sendable {
         guard detected.mediaType == contentType || contentType == "application/octet-stream" else {
             throw Problem.invalid(
                 FieldProblem(
-                    field: "avatar", detail: "The file is a \(detected.mediaType) image but was sent as \(contentType)."
-                ))
+                    field: "avatar", detail: "The file is a {fileType} image but was sent as {sentType}.",
+                    ["fileType": detected.mediaType, "sentType": contentType]))
         }
         let now = now()
         return try await database.write { db in
@@ -319,7 +319,7 @@ struct AccountService: Sendable {
         let user = try await database.write { db in
             let store = AccountStore(db)
             guard let target = try await store.user(id: userID) else {
-                throw Problem.notFound("There is no account \(userID).")
+                throw Problem.notFound("There is no account {id}.", ["id": String(userID)])
             }
             if target.role == .admin, role != .admin, try await store.count(role: .admin) <= 1 {
                 throw Problem.conflict("This is the only admin. Make another account an admin first.")
@@ -357,7 +357,7 @@ struct AccountService: Sendable {
     func user(id: Int64, seenBy actor: UserRecord) async throws -> UserRecord {
         guard actor.role == .admin || actor.id == id,
             let user = try await database.read({ db in try await AccountStore(db).user(id: id) })
-        else { throw Problem.notFound("There is no account \(id).") }
+        else { throw Problem.notFound("There is no account {id}.", ["id": String(id)]) }
         return user
     }
 
@@ -396,10 +396,16 @@ extension AccountService {
     /// Too many failed logins for an account or from an address: 429 with `Retry-After`.
     static func tooManyAttempts(retryAfterSeconds: Int) -> Problem {
         let minutes = (retryAfterSeconds + 59) / 60
+        let values = ["minutes": String(minutes)]
+        if minutes == 1 {
+            return Problem(
+                .tooManyRequests, type: "/problems/too-many-attempts", title: "Too many failed attempts",
+                detail: "Too many failed logins. Try again in {minutes} minute, or reset your password.", values,
+                headers: [.retryAfter: String(retryAfterSeconds)])
+        }
         return Problem(
             .tooManyRequests, type: "/problems/too-many-attempts", title: "Too many failed attempts",
-            detail:
-                "Too many failed logins. Try again in \(minutes) minute\(minutes == 1 ? "" : "s"), or reset your password.",
+            detail: "Too many failed logins. Try again in {minutes} minutes, or reset your password.", values,
             headers: [.retryAfter: String(retryAfterSeconds)])
     }
 }

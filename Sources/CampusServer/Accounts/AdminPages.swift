@@ -33,7 +33,9 @@ struct AdminPages: Sendable {
                 users: result.users.map { user in
                     .init(
                         fullName: user.fullName, email: user.email, group: user.group ?? "",
-                        roles: Role.allCases.map { .init(value: $0.rawValue, selected: $0 == user.role) },
+                        roles: Role.allCases.map {
+                            .init(value: $0.rawValue, label: $0.name(request.t), selected: $0 == user.role)
+                        },
                         isSelf: user.id == account.user.id, roleAction: SiteRoutes.adminUserRole.path(user.id))
                 },
                 previousURL: pageNumber > 1 ? pageURL(pageNumber - 1) : nil,
@@ -58,7 +60,7 @@ struct AdminPages: Sendable {
                 SiteRoutes.adminUsers.path,
                 flash: Self.roleChanged(user.fullName, role, request.t))
         } catch let problem as Problem where problem.status == .conflict {
-            return .redirect(SiteRoutes.adminUsers.path, flash: request.t.detail(problem.detail), kind: .error)
+            return .redirect(SiteRoutes.adminUsers.path, flash: request.t.detail(problem), kind: .error)
         }
     }
 

@@ -10,7 +10,7 @@ struct ProfilePages: Sendable {
     var accounts: AccountService { services.accounts }
 
     func register(on pages: PageRouter) {
-        pages.signedInPage(SiteRoutes.profile) { _, account in .page(ProfilePage(account.user)) }
+        pages.signedInPage(SiteRoutes.profile) { request, account in .page(ProfilePage(account.user, request.t)) }
         pages.form(SiteRoutes.profile, ProfileForm.self, updateProfile)
         pages.form(SiteRoutes.profilePassword, PasswordForm.self, changePassword)
         pages.upload(SiteRoutes.profileAvatar, AvatarForm.self, bodyLimit: BodyLimits.avatarForm, uploadAvatar)
@@ -35,7 +35,7 @@ struct ProfilePages: Sendable {
         var subgroup: Int?
         if let text = form.subgroup, !text.isEmpty {
             guard let value = Int(text) else {
-                var page = ProfilePage(account.user)
+                var page = ProfilePage(account.user, request.t)
                 page.errors = FieldErrors("subgroup", request.t("Choose a subgroup from the list."))
                 return .page(page, status: .unprocessableContent)
             }
@@ -51,7 +51,7 @@ struct ProfilePages: Sendable {
             shown.firstName = form.firstName ?? shown.firstName
             shown.lastName = form.lastName ?? shown.lastName
             shown.group = form.group ?? shown.group
-            var page = ProfilePage(shown)
+            var page = ProfilePage(shown, request.t)
             page.errors = FieldErrors(failure, request.t)
             return .page(page, status: .unprocessableContent)
         }
@@ -67,7 +67,7 @@ struct ProfilePages: Sendable {
     @Sendable func changePassword(_ request: PageRequest, _ account: Authenticated, _ form: PasswordForm)
         async throws -> PageAnswer
     {
-        var page = ProfilePage(account.user)
+        var page = ProfilePage(account.user, request.t)
         guard form.newPassword == form.confirmation else {
             page.passwordErrors = FieldErrors("confirmation", request.t("The two new passwords are not the same."))
             return .page(page, status: .unprocessableContent)
@@ -82,7 +82,7 @@ struct ProfilePages: Sendable {
             page.passwordErrors = FieldErrors(failure, request.t)
             return .page(page, status: .unprocessableContent)
         } catch let problem as Problem where problem.status == .forbidden {
-            page.passwordErrors = FieldErrors("currentPassword", request.t.detail(problem.detail))
+            page.passwordErrors = FieldErrors("currentPassword", request.t.detail(problem))
             return .page(page, status: .forbidden)
         }
     }
@@ -95,9 +95,9 @@ struct ProfilePages: Sendable {
     @Sendable func uploadAvatar(_ request: PageRequest, _ account: Authenticated, _ form: AvatarForm) async throws
         -> PageAnswer
     {
-        var page = ProfilePage(account.user)
+        var page = ProfilePage(account.user, request.t)
         guard let data = form.avatar, !data.isEmpty else {
-            page.avatarError = "Choose an image file first."
+            page.avatarError = request.t("Choose an image file first.")
             return .page(page, status: .unprocessableContent)
         }
         do {
@@ -108,7 +108,7 @@ struct ProfilePages: Sendable {
             page.avatarError = failure.summary
             return .page(page, status: .unprocessableContent)
         } catch let problem as Problem where problem.status == .contentTooLarge {
-            page.avatarError = request.t.detail(problem.detail)
+            page.avatarError = request.t.detail(problem)
             return .page(page, status: .contentTooLarge)
         }
     }
@@ -124,8 +124,8 @@ struct ProfilePages: Sendable {
         do {
             try await accounts.deleteAccount(of: account.user, password: form.password ?? "")
         } catch let problem as Problem where [.forbidden, .conflict].contains(problem.status) {
-            var page = ProfilePage(account.user)
-            page.deleteError = request.t.detail(problem.detail)
+            var page = ProfilePage(account.user, request.t)
+            page.deleteError = request.t.detail(problem)
             return .page(page, status: problem.status)
         }
         return .redirect(

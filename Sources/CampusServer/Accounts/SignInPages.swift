@@ -3,6 +3,7 @@ import CampusHTTP
 import Foundation
 import Hummingbird
 import InputRules
+import Localization
 import Storage
 
 /// Logging in and out, registering, and resetting a forgotten password.
@@ -36,12 +37,13 @@ struct SignInPages: Sendable {
     @Sendable func loginPage(_ request: PageRequest) async throws -> PageAnswer {
         let next = Self.safeNext(request.request.uri.queryParameters["next"].map(String.init))
         if request.visitor.user != nil { return .redirect(next) }
+        let demoAccounts = demoAccountList(request.t)
         return .page(LoginPage(next: next, demoAccounts: demoAccounts, hasDemoAccounts: !demoAccounts.isEmpty))
     }
 
-    private var demoAccounts: [LoginPage.DemoAccount] {
+    private func demoAccountList(_ t: Translator) -> [LoginPage.DemoAccount] {
         guard services.configuration.demo else { return [] }
-        return Demo.accounts.map { .init(email: $0.email, password: $0.password, role: $0.role.rawValue) }
+        return Demo.accounts.map { .init(email: $0.email, password: $0.password, role: $0.role.name(t)) }
     }
 
     @Sendable func login(_ request: PageRequest, _ form: LoginForm) async throws -> PageAnswer {
@@ -51,12 +53,15 @@ struct SignInPages: Sendable {
             let result = try await accounts.login(
                 email: email, password: form.password ?? "", kind: .web,
                 address: RequestScope.current?.address ?? "unknown", userAgent: request.request.headers[.userAgent])
+            // The pages from now on speak the user's own language, and so does the greeting.
+            let t = services.languages.translator(result.user.language) ?? request.t
             return .redirect(
-                next, flash: request.t("Welcome, {name}!", ["name": result.user.firstName]),
+                next, flash: t("Welcome, {name}!", ["name": result.user.firstName]),
                 session: .signIn(token: result.token))
         } catch let problem as Problem where [.unauthorized, .tooManyRequests].contains(problem.status) {
+            let demoAccounts = demoAccountList(request.t)
             let page = LoginPage(
-                next: next, email: email, error: request.t.detail(problem.detail), demoAccounts: demoAccounts,
+                next: next, email: email, error: request.t.detail(problem), demoAccounts: demoAccounts,
                 hasDemoAccounts: !demoAccounts.isEmpty)
             var headers = HTTPFields()
             if let retryAfter = problem.headers[.retryAfter] { headers[.retryAfter] = retryAfter }
@@ -158,7 +163,7 @@ struct SignInPages: Sendable {
             return .page(
                 ResetPasswordPage(token: token, errors: FieldErrors(failure, request.t)), status: .unprocessableContent)
         } catch let problem as Problem where problem.status == .forbidden {
-            return .page(ResetPasswordPage(token: token, error: request.t.detail(problem.detail)), status: .forbidden)
+            return .page(ResetPasswordPage(token: token, error: request.t.detail(problem)), status: .forbidden)
         }
         return .redirect(
             SiteRoutes.login.path, flash: request.t("Your password is changed. Log in with the new one."),

@@ -67,12 +67,18 @@ public enum AdministrationError: Error, CustomStringConvertible {
     }
 }
 
-/// A short text for a person, for errors the command line prints.
-public func describeForPeople(_ error: any Error) -> String {
+/// A short text for a person, for errors the command line prints; problems in the person's
+/// language (``CommandLineLanguage``) where the catalogue has them.
+public func describeForPeople(_ error: any Error, _ t: Translator = .source) -> String {
     if let error = error as? ImportError { return error.description }
     if let error = error as? TimetableStore.ImportError { return error.description }
+    if let error = error as? AdministrationError {
+        switch error {
+        case .lastAdmin: return t("This is the only admin; make another account an admin first.")
+        }
+    }
     if let problem = Problem(describing: error) {
-        return problem.errors.isEmpty ? problem.detail : problem.errors.map(\.detail).joined(separator: " ")
+        return problem.errors.isEmpty ? t.detail(problem) : problem.errors.map { t.detail($0) }.joined(separator: " ")
     }
     return String(describing: error)
 }

@@ -149,7 +149,7 @@ public enum CampusApp {
         // Anything else under /api is the API's: a problem document, also for a browser.
         for method in [HTTPRequest.Method.get, .post, .put, .patch, .delete] {
             router.on("/api/**", method: method) { request, _ -> Response in
-                throw Problem.notFound("There is nothing at \(request.uri.path).")
+                throw Problem.notFound("There is nothing at {path}.", ["path": request.uri.path])
             }
             routes.add(method, "/api/**", RouteProperties(kind: .api))
         }

@@ -4,17 +4,6 @@ import Localization
 
 /// The models of the competition pages (templates `compete*`, partial `compete-items`).
 
-/// The words for a metric, as pages show them.
-enum MetricText {
-    static func name(_ metric: Metric) -> String {
-        switch metric {
-        case .distance: "Distance"
-        case .time: "Time"
-        case .points: "Points"
-        }
-    }
-}
-
 /// A competition in a list (`compete-items`, the library).
 struct CompetitionItem: Sendable {
     var id: Int64
@@ -36,14 +25,14 @@ struct CompetitionItem: Sendable {
         let c = visible.competition
         id = c.id
         name = c.name
-        metricName = MetricText.name(c.metric)
+        metricName = CompeteText(t: t).metric(c.metric)
         active = c.isActive
         joined = visible.isJoined
         participants = visible.row.participants
         participantsText = t.plural("{count} participant", "{count} participants", visible.row.participants)
         owner = visible.row.ownerName
         url = SiteRoutes.competition.path(c.id)
-        myResult = visible.row.myEntry?.result.map { ResultText.format($0, metric: c.metric, unit: c.unit) }
+        myResult = visible.row.myEntry?.result.map { CompeteText(t: t).result($0, metric: c.metric, unit: c.unit) }
         self.rank = rank
         reuseURL = SiteRoutes.newCompetition.path(query: [("from", String(c.id))])
         deleteURL = SiteRoutes.deleteCompetition.path(c.id)
@@ -65,10 +54,10 @@ struct RecordView: Sendable {
     /// The series' latest run's name, on the records page.
     var series: String
 
-    init(_ record: Record) {
-        metric = MetricText.name(record.metric)
-        unit = record.unit
-        value = ResultText.format(record.value, metric: record.metric, unit: record.unit)
+    init(_ record: Record, _ text: CompeteText) {
+        metric = text.metric(record.metric)
+        unit = text.unit(record.unit, metric: record.metric)
+        value = text.result(record.value, metric: record.metric, unit: record.unit)
         holders = record.holders.map {
             Holder(
                 name: $0.participantName, competition: $0.competitionName,

@@ -3,6 +3,7 @@ import CampusHTTP
 import Compete
 import Foundation
 import InputRules
+import Localization
 import Storage
 import Timetable
 
@@ -20,23 +21,27 @@ struct CompetePages: Sendable {
         pages.signedInPage(SiteRoutes.competeMine, mine)
         pages.signedInPage(SiteRoutes.competeHistory, history)
         pages.signedInPage(SiteRoutes.competeStats, stats)
-        pages.signedInPage(SiteRoutes.competeRecords) { _, _ in try await records() }
+        pages.signedInPage(SiteRoutes.competeRecords) { request, _ in try await records(request) }
         pages.signedInPage(SiteRoutes.competition, detail)
-        action(SiteRoutes.joinCompetition, on: pages, done: "You joined.") { id, user in
+        action(SiteRoutes.joinCompetition, on: pages, done: { t in t("You joined.") }) { id, user in
             _ = try await compete.join(id, user: user)
         }
-        action(SiteRoutes.leaveCompetition, on: pages, done: "You left the competition; your result is removed.") {
+        action(
+            SiteRoutes.leaveCompetition, on: pages,
+            done: { t in t("You left the competition; your result is removed.") }
+        ) {
             id, user in try await compete.leave(id, user: user)
         }
-        action(SiteRoutes.activateCompetition, on: pages, done: "The competition is active again.") { id, user in
+        action(SiteRoutes.activateCompetition, on: pages, done: { t in t("The competition is active again.") }) {
+            id, user in
             _ = try await compete.setActive(id, true, by: user)
         }
         action(
             SiteRoutes.deactivateCompetition, on: pages,
-            done: "The competition is deactivated; its ranking stays visible."
+            done: { t in t("The competition is deactivated; its ranking stays visible.") }
         ) { id, user in _ = try await compete.setActive(id, false, by: user) }
         action(
-            SiteRoutes.deleteCompetition, on: pages, done: "The competition and its results are deleted.",
+            SiteRoutes.deleteCompetition, on: pages, done: { t in t("The competition and its results are deleted.") },
             to: SiteRoutes.competeLibrary.path
         ) { id, user in try await compete.delete(id, by: user) }
         pages.form(SiteRoutes.participantResult, ResultForm.self, setResult)
@@ -44,7 +49,7 @@ struct CompetePages: Sendable {
             let participant = try request.id("userId")
             return try await refusalShown(request) { id in
                 try await compete.kick(id, participant: participant, by: account.user)
-                return "The participant is removed."
+                return request.t("The participant is removed.")
             }
         }
         pages.upload(SiteRoutes.participantTrack, TrackForm.self, bodyLimit: BodyLimits.gpxForm, uploadTrack)
@@ -53,13 +58,14 @@ struct CompetePages: Sendable {
     /// A form post that does one thing to a competition, then shows `location` (the
     /// competition) with a message.
     private func action(
-        _ route: Route<Int64>, on pages: PageRouter, done: String, to location: String? = nil,
+        _ route: Route<Int64>, on pages: PageRouter, done: @escaping @Sendable (Translator) -> String,
+        to location: String? = nil,
         _ body: @escaping @Sendable (Int64, UserRecord) async throws -> Void
     ) {
         pages.form(route, CSRFForm.self) { request, account, _ in
             let answer = try await refusalShown(request) { id in
                 try await body(id, account.user)
-                return done
+                return done(request.t)
             }
             guard let location, case .redirect(_, let flash, .success, _) = answer else { return answer }
             return .redirect(location, flash: flash)
@@ -78,7 +84,7 @@ struct CompetePages: Sendable {
         } catch {
             guard let problem = Problem(describing: error), [.conflict, .unprocessableContent].contains(problem.status)
             else { throw error }
-            return .redirect(SiteRoutes.competition.path(id), flash: request.t.detail(problem.detail), kind: .error)
+            return .redirect(SiteRoutes.competition.path(id), flash: request.t.detail(problem), kind: .error)
         }
     }
 
@@ -129,20 +135,23 @@ struct CompetePages: Sendable {
 
     @Sendable func stats(_ request: PageRequest, _ account: Authenticated) async throws -> PageAnswer {
         let stats = try await compete.statistics(of: account.user)
+        let text = CompeteText(t: request.t)
+        let chart = ResultsChart(text: text, timeZone: services.configuration.timeZone)
         return .page(
             CompeteStatsPage(
-                kilometres: ResultText.decimal(stats.totalKilometres, places: 2),
-                minutes: ResultText.decimal(stats.totalMinutes, places: 2), competitions: stats.competitions,
-                bests: stats.personalBests.map(RecordView.init), hasBests: !stats.personalBests.isEmpty,
-                charts: ResultsChart.charts(stats.results), hasResults: !stats.results.isEmpty))
+                kilometres: text.decimal(stats.totalKilometres, places: 2),
+                minutes: text.decimal(stats.totalMinutes, places: 2), competitions: stats.competitions,
+                bests: stats.personalBests.map { RecordView($0, text) }, hasBests: !stats.personalBests.isEmpty,
+                charts: chart.charts(stats.results), hasResults: !stats.results.isEmpty))
     }
 
-    func records() async throws -> PageAnswer {
+    func records(_ request: PageRequest) async throws -> PageAnswer {
         let records = try await compete.allRecords()
+        let text = CompeteText(t: request.t)
         return .page(
             CompeteRecordsPage(
-                allTime: records.allTime.map(RecordView.init),
-                series: records.series.sorted { $0.key < $1.key }.map { RecordView($0.value) },
+                allTime: records.allTime.map { RecordView($0, text) },
+                series: records.series.sorted { $0.key < $1.key }.map { RecordView($0.value, text) },
                 empty: records.allTime.isEmpty))
     }
 
@@ -162,11 +171,12 @@ struct CompetePages: Sendable {
         let records = try await compete.records(of: competition)
         let shown = 500
         let me = account.user.id
+        let text = CompeteText(t: request.t)
         return .page(
             CompetitionPage(
                 id: id, me: me, name: competition.name,
                 description: competition.description.isEmpty ? nil : competition.description,
-                metricName: MetricText.name(competition.metric), rule: competition.metric.rankingRule,
+                metricName: text.metric(competition.metric), rule: text.rankingRule(competition.metric),
                 active: competition.isActive, inactive: !competition.isActive, owner: visible.row.ownerName,
                 participants: visible.row.participants, startsAt: dateText(competition.startsAt),
                 endsAt: dateText(competition.endsAt),
@@ -176,23 +186,25 @@ struct CompetePages: Sendable {
                 canUpload: competition.isActive && visible.isJoined && competition.participantUploads,
                 joinURL: SiteRoutes.joinCompetition.path(id), leaveURL: SiteRoutes.leaveCompetition.path(id),
                 myTrackURL: SiteRoutes.participantTrack.path(id, me),
-                best: records.competition.map(RecordView.init),
-                seriesBest: records.runs > 1 ? records.series.map(RecordView.init) : nil,
+                best: records.competition.map { RecordView($0, text) },
+                seriesBest: records.runs > 1 ? records.series.map { RecordView($0, text) } : nil,
                 liveURL: APIRoutes.liveRanking.path(id), version: snapshot.version,
                 ranking: snapshot.ranked.prefix(shown).map { item in
                     .init(
                         rank: item.rank, name: item.entry.participantName, me: item.entry.participantID == me,
                         result: item.entry.result.map {
-                            ResultText.format($0, metric: competition.metric, unit: competition.unit)
+                            text.result($0, metric: competition.metric, unit: competition.unit)
                         })
                 },
                 rankingMore: snapshot.ranked.count > shown ? snapshot.ranked.count - shown : nil,
                 noEntries: snapshot.ranked.isEmpty,
-                canManage: visible.canManage ? try await organizer(of: competition, by: account.user) : nil))
+                canManage: visible.canManage ? try await organizer(of: competition, by: account.user, text) : nil))
     }
 
     /// The organizer's panel: the competition's actions and every participant with their result.
-    private func organizer(of competition: Competition, by user: UserRecord) async throws -> CompetitionPage.Organizer {
+    private func organizer(of competition: Competition, by user: UserRecord, _ text: CompeteText) async throws
+        -> CompetitionPage.Organizer
+    {
         let id = competition.id
         let entries = try await compete.participants(id, by: user).entries
         return .init(
@@ -205,19 +217,30 @@ struct CompetePages: Sendable {
                 return .init(
                     userId: participant, name: item.entry.participantName, email: item.email,
                     value: item.entry.result.map {
-                        competition.metric == .time ? ResultText.clock($0) : ResultText.decimal($0, places: 3)
+                        competition.metric == .time ? ResultText.clock($0) : text.decimal($0, places: 3)
                     } ?? "",
                     track: item.entry.track.map { track in
-                        "GPX: \(ResultText.decimal(track.distanceMetres / 1000, places: 2)) km"
-                            + (track.elapsedSeconds.map { ", \(ResultText.clock($0))" } ?? "")
-                            + (track.movingSeconds.map { " (moving \(ResultText.clock($0)))" } ?? "")
+                        let distance = text.result(track.distanceMetres / 1000, metric: .distance, unit: "km")
+                        let t = text.t
+                        return switch (track.elapsedSeconds, track.movingSeconds) {
+                        case (let elapsed?, let moving?):
+                            t(
+                                "GPX: {distance}, {time} (moving {moving})",
+                                [
+                                    "distance": distance, "time": ResultText.clock(elapsed),
+                                    "moving": ResultText.clock(moving),
+                                ])
+                        case (let elapsed?, nil):
+                            t("GPX: {distance}, {time}", ["distance": distance, "time": ResultText.clock(elapsed)])
+                        default: t("GPX: {distance}", ["distance": distance])
+                        }
                     },
                     resultURL: SiteRoutes.participantResult.path(id, participant),
                     trackURL: SiteRoutes.participantTrack.path(id, participant),
                     kickURL: SiteRoutes.kickParticipant.path(id, participant))
             },
             noParticipants: entries.isEmpty,
-            placeholder: competition.metric == .time ? "h:mm:ss" : competition.unit)
+            placeholder: text.unit(competition.unit, metric: competition.metric))
     }
 
     // MARK: Results and tracks
@@ -237,17 +260,19 @@ struct CompetePages: Sendable {
             var value: Double?
             if !text.isEmpty {
                 guard let parsed = ResultText.parse(text, metric: competition.metric) else {
+                    if competition.metric == .time {
+                        throw Problem.invalid(
+                            FieldProblem(
+                                field: "value", detail: "“{text}” is not a time: write h:mm:ss, m:ss or seconds.",
+                                ["text": text]))
+                    }
                     throw Problem.invalid(
-                        FieldProblem(
-                            field: "value",
-                            detail: competition.metric == .time
-                                ? "“\(text)” is not a time: write h:mm:ss, m:ss or seconds."
-                                : "“\(text)” is not a number."))
+                        FieldProblem(field: "value", detail: "“{text}” is not a number.", ["text": text]))
                 }
                 value = parsed
             }
             _ = try await compete.setResult(id, participant: participant, value: value, by: account.user)
-            return value == nil ? "Result cleared." : "Result saved."
+            return value == nil ? request.t("Result cleared.") : request.t("Result saved.")
         }
     }
 
@@ -266,8 +291,10 @@ struct CompetePages: Sendable {
             }
             let entry = try await compete.uploadTrack(id, participant: participant, gpx: data, by: account.user)
             let competition = try await compete.visible(id, to: account.user).competition
-            let result = entry.result.map { ResultText.format($0, metric: competition.metric, unit: competition.unit) }
-            return "The track gives \(result ?? "no result")."
+            let text = CompeteText(t: request.t)
+            guard let result = entry.result.map({ text.result($0, metric: competition.metric, unit: competition.unit) })
+            else { return request.t("The track gives no result.") }
+            return request.t("The track gives {result}.", ["result": result])
         }
     }
 }

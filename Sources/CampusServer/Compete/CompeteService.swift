@@ -68,16 +68,21 @@ struct CompeteService: Sendable {
         return (visible, entries.sorted { $0.entry.participantName < $1.entry.participantName })
     }
 
-    static func notParticipant(_ detail: String) -> Problem {
-        Problem(.conflict, type: "/problems/not-a-participant", title: "Not a participant", detail: detail)
+    /// `detail` is a literal message (scripts/extract-messages finds it), `values` its changing parts.
+    static func notParticipant(detail message: String, _ values: [String: String]) -> Problem {
+        Problem(.conflict, type: "/problems/not-a-participant", title: "Not a participant", detail: message, values)
     }
 
-    static func notFound(_ id: Int64) -> Problem { Problem.notFound("There is no competition \(id).") }
+    static func notFound(_ id: Int64) -> Problem {
+        Problem.notFound("There is no competition {id}.", ["id": String(id)])
+    }
 
-    static func inactive(_ competition: Competition, _ what: String) -> Problem {
+    /// `detail` is a literal message (scripts/extract-messages finds it) that names the
+    /// competition as `{name}`: a whole sentence for each thing that cannot happen.
+    static func inactive(_ competition: Competition, detail message: String) -> Problem {
         Problem(
             .conflict, type: "/problems/competition-inactive", title: "The competition is deactivated",
-            detail: "“\(competition.name)” is deactivated: \(what). Its organizer can activate it again.")
+            detail: message, ["name": competition.name])
     }
 
     // MARK: Organizer
@@ -108,7 +113,11 @@ struct CompeteService: Sendable {
     /// Edits a competition while it is active.
     func edit(_ id: Int64, change: CompetitionChange, by user: UserRecord) async throws -> Competition {
         let competition = try await managed(id, by: user).competition
-        guard competition.isActive else { throw Self.inactive(competition, "it cannot be edited") }
+        guard competition.isActive else {
+            throw Self.inactive(
+                competition,
+                detail: "“{name}” is deactivated: it cannot be edited. Its organizer can activate it again.")
+        }
         let draft = try CompetitionRules.validated(change.applied(to: CompetitionDraft(reusing: competition)))
         if draft.metric != competition.metric {
             let hasResults = try await database.read { db in
@@ -148,26 +157,37 @@ struct CompeteService: Sendable {
 
     func kick(_ id: Int64, participant: Int64, by user: UserRecord) async throws {
         let competition = try await managed(id, by: user).competition
-        guard competition.isActive else { throw Self.inactive(competition, "nobody can be removed") }
+        guard competition.isActive else {
+            throw Self.inactive(
+                competition,
+                detail: "“{name}” is deactivated: nobody can be removed. Its organizer can activate it again.")
+        }
         let version = try await database.write { db -> Int64? in
             let store = CompeteStore(db)
             guard try await store.leave(competitionID: id, userID: participant) else { return nil }
             return try await store.resultsVersion(id: id)
         }
-        guard let version else { throw Self.notParticipant("Account \(participant) is not in this competition.") }
+        guard let version else {
+            throw Self.notParticipant(
+                detail: "Account {id} is not in this competition.", ["id": String(participant)])
+        }
         await leaderboards.changed(id, version: version, participant: participant, entry: nil)
     }
 
     /// Enters, corrects (or with nil clears) a participant's result.
     func setResult(_ id: Int64, participant: Int64, value: Double?, by user: UserRecord) async throws -> Entry {
         let competition = try await managed(id, by: user).competition
-        guard competition.isActive else { throw Self.inactive(competition, "results cannot change") }
+        guard competition.isActive else {
+            throw Self.inactive(
+                competition,
+                detail: "“{name}” is deactivated: results cannot change. Its organizer can activate it again.")
+        }
         var stored: Double?
         if let value {
             do {
                 stored = try CompetitionRules.result(value, for: competition.metric)
             } catch {
-                throw Problem.invalid(FieldProblem(field: error.field, detail: error.detail))
+                throw Problem.invalid(error.fieldProblem)
             }
         }
         return try await store(stored, track: nil, in: competition, participant: participant)
@@ -188,7 +208,8 @@ struct CompeteService: Sendable {
             return (entry, version)
         }
         guard let (entry, version) = changed else {
-            throw Self.notParticipant("Account \(participant) is not in this competition.")
+            throw Self.notParticipant(
+                detail: "Account {id} is not in this competition.", ["id": String(participant)])
         }
         await leaderboards.changed(id, version: version, participant: participant, entry: entry)
         return entry
@@ -200,12 +221,17 @@ struct CompeteService: Sendable {
         let visible = try await visible(id, to: user)
         let competition = visible.competition
         guard visible.canManage || (participant == user.id && competition.participantUploads) else {
+            if participant == user.id {
+                throw Problem.forbidden("This competition takes tracks from its organizer only.")
+            }
             throw Problem.forbidden(
-                participant == user.id
-                    ? "This competition takes tracks from its organizer only."
-                    : "Only the competition's organizer or an admin may upload another participant's track.")
+                "Only the competition's organizer or an admin may upload another participant's track.")
         }
-        guard competition.isActive else { throw Self.inactive(competition, "results cannot change") }
+        guard competition.isActive else {
+            throw Self.inactive(
+                competition,
+                detail: "“{name}” is deactivated: results cannot change. Its organizer can activate it again.")
+        }
         let statistics: TrackStatistics
         let value: Double
         do {
@@ -215,17 +241,18 @@ struct CompeteService: Sendable {
         } catch let error as GPXError {
             throw Problem(
                 .unprocessableContent, type: "/problems/unusable-gpx", title: "The GPX file cannot give a result",
-                detail: error.reason, errors: [FieldProblem(field: "gpx", detail: error.reason)])
+                detail: error.message, error.values,
+                errors: [FieldProblem(field: "gpx", detail: error.message, error.values)])
         } catch let error as CompeteFieldError {
             throw Problem(
                 .unprocessableContent, type: "/problems/unusable-gpx", title: "The GPX file cannot give a result",
-                detail: error.detail, errors: [FieldProblem(field: error.field, detail: error.detail)])
+                detail: error.message, error.values, errors: [error.fieldProblem])
         }
         let stored: Double
         do {
             stored = try CompetitionRules.result(value, for: competition.metric)
         } catch {
-            throw Problem.invalid(FieldProblem(field: "gpx", detail: error.detail))
+            throw Problem.invalid(FieldProblem(field: "gpx", detail: error.message, error.values))
         }
         let entry = try await store(stored, track: statistics, in: competition, participant: participant)
         logger.info(
@@ -239,7 +266,9 @@ struct CompeteService: Sendable {
     func join(_ id: Int64, user: UserRecord) async throws -> Entry {
         let visible = try await visible(id, to: user)
         guard visible.competition.isActive else {
-            throw Self.inactive(visible.competition, "nobody can join")
+            throw Self.inactive(
+                visible.competition,
+                detail: "“{name}” is deactivated: nobody can join. Its organizer can activate it again.")
         }
         let now = now()
         let joined: (Entry, Int64)?
@@ -255,7 +284,7 @@ struct CompeteService: Sendable {
         } catch CompeteStoreError.alreadyJoined {
             throw Problem(
                 .conflict, type: "/problems/already-joined", title: "Already joined",
-                detail: "You are in “\(visible.competition.name)” already.")
+                detail: "You are in “{name}” already.", ["name": visible.competition.name])
         }
         guard let (entry, version) = joined else { throw Self.notFound(id) }
         await leaderboards.changed(id, version: version, participant: user.id, entry: entry)
@@ -264,9 +293,13 @@ struct CompeteService: Sendable {
 
     func leave(_ id: Int64, user: UserRecord) async throws {
         let visible = try await visible(id, to: user)
-        guard visible.isJoined else { throw Self.notParticipant("You are not in competition \(id).") }
+        guard visible.isJoined else {
+            throw Self.notParticipant(detail: "You are not in competition {id}.", ["id": String(id)])
+        }
         guard visible.competition.isActive else {
-            throw Self.inactive(visible.competition, "nobody can leave it")
+            throw Self.inactive(
+                visible.competition,
+                detail: "“{name}” is deactivated: nobody can leave it. Its organizer can activate it again.")
         }
         let version = try await database.write { db -> Int64? in
             let store = CompeteStore(db)

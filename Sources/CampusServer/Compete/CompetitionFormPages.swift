@@ -3,6 +3,7 @@ import CampusHTTP
 import Compete
 import Foundation
 import InputRules
+import Localization
 import Storage
 import Timetable
 
@@ -36,15 +37,17 @@ struct CompetitionFormPages: Sendable {
 
     private func page(
         _ draft: CompetitionDraft, title: String, submit: String, action: String, cancel: String? = nil,
-        from: Int64? = nil, errors: FieldErrors = FieldErrors()
+        from: Int64? = nil, errors: FieldErrors = FieldErrors(), _ t: Translator
     ) -> CompetitionFormPage {
-        CompetitionFormPage(
+        let text = CompeteText(t: t)
+        return CompetitionFormPage(
             title: title, submit: submit, action: action, cancel: cancel, from: from, name: draft.name,
             description: draft.description, unit: draft.unit ?? "",
             startsAt: Self.localInput(draft.startsAt, in: zone) ?? "",
             endsAt: Self.localInput(draft.endsAt, in: zone) ?? "", participantUploads: draft.participantUploads,
             metrics: Metric.allCases.map {
-                .init(value: $0.rawValue, name: MetricText.name($0), rule: $0.rankingRule, checked: $0 == draft.metric)
+                .init(
+                    value: $0.rawValue, name: text.metric($0), rule: text.rankingRule($0), checked: $0 == draft.metric)
             },
             errors: errors)
     }
@@ -64,15 +67,14 @@ struct CompetitionFormPages: Sendable {
         return .some(local.moment(in: zone))
     }
 
-    private static let dateProblem = "Write a date and time between 1900 and 2200."
-
     /// The change a form asks for; a date that is not one is a field problem.
     private func change(_ form: CompetitionForm) throws -> CompetitionChange {
         var validator = Validator()
         let starts = Self.parseLocal(form.startsAt, in: zone)
         let ends = Self.parseLocal(form.endsAt, in: zone)
-        if starts == nil { validator.add(FieldProblem(field: "startsAt", detail: Self.dateProblem)) }
-        if ends == nil { validator.add(FieldProblem(field: "endsAt", detail: Self.dateProblem)) }
+        for (field, date) in [("startsAt", starts), ("endsAt", ends)] where date == nil {
+            validator.add(FieldProblem(field: field, detail: "Write a date and time between 1900 and 2200."))
+        }
         try validator.finish()
         return CompetitionChange(
             name: form.name ?? "", description: form.description ?? "",
@@ -104,11 +106,13 @@ struct CompetitionFormPages: Sendable {
             let draft = CompetitionDraft(reusing: try await compete.managed(id, by: account.user).competition)
             return .page(
                 page(
-                    draft, title: "Reuse “\(draft.name)”", submit: "Activate",
-                    action: SiteRoutes.newCompetition.path, from: id))
+                    draft, title: request.t("Reuse “{name}”", ["name": draft.name]), submit: request.t("Activate"),
+                    action: SiteRoutes.newCompetition.path, from: id, request.t))
         }
         return .page(
-            page(Self.blank, title: "New competition", submit: "Activate", action: SiteRoutes.newCompetition.path))
+            page(
+                Self.blank, title: request.t("New competition"), submit: request.t("Activate"),
+                action: SiteRoutes.newCompetition.path, request.t))
     }
 
     @Sendable func create(_ request: PageRequest, _ account: Authenticated, _ form: CompetitionForm) async throws
@@ -130,8 +134,9 @@ struct CompetitionFormPages: Sendable {
             guard let problem = Problem(describing: error), problem.status == .unprocessableContent else { throw error }
             return .page(
                 page(
-                    shown(form), title: "New competition", submit: "Activate", action: SiteRoutes.newCompetition.path,
-                    from: from, errors: FieldErrors(ValidationFailure(problem.errors), request.t)),
+                    shown(form), title: request.t("New competition"), submit: request.t("Activate"),
+                    action: SiteRoutes.newCompetition.path, from: from,
+                    errors: FieldErrors(ValidationFailure(problem.errors), request.t), request.t),
                 status: .unprocessableContent)
         }
     }
@@ -143,8 +148,9 @@ struct CompetitionFormPages: Sendable {
         let competition = try await compete.managed(id, by: account.user).competition
         return .page(
             page(
-                CompetitionDraft(reusing: competition), title: "Edit “\(competition.name)”", submit: "Save",
-                action: SiteRoutes.editCompetition.path(id), cancel: SiteRoutes.competition.path(id)))
+                CompetitionDraft(reusing: competition), title: request.t("Edit “{name}”", ["name": competition.name]),
+                submit: request.t("Save"), action: SiteRoutes.editCompetition.path(id),
+                cancel: SiteRoutes.competition.path(id), request.t))
     }
 
     @Sendable func edit(_ request: PageRequest, _ account: Authenticated, _ form: CompetitionForm) async throws
@@ -157,14 +163,14 @@ struct CompetitionFormPages: Sendable {
         } catch {
             guard let problem = Problem(describing: error) else { throw error }
             if problem.status == .conflict {
-                return .redirect(SiteRoutes.competition.path(id), flash: request.t.detail(problem.detail), kind: .error)
+                return .redirect(SiteRoutes.competition.path(id), flash: request.t.detail(problem), kind: .error)
             }
             guard problem.status == .unprocessableContent else { throw error }
             return .page(
                 page(
-                    shown(form), title: "Edit competition", submit: "Save", action: SiteRoutes.editCompetition.path(id),
-                    cancel: SiteRoutes.competition.path(id),
-                    errors: FieldErrors(ValidationFailure(problem.errors), request.t)),
+                    shown(form), title: request.t("Edit competition"), submit: request.t("Save"),
+                    action: SiteRoutes.editCompetition.path(id), cancel: SiteRoutes.competition.path(id),
+                    errors: FieldErrors(ValidationFailure(problem.errors), request.t), request.t),
                 status: .unprocessableContent)
         }
     }

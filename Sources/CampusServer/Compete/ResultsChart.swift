@@ -1,12 +1,17 @@
 import Compete
 import Foundation
+import Timetable
 
 /// The participant's results over time as SVG line charts, one per metric and unit, drawn on
-/// the server so that the stats page needs no script.
-enum ResultsChart {
-    static let width = 640.0
-    static let height = 220.0
-    static let margin = (left: 64.0, right: 16.0, top: 16.0, bottom: 36.0)
+/// the server so that the stats page needs no script; labels in the reader's language, dates in
+/// the institution's time zone.
+struct ResultsChart: Sendable {
+    let text: CompeteText
+    let timeZone: TimeZone
+
+    let width = 640.0
+    let height = 220.0
+    let margin = (left: 64.0, right: 16.0, top: 16.0, bottom: 36.0)
 
     /// A chart: its title, the metric it shows and the `svg` markup (already escaped).
     struct Chart: Sendable {
@@ -16,17 +21,19 @@ enum ResultsChart {
     }
 
     /// One chart per metric and unit.
-    static func charts(_ results: [ResultRecord]) -> [Chart] {
+    func charts(_ results: [ResultRecord]) -> [Chart] {
         let groups = Dictionary(grouping: results) { "\($0.metric.rawValue) \($0.unit)" }
         return groups.sorted { $0.key < $1.key }.compactMap { _, results in
             let group = results.sorted { $0.at < $1.at }
             guard let first = group.first else { return nil }
-            let title = "\(MetricText.name(first.metric)) (\(first.metric == .time ? "h:mm:ss" : first.unit))"
+            let title = text.t(
+                "{metric} ({unit})", context: "chart",
+                ["metric": text.metric(first.metric), "unit": text.unit(first.unit, metric: first.metric)])
             return Chart(title: title, metric: first.metric.rawValue, svg: svg(group, title: title))
         }
     }
 
-    static func svg(_ results: [ResultRecord], title: String) -> String {
+    func svg(_ results: [ResultRecord], title: String) -> String {
         guard let first = results.first, let last = results.last, let lowest = results.map(\.value).min(),
             let highest = results.map(\.value).max()
         else { return "" }
@@ -48,13 +55,13 @@ enum ResultsChart {
         }
         func y(_ value: Double) -> Double { margin.top + plotHeight * (1 - (value - low) / (high - low)) }
         func label(_ value: Double) -> String {
-            metric == .time ? ResultText.clock(value) : ResultText.decimal(value, places: 2)
+            metric == .time ? ResultText.clock(value) : text.decimal(value, places: 2)
         }
         func f(_ value: Double) -> String { String(format: "%.1f", value) }
 
         var svg = """
             <svg class="chart" role="img" viewBox="0 0 \(Int(width)) \(Int(height))" width="100%" \
-            xmlns="http://www.w3.org/2000/svg" aria-label="\(escape(title)) over time">
+            xmlns="http://www.w3.org/2000/svg" aria-label="\(Self.escape(text.t("{chart} over time", ["chart": title])))">
             """
         // Grid lines and their labels: four steps from low to high.
         for step in 0...4 {
@@ -63,21 +70,24 @@ enum ResultsChart {
             svg += "<line class=\"grid\" x1=\"\(f(margin.left))\" x2=\"\(f(width - margin.right))\" "
             svg += "y1=\"\(f(lineY))\" y2=\"\(f(lineY))\"/>"
             svg += "<text class=\"axis\" x=\"\(f(margin.left - 6))\" y=\"\(f(lineY + 4))\" text-anchor=\"end\">"
-            svg += "\(escape(label(value)))</text>"
+            svg += "\(Self.escape(label(value)))</text>"
         }
-        let day = Date.FormatStyle(date: .numeric, time: .omitted)
+        func day(_ moment: Date) -> String {
+            let date = LocalDateTime(moment, in: timeZone).date
+            return text.t.date(year: date.year, month: date.month, day: date.day)
+        }
         svg += "<text class=\"axis\" x=\"\(f(margin.left))\" y=\"\(f(height - 10))\">"
-        svg += "\(escape(first.at.formatted(day)))</text>"
+        svg += "\(Self.escape(day(first.at)))</text>"
         if results.count > 1 {
             svg += "<text class=\"axis\" x=\"\(f(width - margin.right))\" y=\"\(f(height - 10))\" text-anchor=\"end\">"
-            svg += "\(escape(last.at.formatted(day)))</text>"
+            svg += "\(Self.escape(day(last.at)))</text>"
         }
         let points = results.enumerated().map { "\(f(x($1, $0))),\(f(y($1.value)))" }.joined(separator: " ")
         if results.count > 1 { svg += "<polyline class=\"line\" points=\"\(points)\"/>" }
         for (index, result) in results.enumerated() {
             svg += "<circle class=\"dot\" cx=\"\(f(x(result, index)))\" cy=\"\(f(y(result.value)))\" r=\"4\">"
-            svg +=
-                "<title>\(escape(result.competitionName)): \(escape(ResultText.format(result.value, metric: metric, unit: result.unit)))</title></circle>"
+            let value = text.result(result.value, metric: metric, unit: result.unit)
+            svg += "<title>\(Self.escape(result.competitionName)): \(Self.escape(value))</title></circle>"
         }
         return svg + "</svg>"
     }

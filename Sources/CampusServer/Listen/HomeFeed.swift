@@ -2,6 +2,7 @@ import Accounts
 import CampusAPI
 import Foundation
 import Listen
+import Localization
 import SharedHelpers
 import Storage
 
@@ -25,6 +26,10 @@ struct HomeFeed: Sendable {
     struct Block: Sendable {
         var type: Components.Schemas.FeedBlock._typePayload
         var title: String
+        /// The title the block's configuration gives it.
+        var configuredTitle: String
+        /// The album or podcast the default rating block invites to rate.
+        var rated: String?
         var highlight: Bool
         var hasMore: Bool
         var moreURL: String?
@@ -64,6 +69,28 @@ struct HomeFeed: Sendable {
         .init(type: .rating, title: "Rate it", source: "unrated", limit: 1),
     ]
 
+    /// A block's title on a page: the default blocks' titles are Campus's words, in the reader's
+    /// language; an admin's own titles are shown as written.
+    static func title(of block: Block, _ t: Translator) -> String {
+        if let rated = block.rated { return t("Rate “{title}”", ["title": rated]) }
+        return defaultTitle(block.configuredTitle, t) ?? block.title
+    }
+
+    /// The title of a default block in the reader's language, or nil for a title of an admin's.
+    static func defaultTitle(_ title: String, _ t: Translator) -> String? {
+        switch title {
+        case "Continue listening": t("Continue listening")
+        case "Recommended for you": t("Recommended for you")
+        case "New albums": t("New albums")
+        case "Podcasts": t("Podcasts")
+        case "Audiobooks": t("Audiobooks")
+        case "Lectures and programmes": t("Lectures and programmes")
+        case "Genres": t("Genres")
+        case "Rate it": t("Rate it")
+        default: nil
+        }
+    }
+
     /// A genre's feed: the newest of each kind in the genre.
     static let genreBlocks: [FeedBlockConfiguration] = defaultBlocks.filter {
         FeedBlockConfiguration.Source($0.source).map { if case .newest = $0 { true } else { false } } ?? false
@@ -98,7 +125,8 @@ struct HomeFeed: Sendable {
             guard !items.isEmpty else { return nil }
             return Block(
                 type: .init(rawValue: configuration.type.rawValue) ?? .list_square, title: configuration.title,
-                highlight: configuration.highlight, hasMore: items.count > limit && more != nil, moreURL: more,
+                configuredTitle: configuration.title, highlight: configuration.highlight,
+                hasMore: items.count > limit && more != nil, moreURL: more,
                 items: Array(items.prefix(limit)))
         }
         switch source {
@@ -128,7 +156,10 @@ struct HomeFeed: Sendable {
             for parent in try await store.newestParents(kind: nil, limit: 20)
             where try await store.rating(parentID: parent.id, userID: user.id).mine == nil {
                 var rated = block([Self.item(parent)], more: nil)
-                rated?.title = configuration.title == "Rate it" ? "Rate “\(parent.title)”" : configuration.title
+                if configuration.title == "Rate it" {
+                    rated?.title = "Rate “\(parent.title)”"
+                    rated?.rated = parent.title
+                }
                 return rated
             }
             return nil

@@ -3,6 +3,7 @@ import CampusHTTP
 import Foundation
 import HTTPInput
 import Listen
+import Localization
 import MultipartKit
 import NIOCore
 import Storage
@@ -14,9 +15,9 @@ struct LibraryPages: Sendable {
     var listen: ListenService { services.listen }
 
     func register(on pages: PageRouter) {
-        pages.signedInPage(SiteRoutes.listenLibrary) { _, account in
+        pages.signedInPage(SiteRoutes.listenLibrary) { request, account in
             try Self.requireAdmin(account)
-            return try await library()
+            return try await library(request.t)
         }
         pages.form(SiteRoutes.libraryScan, LibraryForm.self, scan)
         pages.form(SiteRoutes.libraryPodcast, LibraryForm.self, addPodcast)
@@ -30,10 +31,10 @@ struct LibraryPages: Sendable {
 
     /// Back to the library with what went wrong.
     private static func refused(_ problem: Problem, _ request: PageRequest) -> PageAnswer {
-        .redirect(SiteRoutes.listenLibrary.path, flash: request.t.detail(problem.detail), kind: .error)
+        .redirect(SiteRoutes.listenLibrary.path, flash: request.t.detail(problem), kind: .error)
     }
 
-    func library() async throws -> PageAnswer {
+    func library(_ t: Translator) async throws -> PageAnswer {
         let count = try await listen.mediaCount()
         let (configured, blocks) = try await listen.feedBlocks()
         return .page(
@@ -41,11 +42,15 @@ struct LibraryPages: Sendable {
                 count: count, configured: configured,
                 blocks: blocks.enumerated().map { index, block in
                     .init(
-                        index: index, type: block.type.rawValue, title: block.title, source: block.source,
+                        index: index, type: block.type.rawValue,
+                        title: configured ? block.title : HomeFeed.defaultTitle(block.title, t) ?? block.title,
+                        source: block.source,
                         limit: block.limit, highlight: block.highlight, link: block.link, first: index == 0,
                         last: index == blocks.count - 1)
                 },
-                types: FeedBlockConfiguration.BlockType.allCases.map(\.rawValue)))
+                types: FeedBlockConfiguration.BlockType.allCases.map {
+                    .init(value: $0.rawValue, name: LibraryPage.typeName($0, t))
+                }))
     }
 
     struct LibraryForm: PageForm {
@@ -60,7 +65,19 @@ struct LibraryPages: Sendable {
         try Self.requireAdmin(account)
         do {
             let summary = try await listen.scan(String((form.folder ?? "").prefix(1000)))
-            return .redirect(SiteRoutes.listenLibrary.path, flash: "Scanned: \(summary.description).")
+            let values = [
+                "added": String(summary.added), "updated": String(summary.updated),
+                "unchanged": String(summary.unchanged), "removed": String(summary.removed),
+                "failed": String(summary.failed.count),
+            ]
+            let flash =
+                summary.failed.isEmpty
+                ? request.t(
+                    "Scanned: {added} added, {updated} updated, {unchanged} unchanged, {removed} removed.", values)
+                : request.t(
+                    "Scanned: {added} added, {updated} updated, {unchanged} unchanged, {removed} removed, {failed} not readable.",
+                    values)
+            return .redirect(SiteRoutes.listenLibrary.path, flash: flash)
         } catch let problem as Problem where problem.status == .unprocessableContent {
             return Self.refused(problem, request)
         }

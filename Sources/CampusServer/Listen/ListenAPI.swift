@@ -82,7 +82,8 @@ extension APIHandler {
     /// Answered by ``MediaStreamMiddleware`` before it gets here.
     func streamMedia(_ input: Operations.streamMedia.Input) async throws -> Operations.streamMedia.Output {
         _ = try await requireUser()
-        throw ListenService.notFound("media item \(input.path.mediaId) with a file to stream")
+        throw Problem.notFound(
+            "There is no media item {id} with a file to stream.", ["id": String(input.path.mediaId)])
     }
 
     func getCover(_ input: Operations.getCover.Input) async throws -> Operations.getCover.Output {
@@ -108,7 +109,7 @@ extension APIHandler {
     /// A feed for a valid key; anything else is 404, saying nothing about what exists.
     private func rss(_ id: Int64, key: String) async throws -> Data {
         guard services.links.isValid(key, for: "rss:\(id)"), let feed = try await Podcasts.feed(id, services: services)
-        else { throw ListenService.notFound("feed") }
+        else { throw Problem.notFound("There is no feed.") }
         return feed
     }
 

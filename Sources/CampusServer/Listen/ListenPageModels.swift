@@ -1,5 +1,6 @@
 import Foundation
 import Listen
+import Localization
 
 /// The models of the listening pages (templates `listen*`, partials `listen-items`,
 /// `listen-mark` and `listen-nav`).
@@ -15,21 +16,52 @@ enum ListenText {
         return "\(minutes):\(secondsText)"
     }
 
-    static func title(_ kind: ParentKind) -> String {
+    /// A kind of album-like thing, as a list of them is headed: "Podcasts".
+    static func title(_ kind: ParentKind, _ t: Translator) -> String {
         switch kind {
-        case .album: "Albums"
-        case .podcast: "Podcasts"
-        case .audiobook: "Audiobooks"
-        case .programme: "Lectures and programmes"
+        case .album: t("Albums")
+        case .podcast: t("Podcasts")
+        case .audiobook: t("Audiobooks")
+        case .programme: t("Lectures and programmes")
         }
     }
 
-    static func name(_ kind: MediaKind) -> String {
+    /// One of them, as its badge says: "podcast".
+    static func badge(_ kind: ParentKind, _ t: Translator) -> String {
         switch kind {
-        case .track: "Tracks"
-        case .podcastEpisode: "Podcast episodes"
-        case .audiobookChapter: "Audiobook chapters"
-        case .programmeEpisode: "Programme episodes"
+        case .album: t("album", context: "kind")
+        case .podcast: t("podcast", context: "kind")
+        case .audiobook: t("audiobook", context: "kind")
+        case .programme: t("programme", context: "kind")
+        }
+    }
+
+    /// A playlist Campus makes from the listener's listening.
+    static func title(_ playlist: SystemPlaylist, _ t: Translator) -> String {
+        switch playlist {
+        case .recentlyPlayed: t("Recently played")
+        case .mostPlayed: t("Most played")
+        case .recommended: t("Recommended for you")
+        }
+    }
+
+    /// A kind of item, as a list of them is named: "Podcast episodes".
+    static func name(_ kind: MediaKind, _ t: Translator) -> String {
+        switch kind {
+        case .track: t("Tracks")
+        case .podcastEpisode: t("Podcast episodes")
+        case .audiobookChapter: t("Audiobook chapters")
+        case .programmeEpisode: t("Programme episodes")
+        }
+    }
+
+    /// One item, as a search hit's badge says: "podcast episode".
+    static func badge(_ kind: MediaKind, _ t: Translator) -> String {
+        switch kind {
+        case .track: t("track", context: "kind")
+        case .podcastEpisode: t("podcast episode", context: "kind")
+        case .audiobookChapter: t("audiobook chapter", context: "kind")
+        case .programmeEpisode: t("programme episode", context: "kind")
         }
     }
 
@@ -308,5 +340,27 @@ struct LibraryPage: PageModel {
     var count: Int
     var configured: Bool
     var blocks: [Block]
-    var types: [String]
+    var types: [TypeChoice]
+
+    /// A block type: its API value and its name in the page's language.
+    struct TypeChoice: Sendable {
+        var value: String
+        var name: String
+    }
+
+    /// How each block type looks, in words (seed 001's table 3).
+    static func typeName(_ type: FeedBlockConfiguration.BlockType, _ t: Translator) -> String {
+        switch type {
+        case .listSquare: t("Row of square tiles", context: "feed block type")
+        case .listRectangular: t("Row of wide tiles", context: "feed block type")
+        case .listTitleLink: t("List of titles", context: "feed block type")
+        case .gridFourSquares: t("Grid of four tiles", context: "feed block type")
+        case .track: t("Tracks to play", context: "feed block type")
+        case .rating: t("Invitation to rate", context: "feed block type")
+        case .ad: t("Advertisement", context: "feed block type")
+        case .banner: t("Banner", context: "feed block type")
+        case .genres: t("Genres", context: "feed block type")
+        case .background: t("Background image", context: "feed block type")
+        }
+    }
 }

@@ -2,6 +2,7 @@ import Accounts
 import CampusHTTP
 import Foundation
 import Listen
+import Localization
 import Storage
 
 /// Listening in the browser: the home feed, browsing, search and detail pages with deep links
@@ -14,31 +15,34 @@ struct ListenPages: Sendable {
     var listen: ListenService { services.listen }
 
     func register(on pages: PageRouter) {
-        pages.signedInPage(SiteRoutes.listen) { _, account in
-            .page(ListenHomePage(genre: nil, blocks: try await feed(for: account.user, genre: nil)))
+        pages.signedInPage(SiteRoutes.listen) { request, account in
+            .page(ListenHomePage(genre: nil, blocks: try await feed(for: account.user, genre: nil, request.t)))
         }
         pages.signedInPage(SiteRoutes.genre) { request, account in
             let genre = try await listen.genre(try request.id())
-            return .page(ListenHomePage(genre: genre.name, blocks: try await feed(for: account.user, genre: genre.id)))
+            return .page(
+                ListenHomePage(genre: genre.name, blocks: try await feed(for: account.user, genre: genre.id, request.t))
+            )
         }
-        pages.signedInPage(SiteRoutes.listenSearch) { request, _ in try await search(request.query("q")) }
+        pages.signedInPage(SiteRoutes.listenSearch) { request, _ in try await search(request.query("q"), request.t) }
         pages.signedInPage(SiteRoutes.liked) { _, account in
             let items = try await listen.likes(for: account.user)
             return .page(
                 ListenLikedPage(mediaItems: items.map { MediaRow($0, showParent: true) }, empty: items.isEmpty))
         }
         for kind in ParentKind.allCases {
-            pages.signedInPage(SiteRoutes.browse(kind)) { _, _ in
+            pages.signedInPage(SiteRoutes.browse(kind)) { request, _ in
                 let parents = try await listen.parents(kind: kind, limit: 500)
                 return .page(
                     ListenBrowsePage(
-                        title: ListenText.title(kind), parents: parents.map(ParentTile.init), empty: parents.isEmpty))
+                        title: ListenText.title(kind, request.t), parents: parents.map(ParentTile.init),
+                        empty: parents.isEmpty))
             }
             pages.signedInPage(SiteRoutes.parent(kind)) { request, account in
-                try await parent(request.id(), kind: kind, selected: nil, for: account.user)
+                try await parent(request.id(), kind: kind, selected: nil, for: account.user, request.t)
             }
             pages.signedInPage(SiteRoutes.parentItem(kind)) { request, account in
-                try await parent(request.id(), kind: kind, selected: request.id("item"), for: account.user)
+                try await parent(request.id(), kind: kind, selected: request.id("item"), for: account.user, request.t)
             }
         }
         pages.signedInPage(SiteRoutes.author, author)
@@ -47,10 +51,11 @@ struct ListenPages: Sendable {
         }
     }
 
-    private func feed(for user: UserRecord, genre: Int64?) async throws -> [ListenHomePage.Block] {
+    private func feed(for user: UserRecord, genre: Int64?, _ t: Translator) async throws -> [ListenHomePage.Block] {
         try await HomeFeed(services: services).feed(for: user, genre: genre).blocks.map { block in
             .init(
-                type: block.type.rawValue, title: block.title, highlight: block.highlight, hasMore: block.hasMore,
+                type: block.type.rawValue, title: HomeFeed.title(of: block, t), highlight: block.highlight,
+                hasMore: block.hasMore,
                 moreUrl: block.moreURL ?? "",
                 items: block.items.map { item in
                     .init(
@@ -61,31 +66,39 @@ struct ListenPages: Sendable {
         }
     }
 
-    private func search(_ query: String?) async throws -> PageAnswer {
+    private func search(_ query: String?, _ t: Translator) async throws -> PageAnswer {
         var hits: [ListenSearchPage.Hit] = []
         if let query {
             hits = try await listen.search(query, limit: 100).map { hit in
                 let api = hit.api
                 return .init(
                     title: api.title, subtitle: api.subtitle ?? "", url: api.url, ref: api.ref,
-                    kind: api.kind.rawValue.replacingOccurrences(of: "_", with: " "))
+                    kind: Self.badge(api.kind.rawValue, t))
             }
         }
         return .page(ListenSearchPage(q: query ?? "", hits: hits, empty: query != nil && hits.isEmpty))
     }
 
-    private func parent(_ id: Int64, kind: ParentKind, selected: Int64?, for user: UserRecord) async throws
-        -> PageAnswer
-    {
+    /// A search hit's kind, as its badge says it.
+    static func badge(_ kind: String, _ t: Translator) -> String {
+        if let parent = ParentKind(rawValue: kind) { return ListenText.badge(parent, t) }
+        if let media = MediaKind(rawValue: kind) { return ListenText.badge(media, t) }
+        return kind == "author" ? t("author", context: "kind") : kind
+    }
+
+    private func parent(
+        _ id: Int64, kind: ParentKind, selected: Int64?, for user: UserRecord, _ t: Translator
+    ) async throws -> PageAnswer {
         let view = try await listen.parent(id, kind: kind, for: user)
         if let selected, !view.items.contains(where: { $0.item.id == selected }) {
-            throw Problem.notFound("There is no such item in “\(view.parent.title)”.")
+            throw Problem.notFound("There is no such item in “{title}”.", ["title": view.parent.title])
         }
         let parent = view.parent
         let tile = ParentTile(parent)
         return .page(
             ListenParentPage(
-                id: id, title: parent.title, kind: parent.kind.rawValue, ref: tile.ref, items: parent.itemCount,
+                id: id, title: parent.title, kind: ListenText.badge(parent.kind, t), ref: tile.ref,
+                items: parent.itemCount,
                 duration: tile.duration, author: tile.author, authorUrl: tile.authorUrl,
                 description: parent.description.isEmpty ? nil : parent.description, year: parent.year.map(String.init),
                 genre: parent.genre?.name, genreUrl: parent.genre.map { SiteRoutes.genre.path($0.id) },

@@ -21,14 +21,16 @@ extension ListenService {
         guard blocks.count <= FeedBlockConfiguration.blockLimit else {
             throw Problem.invalid(
                 FieldProblem(
-                    field: "blocks", detail: "The feed has at most \(FeedBlockConfiguration.blockLimit) blocks."))
+                    field: "blocks", detail: "The feed has at most {maximum} blocks.",
+                    ["maximum": String(FeedBlockConfiguration.blockLimit)]))
         }
         var checked: [FeedBlockConfiguration] = []
         for (index, block) in blocks.enumerated() {
             do {
                 checked.append(try block.validated())
             } catch {
-                throw Problem.invalid(FieldProblem(field: "blocks[\(index)].\(error.field)", detail: error.reason))
+                throw Problem.invalid(
+                    FieldProblem(field: "blocks[\(index)].\(error.field)", detail: error.message, error.values))
             }
         }
         let saved = checked
@@ -39,7 +41,8 @@ extension ListenService {
                     try await store.genre(id: id) == nil
                 {
                     throw Problem.invalid(
-                        FieldProblem(field: "blocks[\(index)].source", detail: "There is no genre \(id)."))
+                        FieldProblem(
+                            field: "blocks[\(index)].source", detail: "There is no genre {id}.", ["id": String(id)]))
                 }
             }
             try await store.saveFeedBlocks(saved, now: now())

@@ -61,8 +61,7 @@ extension ListenService {
                 FieldProblem(
                     field: "folder",
                     detail:
-                        "Folders are up to 10 names of up to 100 bytes, separated by /, not starting with a dot, "
-                        + "without backslashes or control characters."
+                        "Folders are up to 10 names of up to 100 bytes, separated by /, not starting with a dot, without backslashes or control characters."
                 ))
         }
         let uploads = URL(fileURLWithPath: dataDirectory).appendingPathComponent("uploads")
@@ -95,10 +94,13 @@ extension ListenService {
         let path = target.standardizedFileURL.resolvingSymlinksInPath().path
         guard let id = try await database.read({ db in try await ListenStore(db).mediaID(path: path) }) else {
             try? FileManager.default.removeItem(at: target)
+            // What the scan says about the file is its own words (a path and ffprobe's reason).
+            guard let failure = summary.failed.first else {
+                throw Problem.invalid(
+                    FieldProblem(field: "body", detail: "ffprobe cannot read it as audio: no audio stream."))
+            }
             throw Problem.invalid(
-                FieldProblem(
-                    field: "body",
-                    detail: "ffprobe cannot read it as audio: \(summary.failed.first ?? "no audio stream")."))
+                FieldProblem(field: "body", detail: "ffprobe cannot read it as audio: {reason}.", ["reason": failure]))
         }
         return try await media(id, for: user)
     }
@@ -106,11 +108,13 @@ extension ListenService {
     /// The cover file of a parent in a size, if it has one.
     func coverPath(_ parentID: Int64, size: ImageSize) async throws -> String {
         guard try await database.read({ db in try await ListenStore(db).cover(parentID: parentID) }) != nil else {
-            throw Self.notFound("cover for \(parentID)")
+            throw Problem.notFound("There is no cover for {id}.", ["id": String(parentID)])
         }
         let path = URL(fileURLWithPath: dataDirectory).appendingPathComponent("covers")
             .appendingPathComponent(LibraryScanner.coverName(parentID: parentID, size: size)).path
-        guard FileManager.default.fileExists(atPath: path) else { throw Self.notFound("cover for \(parentID)") }
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw Problem.notFound("There is no cover for {id}.", ["id": String(parentID)])
+        }
         return path
     }
 }

@@ -80,7 +80,7 @@ extension ListenService {
                             events += try await continueEndlessly(&state, store: store, random: &generator)
                         }
                     } catch let error as PlayerError {
-                        throw Problem.invalid(FieldProblem(field: error.field, detail: error.reason))
+                        throw Problem.invalid(error.fieldProblem)
                     }
                     let now = now()
                     let json = String(decoding: try JSONEncoder().encode(state), as: UTF8.self)
@@ -129,7 +129,8 @@ extension ListenService {
         func number(_ value: Int?, _ name: String) throws -> Int {
             guard let value else {
                 throw Problem.invalid(
-                    FieldProblem(field: "payload.\(name)", detail: "\(name) is needed for this action."))
+                    FieldProblem(
+                        field: "payload.\(name)", detail: "{field} is needed for this action.", ["field": name]))
             }
             return value
         }
@@ -144,7 +145,8 @@ extension ListenService {
                 guard items.count <= PlayerState.capacity else {
                     throw Problem.invalid(
                         FieldProblem(
-                            field: "payload.ids", detail: "A queue holds at most \(PlayerState.capacity) items."))
+                            field: "payload.ids", detail: "A queue holds at most {maximum} items.",
+                            ["maximum": String(PlayerState.capacity)]))
                 }
             }
             return items
@@ -191,7 +193,8 @@ extension ListenService {
         case "clear_queue": return .clearQueue
         case "queue_ended": return .queueEnded
         default:
-            throw Problem.badRequest("“\(request.action.prefix(40))” is not a player action.")
+            throw Problem.badRequest(
+                "“{action}” is not a player action.", ["action": String(request.action.prefix(40))])
         }
     }
 

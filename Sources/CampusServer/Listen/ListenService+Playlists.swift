@@ -34,14 +34,18 @@ extension ListenService {
 
     /// The listener's own playlist: 404 when there is none, 403 when it is someone else's.
     private func own(_ id: Int64, _ user: UserRecord, _ store: ListenStore) async throws -> Playlist {
-        guard let playlist = try await store.playlist(id: id) else { throw Self.notFound("playlist \(id)") }
+        guard let playlist = try await store.playlist(id: id) else {
+            throw Problem.notFound("There is no playlist {id}.", ["id": String(id)])
+        }
         guard playlist.ownerID == user.id else { throw Problem.forbidden("This playlist is someone else's.") }
         return playlist
     }
 
     static func playlistID(_ text: String) throws -> Reference {
         if let system = SystemPlaylist(rawValue: text) { return .system(system) }
-        guard let id = Int64(text), id > 0 else { throw Self.notFound("playlist \(text.prefix(20))") }
+        guard let id = Int64(text), id > 0 else {
+            throw Problem.notFound("There is no playlist {id}.", ["id": String(text.prefix(20))])
+        }
         return .playlist(id)
     }
 
@@ -61,7 +65,7 @@ extension ListenService {
                 return PlaylistView(
                     id: String(number), name: playlist.name, kind: playlist.kind, isSystem: false, items: items)
             default:
-                throw Self.notFound("playlist \(id)")
+                throw Problem.notFound("There is no playlist {id}.", ["id": id])
             }
         }
     }
@@ -78,7 +82,7 @@ extension ListenService {
         do {
             return try Playlist.name(text)
         } catch {
-            throw Problem.invalid(FieldProblem(field: error.field, detail: error.reason))
+            throw Problem.invalid(error.fieldProblem)
         }
     }
 
@@ -98,22 +102,26 @@ extension ListenService {
             if let items {
                 guard items.count <= Playlist.capacity else {
                     throw Problem.invalid(
-                        FieldProblem(field: "items", detail: "A playlist holds at most \(Playlist.capacity) items."))
+                        FieldProblem(
+                            field: "items", detail: "A playlist holds at most {maximum} items.",
+                            ["maximum": String(Playlist.capacity)]))
                 }
                 guard Set(items).count == items.count else {
                     throw Problem.invalid(FieldProblem(field: "items", detail: "Each item is in a playlist once."))
                 }
                 let found = try await store.media(ids: items)
                 if let wrong = items.first(where: { id in !found.contains { $0.id == id } }) {
-                    throw Problem.invalid(FieldProblem(field: "items", detail: "There is no media item \(wrong)."))
+                    throw Problem.invalid(
+                        FieldProblem(field: "items", detail: "There is no media item {id}.", ["id": String(wrong)]))
                 }
                 if let other = found.first(where: { $0.kind != playlist.kind }) {
                     throw Problem.invalid(
                         FieldProblem(
-                            field: "items",
-                            detail:
-                                "“\(other.title)” is a \(other.kind.rawValue); this playlist holds \(playlist.kind.rawValue) items."
-                        ))
+                            field: "items", detail: "“{title}” is a {kind}; this playlist holds {playlistKind} items.",
+                            [
+                                "title": other.title, "kind": other.kind.rawValue,
+                                "playlistKind": playlist.kind.rawValue,
+                            ]))
                 }
                 list = items
             }

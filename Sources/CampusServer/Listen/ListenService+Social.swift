@@ -15,13 +15,17 @@ extension ListenService {
             if mark != nil {
                 switch target {
                 case .media(let id):
-                    guard try await store.media(id: id) != nil else { throw Self.notFound("\(target)") }
+                    guard try await store.media(id: id) != nil else {
+                        throw Problem.notFound("There is no {reference}.", ["reference": target.description])
+                    }
                 case .parent(let kind, let id):
                     guard let parent = try await store.parent(id: id), parent.kind == kind else {
-                        throw Self.notFound("\(target)")
+                        throw Problem.notFound("There is no {reference}.", ["reference": target.description])
                     }
                 case .author(let id):
-                    guard try await store.author(id: id) != nil else { throw Self.notFound("\(target)") }
+                    guard try await store.author(id: id) != nil else {
+                        throw Problem.notFound("There is no {reference}.", ["reference": target.description])
+                    }
                 case .playlist, .system:
                     throw Problem.invalid(FieldProblem(field: "target", detail: "Playlists are not liked or hidden."))
                 }
@@ -47,7 +51,7 @@ extension ListenService {
         return try await database.write { db in
             let store = ListenStore(db)
             guard try await store.parent(id: parentID) != nil else {
-                throw Self.notFound("album or podcast \(parentID)")
+                throw Problem.notFound("There is no album or podcast {id}.", ["id": String(parentID)])
             }
             try await store.rate(parentID: parentID, userID: user.id, stars: stars, now: now())
             return try await store.rating(parentID: parentID, userID: user.id)
@@ -60,7 +64,7 @@ extension ListenService {
         try await database.read { db in
             let store = ListenStore(db)
             guard try await store.parent(id: parentID) != nil else {
-                throw Self.notFound("album or podcast \(parentID)")
+                throw Problem.notFound("There is no album or podcast {id}.", ["id": String(parentID)])
             }
             return try await store.comments(parentID: parentID, limit: 200).map {
                 ($0, $0.authorID == user.id || user.role == .admin)
@@ -73,15 +77,17 @@ extension ListenService {
         do {
             body = try Comment.body(text)
         } catch {
-            throw Problem.invalid(FieldProblem(field: error.field, detail: error.reason))
+            throw Problem.invalid(error.fieldProblem)
         }
         return try await database.write { db in
             let store = ListenStore(db)
             guard try await store.parent(id: parentID) != nil else {
-                throw Self.notFound("album or podcast \(parentID)")
+                throw Problem.notFound("There is no album or podcast {id}.", ["id": String(parentID)])
             }
             let id = try await store.addComment(parentID: parentID, userID: user.id, body: body, now: now())
-            guard let comment = try await store.comment(id: id) else { throw Self.notFound("comment \(id)") }
+            guard let comment = try await store.comment(id: id) else {
+                throw Problem.notFound("There is no comment {id}.", ["id": String(id)])
+            }
             return comment
         }
     }
@@ -90,7 +96,9 @@ extension ListenService {
     func deleteComment(_ id: Int64, by user: UserRecord) async throws -> Comment {
         try await database.write { db in
             let store = ListenStore(db)
-            guard let comment = try await store.comment(id: id) else { throw Self.notFound("comment \(id)") }
+            guard let comment = try await store.comment(id: id) else {
+                throw Problem.notFound("There is no comment {id}.", ["id": String(id)])
+            }
             guard comment.authorID == user.id || user.role == .admin else {
                 throw Problem.forbidden("Only the comment's writer or an admin may delete it.")
             }

@@ -45,7 +45,18 @@ struct ListenService: Sendable {
         var hidden: Bool
     }
 
-    static func notFound(_ what: String) -> Problem { Problem.notFound("There is no \(what).") }
+    /// 404 for an album, podcast, audiobook or programme, of `kind` (any kind when nil): a
+    /// sentence for each, as a translator needs them.
+    static func noParent(_ kind: ParentKind?, _ id: Int64) -> Problem {
+        let values = ["id": String(id)]
+        switch kind {
+        case .album: return Problem.notFound("There is no album {id}.", values)
+        case .podcast: return Problem.notFound("There is no podcast {id}.", values)
+        case .audiobook: return Problem.notFound("There is no audiobook {id}.", values)
+        case .programme: return Problem.notFound("There is no programme {id}.", values)
+        case nil: return Problem.notFound("There is no album, podcast, audiobook or programme {id}.", values)
+        }
+    }
 
     // MARK: Catalogue
 
@@ -73,7 +84,9 @@ struct ListenService: Sendable {
     func media(_ id: Int64, for user: UserRecord) async throws -> MediaView {
         try await database.read { db in
             let store = ListenStore(db)
-            guard let item = try await store.media(id: id) else { throw Self.notFound("media item \(id)") }
+            guard let item = try await store.media(id: id) else {
+                throw Problem.notFound("There is no media item {id}.", ["id": String(id)])
+            }
             return try await views([item], for: user, store: store)[0]
         }
     }
@@ -90,7 +103,7 @@ struct ListenService: Sendable {
         try await database.read { db in
             let store = ListenStore(db)
             guard let parent = try await store.parent(id: id), kind == nil || parent.kind == kind else {
-                throw Self.notFound("\(kind?.rawValue ?? "album, podcast, audiobook or programme") \(id)")
+                throw Self.noParent(kind, id)
             }
             let items = try await views(try await store.children(of: id, kind: parent.kind), for: user, store: store)
             let marks = try await store.marks(userID: user.id, targets: [.parent(parent.kind, id)])
@@ -114,7 +127,9 @@ struct ListenService: Sendable {
     }
 
     func genre(_ id: Int64) async throws -> Genre {
-        guard let genre = try await genres().first(where: { $0.id == id }) else { throw Self.notFound("genre \(id)") }
+        guard let genre = try await genres().first(where: { $0.id == id }) else {
+            throw Problem.notFound("There is no genre {id}.", ["id": String(id)])
+        }
         return genre
     }
 
@@ -126,7 +141,9 @@ struct ListenService: Sendable {
     func author(_ id: Int64, for user: UserRecord) async throws -> AuthorView {
         try await database.read { db in
             let store = ListenStore(db)
-            guard let author = try await store.author(id: id) else { throw Self.notFound("author \(id)") }
+            guard let author = try await store.author(id: id) else {
+                throw Problem.notFound("There is no author {id}.", ["id": String(id)])
+            }
             let parents = try await store.parents(kind: nil, authorID: id, limit: 200)
             let items = try await views(try await store.media(byAuthor: id, limit: 500), for: user, store: store)
             let mark = try await store.marks(userID: user.id, targets: [.author(id)])[.author(id)]
@@ -174,7 +191,9 @@ struct ListenService: Sendable {
     }
 
     static func unknown(_ reference: Reference) -> Problem {
-        Problem.invalid(FieldProblem(field: "ids", detail: "There is no \(reference) to play."))
+        Problem.invalid(
+            FieldProblem(
+                field: "ids", detail: "There is no {reference} to play.", ["reference": reference.description]))
     }
 
     static func reference(_ text: String, field: String) throws -> Reference {
@@ -182,9 +201,8 @@ struct ListenService: Sendable {
             throw Problem.invalid(
                 FieldProblem(
                     field: field,
-                    detail:
-                        "“\(text.prefix(40))” is not an item such as track:12, album:3, playlist:5 or recently_played."
-                ))
+                    detail: "“{text}” is not an item such as track:12, album:3, playlist:5 or recently_played.",
+                    ["text": String(text.prefix(40))]))
         }
         return reference
     }

@@ -2,6 +2,7 @@ import Accounts
 import CampusHTTP
 import Foundation
 import Listen
+import Localization
 import Storage
 
 /// The listener's settings: sound quality, the endless queue, explicit content, radio region.
@@ -9,17 +10,20 @@ struct ListenSettingsPages: Sendable {
     let services: Services
     var listen: ListenService { services.listen }
 
-    static let qualities: [(ListenSettings.SoundQuality, String)] = [
-        (.original, "Original files"), (.high, "High (MP3 192 kbit/s)"), (.normal, "Normal (MP3 128 kbit/s)"),
-        (.low, "Low, saves data (MP3 64 kbit/s)"),
-    ]
+    /// The sound qualities a listener picks from, in the page's language.
+    static func qualities(_ t: Translator) -> [(ListenSettings.SoundQuality, String)] {
+        [
+            (.original, t("Original files")), (.high, t("High (MP3 192 kbit/s)")),
+            (.normal, t("Normal (MP3 128 kbit/s)")), (.low, t("Low, saves data (MP3 64 kbit/s)")),
+        ]
+    }
 
     func register(on pages: PageRouter) {
-        pages.signedInPage(SiteRoutes.listenSettings) { _, account in
+        pages.signedInPage(SiteRoutes.listenSettings) { request, account in
             let settings = try await listen.settings(for: account.user)
             return .page(
                 ListenSettingsPage(
-                    qualities: Self.qualities.map {
+                    qualities: Self.qualities(request.t).map {
                         .init(value: $0.0.rawValue, name: $0.1, selected: $0.0 == settings.soundQuality)
                     },
                     endlessQueue: settings.endlessQueue, skipExplicit: settings.skipExplicit,
@@ -46,7 +50,7 @@ struct ListenSettingsPages: Sendable {
         do {
             _ = try await listen.saveSettings(settings, for: account.user)
         } catch let problem as Problem where problem.status == .unprocessableContent {
-            return .redirect(SiteRoutes.listenSettings.path, flash: request.t.detail(problem.detail), kind: .error)
+            return .redirect(SiteRoutes.listenSettings.path, flash: request.t.detail(problem), kind: .error)
         }
         return .redirect(SiteRoutes.listenSettings.path, flash: request.t("Settings saved."))
     }

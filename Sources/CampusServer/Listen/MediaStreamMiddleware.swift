@@ -101,7 +101,7 @@ struct MediaStreamMiddleware: RouterMiddleware {
         if let remote {
             return Response(status: .found, headers: [.location: remote, .cacheControl: "private, max-age=300"])
         }
-        throw Problem.notFound("There is no media item \(id) to stream.")
+        throw Problem.notFound("There is no media item {id} to stream.", ["id": String(id)])
     }
 
     private func original(_ file: MediaFile, id: Int64, request: Request, context: Context) async throws -> Response {
@@ -112,7 +112,8 @@ struct MediaStreamMiddleware: RouterMiddleware {
         else {
             throw Problem(
                 .gone,
-                detail: "The file of media item \(id) is no longer in the library; an admin should scan it again.")
+                detail: "The file of media item {id} is no longer in the library; an admin should scan it again.",
+                ["id": String(id)])
         }
         let etag = "\"m\(id)-\(size)-\(Int64(modified.timeIntervalSince1970 * 1000))\""
         let lastModified = HTTPDate.text(modified)
@@ -185,8 +186,9 @@ struct MediaStreamMiddleware: RouterMiddleware {
             throw Problem.invalid(
                 FieldProblem(
                     field: "format",
-                    detail: "Media item \(id) cannot be transcoded (its file is damaged or holds no audio); "
-                        + "ask for the original, without format."))
+                    detail:
+                        "Media item {id} cannot be transcoded (its file is damaged or holds no audio); ask for the original, without format.",
+                    ["id": String(id)]))
         }
         let body = ResponseBody { writer in
             defer { job.stop() }

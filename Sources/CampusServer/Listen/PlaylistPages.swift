@@ -3,6 +3,7 @@ import CampusHTTP
 import Foundation
 import InputRules
 import Listen
+import Localization
 import Storage
 
 /// The listener's playlists: the ones Campus makes (recently played, …) and their own, which
@@ -23,17 +24,18 @@ struct PlaylistPages: Sendable {
             if let playlist {
                 return PlaylistsPage.Item(
                     name: playlist.name, url: SiteRoutes.playlist.path(String(playlist.id)), count: count,
-                    kind: ListenText.name(playlist.kind), ref: "playlist:\(playlist.id)", system: false)
+                    kind: ListenText.name(playlist.kind, request.t), ref: "playlist:\(playlist.id)", system: false)
             }
             let system = system ?? .recentlyPlayed
             return PlaylistsPage.Item(
-                name: system.title, url: SiteRoutes.playlist.path(system.rawValue), count: count, kind: "",
+                name: ListenText.title(system, request.t), url: SiteRoutes.playlist.path(system.rawValue), count: count,
+                kind: "",
                 ref: system.rawValue, system: true)
         }
         return .page(
             PlaylistsPage(
                 playlists: lists,
-                mediaKinds: MediaKind.allCases.map { .init(value: $0.rawValue, name: ListenText.name($0)) }
+                mediaKinds: MediaKind.allCases.map { .init(value: $0.rawValue, name: ListenText.name($0, request.t)) }
             ))
     }
 
@@ -62,7 +64,7 @@ struct PlaylistPages: Sendable {
                 SiteRoutes.playlist.path(created.id),
                 flash: request.t("Playlist “{name}” created.", ["name": created.name]))
         } catch let problem as Problem where problem.status == .unprocessableContent {
-            return .redirect(SiteRoutes.playlists.path, flash: request.t.detail(problem.detail), kind: .error)
+            return .redirect(SiteRoutes.playlists.path, flash: request.t.detail(problem), kind: .error)
         }
     }
 
@@ -79,7 +81,10 @@ struct PlaylistPages: Sendable {
         let count = view.items.count
         return .page(
             PlaylistPage(
-                name: view.name, kind: ListenText.name(view.kind), system: view.isSystem,
+                name: view.isSystem
+                    ? SystemPlaylist(rawValue: view.id).map { ListenText.title($0, request.t) } ?? view.name
+                    : view.name,
+                kind: ListenText.name(view.kind, request.t), system: view.isSystem,
                 playlistRef: view.isSystem ? view.id : "playlist:\(view.id)",
                 playlistURL: SiteRoutes.playlist.path(view.id),
                 mediaItems: view.items.enumerated().map { place, item in
@@ -127,7 +132,7 @@ struct PlaylistPages: Sendable {
                 throw Problem.badRequest("Unknown playlist action.")
             }
         } catch let problem as Problem where problem.status == .unprocessableContent {
-            return .redirect(back, flash: request.t.detail(problem.detail), kind: .error)
+            return .redirect(back, flash: request.t.detail(problem), kind: .error)
         }
     }
 }

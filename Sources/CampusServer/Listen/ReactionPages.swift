@@ -2,6 +2,7 @@ import Accounts
 import CampusHTTP
 import Foundation
 import Listen
+import Localization
 import Storage
 
 /// What listeners say about what they hear: likes and hiding (marks), star ratings and
@@ -36,9 +37,9 @@ struct ReactionPages: Sendable {
         try await listen.mark(target, mark, for: account.user)
         let message =
             switch mark {
-            case .like: "Liked."
-            case .hide: "Hidden: the player skips it."
-            case nil: "Done."
+            case .like: request.t("Liked.")
+            case .hide: request.t("Hidden: the player skips it.")
+            case nil: request.t("Done.")
             }
         return .redirect(SignInPages.safeNext(form.back), flash: message)
     }
@@ -63,7 +64,7 @@ struct ReactionPages: Sendable {
         do {
             _ = try await listen.comment(on: form.parentId ?? 0, form.body ?? "", by: account.user)
         } catch let problem as Problem where problem.status == .unprocessableContent {
-            return .redirect(back, flash: request.t.detail(problem.detail), kind: .error)
+            return .redirect(back, flash: request.t.detail(problem), kind: .error)
         }
         return .redirect(back, flash: request.t("Your comment is posted."))
     }

@@ -25,9 +25,8 @@ final class TranscodeSlots: Sendable {
             if held[holder, default: 0] >= perHolder {
                 throw Problem(
                     .tooManyRequests,
-                    detail:
-                        "You are already playing \(perHolder) transcoded streams; stop one, or play the original file.",
-                    headers: [.retryAfter: "10"])
+                    detail: "You are already playing {count} transcoded streams; stop one, or play the original file.",
+                    ["count": String(perHolder)], headers: [.retryAfter: "10"])
             }
             if held.values.reduce(0, +) >= total {
                 throw Problem(

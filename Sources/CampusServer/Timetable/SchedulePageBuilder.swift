@@ -20,8 +20,7 @@ struct SchedulePageBuilder: Sendable {
             switch LocalDate.read(iso: weekText) {
             case .success(let date): anchor = date
             case .failure(let problem):
-                throw Problem.invalid(
-                    .init(field: "week", detail: LocalDate.problemText(problem, field: "week", example: "2026-11-16")))
+                throw Problem.invalid(LocalDate.fieldProblem(problem, field: "week", example: "2026-11-16"))
             }
         } else if let span = term?.span, !span.contains(today), today < span.lowerBound {
             // Before the term starts, show its first week.
@@ -35,8 +34,9 @@ struct SchedulePageBuilder: Sendable {
         let subgroupText = subgroup == 0 ? nil : String(subgroup)
         func link(_ parts: [(String, String?)]) -> String { Route<Void>(route).path(query: parts) }
         let query: [(String, String?)] = [("subgroup", subgroupText), ("view", view)]
+        let text = ScheduleText(t: request.t)
         func lesson(_ occurrence: Occurrence, _ types: [String: LessonType]) -> SchedulePage.Lesson {
-            Self.lesson(occurrence, types: types, now: now, target: target)
+            Self.lesson(occurrence, types: types, now: now, target: target, text: text)
         }
 
         // Now and next, from today on.
@@ -44,14 +44,13 @@ struct SchedulePageBuilder: Sendable {
         var banner = SchedulePage.Banner()
         if let current = nowNext.current.first {
             banner.current = lesson(current, types)
-            banner.minutesLeft = Self.duration(nowNext.minutesLeft ?? 0)
+            banner.minutesLeft = text.duration(nowNext.minutesLeft ?? 0)
         }
         if let next = nowNext.next {
             var values = lesson(next, types)
-            values.when =
-                next.date == now.date ? "today" : "\(next.date.weekday.englishName) \(Self.shortDate(next.date))"
+            values.when = text.when(next.date, today: now.date)
             banner.next = values
-            banner.minutesUntil = Self.duration(nowNext.minutesUntilNext ?? 0)
+            banner.minutesUntil = text.duration(nowNext.minutesUntilNext ?? 0)
         }
 
         // The week grid: one row per time slot of the week.
@@ -83,15 +82,15 @@ struct SchedulePageBuilder: Sendable {
                         .init(
                             window: .init(
                                 start: window.start.description, end: window.end.description,
-                                minutes: Self.duration(window.minutes))))
+                                minutes: text.duration(window.minutes))))
                     windows = windows.dropFirst()
                 }
                 items.append(.init(lesson: lesson(occurrence, result.types)))
             }
             return SchedulePage.Day(
-                weekday: day.date.weekday.englishName, short: day.date.weekday.shortEnglishName,
-                date: Self.shortDate(day.date), iso: day.date.iso, today: day.date == today,
-                week: day.week.map { result.calendar.weekName($0) }, items: items,
+                weekday: text.weekday(day.date), short: text.weekday(day.date, short: true),
+                date: text.shortDate(day.date), iso: day.date.iso, today: day.date == today,
+                week: day.week.map { text.week($0, in: result.calendar) }, items: items,
                 empty: day.occurrences.isEmpty, past: day.date < today)
         }
         let weekNumber = result.calendar.week(of: week.lowerBound)
@@ -101,22 +100,18 @@ struct SchedulePageBuilder: Sendable {
             let present = Set(all.map(\.subgroup)).union(subgroup == 0 ? [] : [subgroup])
             subgroups = ([0] + present.filter { $0 != 0 }.sorted()).map { number in
                 .init(
-                    label: number == 0 ? "All" : "Subgroup \(number)", selected: number == subgroup,
+                    label: number == 0
+                        ? request.t("All", context: "subgroups")
+                        : request.t("Subgroup {number}", ["number": String(number)]), selected: number == subgroup,
                     url: link([("week", weekText), ("subgroup", String(number)), ("view", view)]))
             }
         }
         return SchedulePage(
             title: title, subtitle: subtitle, feed: feed,
-            term: term?.span.map { span in
-                "\(Self.shortDate(span.lowerBound)) \(span.lowerBound.year) – \(Self.shortDate(span.upperBound)) \(span.upperBound.year)"
-            },
+            term: term?.span.map { text.span($0.lowerBound, $0.upperBound) },
             card: card,
-            weekTitle:
-                "\(Self.shortDate(week.lowerBound)) – \(Self.shortDate(week.upperBound)) \(week.upperBound.year)",
-            studyWeek: weekNumber.map {
-                result.calendar.cycleLength == 2
-                    ? "\(result.calendar.weekName($0).capitalized) week" : "Study week \($0)"
-            } ?? "",
+            weekTitle: text.span(week.lowerBound, week.upperBound),
+            studyWeek: weekNumber.map { text.studyWeek($0, in: result.calendar) } ?? "",
             previous: link([("week", week.lowerBound.adding(days: -7).iso)] + query),
             next: link([("week", week.lowerBound.adding(days: 7).iso)] + query), thisWeek: link(query),
             isThisWeek: week.contains(today), dayHeaders: days, rows: rows, days: days, hasLessons: !slots.isEmpty,
@@ -133,7 +128,8 @@ struct SchedulePageBuilder: Sendable {
     }
 
     static func lesson(
-        _ occurrence: Occurrence, types: [String: LessonType], now: LocalDateTime, target: TimetableService.Target
+        _ occurrence: Occurrence, types: [String: LessonType], now: LocalDateTime, target: TimetableService.Target,
+        text: ScheduleText
     ) -> SchedulePage.Lesson {
         let lesson = occurrence.lesson
         let type = lesson.typeID.map { types[$0] ?? .unknown($0) }
@@ -149,25 +145,11 @@ struct SchedulePageBuilder: Sendable {
             now: occurrence.start <= now && now < occurrence.end,
             rooms: lesson.rooms.map { .init(name: $0.name, url: SiteRoutes.room.path($0.id)) },
             teachers: lesson.teachers.map { .init(name: $0.name, url: SiteRoutes.teacher.path($0.urlID)) },
-            groups: groups, exam: lesson.isExam, date: Self.shortDate(occurrence.date),
+            groups: groups, exam: lesson.isExam, date: text.shortDate(occurrence.date),
             subgroup: lesson.subgroup == 0 ? nil : lesson.subgroup, note: lesson.note)
     }
 
     static func typeClass(_ type: LessonType) -> String {
         "lt-" + type.id.utf8.hexadecimal
-    }
-
-    static func shortDate(_ date: LocalDate) -> String {
-        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
-        return "\(date.day) \(months[date.month - 1])"
-    }
-
-    static func duration(_ minutes: Int) -> String {
-        if minutes < 60 { return "\(minutes) min" }
-        if minutes < 24 * 60 {
-            return minutes % 60 == 0 ? "\(minutes / 60) h" : "\(minutes / 60) h \(minutes % 60) min"
-        }
-        let days = minutes / 1440
-        return days == 1 ? "1 day" : "\(days) days"
     }
 }

@@ -1,14 +1,18 @@
 import CampusHTTP
 import Foundation
+import Localization
 import Storage
 import Timetable
 
 /// Prints schedules as readable tables for the command line.
 public struct SchedulePrinter: Sendable {
     let service: TimetableService
+    let t: Translator
 
-    public init(database: Database, timeZone: TimeZone) {
+    /// `t`: the language of the table's words (``CommandLineLanguage``); data stays as it is.
+    public init(database: Database, timeZone: TimeZone, t: Translator = .source) {
         service = TimetableService(database: database, timeZone: timeZone, now: { Date() })
+        self.t = t
     }
 
     public struct NotFound: Error, CustomStringConvertible {
@@ -23,7 +27,7 @@ public struct SchedulePrinter: Sendable {
         var title: String
         if let group {
             target = .group(group)
-            title = "Group \(group)"
+            title = t("Group {name}", ["name": group])
         } else if let teacher {
             target = .teacher(teacher)
             let found = try await service.database.read { db in try await TimetableStore(db).teacher(urlID: teacher) }
@@ -31,27 +35,29 @@ public struct SchedulePrinter: Sendable {
         } else if let room {
             let rooms = try await service.database.read { db in try await TimetableStore(db).rooms() }
             guard let found = rooms.first(where: { $0.displayName == room || String($0.id) == room }) else {
-                throw NotFound(description: "There is no room \(room). Rooms are written like 604-5.")
+                throw NotFound(
+                    description: t("There is no room {room}. Rooms are written like 604-5.", ["room": room]))
             }
             target = .room(found.id)
-            title = "Room \(found.displayName)"
+            title = t("Room {name}", ["name": found.displayName])
         } else {
-            throw NotFound(description: "Give a group, a teacher or a room.")
+            throw NotFound(description: t("Give a group, a teacher or a room."))
         }
-        if let subgroup, subgroup != 0 { title += ", subgroup \(subgroup)" }
+        if let subgroup, subgroup != 0 { title += ", " + t("subgroup {number}", ["number": String(subgroup)]) }
         let result: TimetableService.Result
         do {
             result = try await service.schedule(
                 of: [target], in: range, filter: ScheduleFilter(subgroup: subgroup == 0 ? nil : subgroup))
         } catch let problem as Problem where problem.status == .notFound {
-            throw NotFound(description: problem.detail)
+            throw NotFound(description: t.detail(problem))
         }
         var text = ""
+        let words = ScheduleText(t: t)
         for day in result.days {
-            let week = day.week.map { " · \(result.calendar.weekName($0))" } ?? ""
-            text += "\(title) · \(day.date.weekday.englishName) \(day.date.dotted)\(week)\n"
+            let week = day.week.map { " · " + words.week($0, in: result.calendar) } ?? ""
+            text += "\(title) · \(words.weekday(day.date)) \(day.date.dotted)\(week)\n"
             if day.occurrences.isEmpty {
-                text += "  no lessons\n\n"
+                text += "  " + t("no lessons") + "\n\n"
                 continue
             }
             var rows: [[String]] = []
@@ -59,7 +65,9 @@ public struct SchedulePrinter: Sendable {
             for occurrence in day.occurrences {
                 let lesson = occurrence.lesson
                 while let window = windows.first, window.end <= lesson.start {
-                    rows.append(["", "", "", "— free \(window.minutes) min —", "", ""])
+                    rows.append([
+                        "", "", "", "— " + t("free {time}", ["time": words.duration(window.minutes)]) + " —", "", "",
+                    ])
                     windows.removeFirst()
                 }
                 let type = lesson.typeID.map { result.types[$0]?.abbreviation ?? $0 } ?? ""
@@ -69,7 +77,8 @@ public struct SchedulePrinter: Sendable {
                     who = lesson.groups.joined(separator: ", ") + (who.isEmpty ? "" : " · \(who)")
                 }
                 rows.append([
-                    "\(lesson.start)–\(lesson.end)", type, lesson.subgroup == 0 ? "" : "sg \(lesson.subgroup)",
+                    "\(lesson.start)–\(lesson.end)", type,
+                    lesson.subgroup == 0 ? "" : t("sg {number}", ["number": String(lesson.subgroup)]),
                     lesson.subject + (lesson.note.map { " (\($0))" } ?? ""),
                     lesson.rooms.map(\.name).joined(separator: ", "), who,
                 ])

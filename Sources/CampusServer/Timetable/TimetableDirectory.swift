@@ -26,7 +26,7 @@ struct TimetableDirectory: Sendable {
     /// Changes a lesson type's name, abbreviation and colour.
     func updateLessonType(id: String, name: String, abbreviation: String, colour: String) async throws -> LessonType {
         guard var type = try await lessonTypes().first(where: { $0.id == id }) else {
-            throw Problem.notFound("There is no lesson type \(id).")
+            throw Problem.notFound("There is no lesson type {id}.", ["id": id])
         }
         type.name = name
         type.abbreviation = abbreviation
@@ -74,7 +74,7 @@ struct TimetableDirectory: Sendable {
             }
             return GroupDetail(group: group, speciality: speciality, faculty: faculty, flow: flow)
         }
-        guard let found else { throw Problem.notFound("There is no group \(name).") }
+        guard let found else { throw Problem.notFound("There is no group {name}.", ["name": name]) }
         return found
     }
 
@@ -93,7 +93,7 @@ struct TimetableDirectory: Sendable {
             guard let teacher = try await store.teacher(urlID: urlID) else { return nil }
             return (teacher, try await store.teacherCard(teacherID: teacher.id))
         }
-        guard let found else { throw Problem.notFound("There is no teacher \(urlID).") }
+        guard let found else { throw Problem.notFound("There is no teacher {id}.", ["id": urlID]) }
         return found
     }
 
@@ -107,7 +107,7 @@ struct TimetableDirectory: Sendable {
     /// A room; 404 when there is none with that id.
     func room(id: Int64) async throws -> Room {
         guard let room = try await read({ try await $0.room(id: id) }) else {
-            throw Problem.notFound("There is no room \(id).")
+            throw Problem.notFound("There is no room {id}.", ["id": String(id)])
         }
         return room
     }

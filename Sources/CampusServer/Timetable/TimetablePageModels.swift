@@ -66,6 +66,8 @@ struct TimetableListPage: PageModel {
 
     var kind: String
     var title: String
+    /// The search field's label: "Search groups".
+    var searchLabel: String
     var q: String
     var searchAction: String
     var sections: [ListSection]

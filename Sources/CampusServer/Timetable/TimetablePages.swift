@@ -3,6 +3,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import InputRules
+import Localization
 import NIOCore
 import Storage
 import Timetable
@@ -41,18 +42,20 @@ struct TimetablePages: Sendable {
             let foundGroups = groups.flatMap(\.items)
             let foundTeachers = try await directory.teachers(search: query, sections: .letter).flatMap(\.items)
             let foundRooms = try await directory.rooms(search: query, sections: .building).flatMap(\.items)
+            let t = request.t
             page.results = .init(
-                groups: foundGroups.prefix(30).map { Self.item($0, specialities) },
-                teachers: foundTeachers.prefix(30).map(Self.item), rooms: foundRooms.prefix(30).map(Self.item),
+                groups: foundGroups.prefix(30).map { Self.item($0, specialities, t) },
+                teachers: foundTeachers.prefix(30).map(Self.item),
+                rooms: foundRooms.prefix(30).map { Self.item($0, t) },
                 groupCount: foundGroups.count, teacherCount: foundTeachers.count, roomCount: foundRooms.count,
                 none: foundGroups.isEmpty && foundTeachers.isEmpty && foundRooms.isEmpty)
         }
         return .page(page)
     }
 
-    static func item(_ group: StudyGroup, _ specialities: [Int: Speciality]) -> DirectoryItem {
+    static func item(_ group: StudyGroup, _ specialities: [Int: Speciality], _ t: Translator) -> DirectoryItem {
         var detail = [group.title, group.specialityID.flatMap { specialities[$0]?.abbreviation }].compactMap { $0 }
-        if let course = group.course { detail.append("course \(course)") }
+        if let course = group.course { detail.append(t("course {number}", ["number": String(course)])) }
         return DirectoryItem(
             name: group.name, url: SiteRoutes.group.path(group.name), detail: detail.joined(separator: " · "))
     }
@@ -64,34 +67,78 @@ struct TimetablePages: Sendable {
         )
     }
 
-    static func item(_ room: Room) -> DirectoryItem {
-        DirectoryItem(name: room.displayName, url: SiteRoutes.room.path(room.id), detail: detail(room))
+    static func item(_ room: Room, _ t: Translator) -> DirectoryItem {
+        DirectoryItem(name: room.displayName, url: SiteRoutes.room.path(room.id), detail: detail(room, t))
     }
 
-    static func detail(_ room: Room) -> String {
+    static func detail(_ room: Room, _ t: Translator) -> String {
         var details: [String] = []
         if let type = room.type?.name { details.append(type) }
-        if let capacity = room.capacity { details.append("\(capacity) seats") }
+        if let capacity = room.capacity { details.append(t.plural("{count} seat", "{count} seats", capacity)) }
         if let department = room.departmentAbbreviation { details.append(department) }
-        if room.isOffCampus { details.append("off campus") }
+        if room.isOffCampus { details.append(t("off campus")) }
         return details.joined(separator: " · ")
     }
 
+    /// A list section's heading: data as the institution wrote it, Campus's own words translated.
+    static func heading(_ label: SectionLabel, _ t: Translator) -> String {
+        switch label {
+        case .name(let name): name
+        case .faculty(let id): t("Faculty {number}", ["number": String(id)])
+        case .course(let course): t("Course {number}", ["number": String(course)])
+        case .building(let building): t("Building {number}", ["number": String(building)])
+        case .floor(let building, let floor):
+            t("Building {building}, floor {floor}", ["building": String(building), "floor": String(floor)])
+        case .noSpeciality: t("No speciality")
+        case .noRank: t("No rank")
+        case .noDegree: t("No degree")
+        case .noDepartment: t("No department")
+        case .noBuilding: t("No building")
+        case .offCampus: t("Off campus")
+        case .noLetter: "—"
+        }
+    }
+
+    /// The name of a way to divide a list into sections, as its chip says.
+    static func sectionChoice(_ name: String, _ t: Translator) -> String {
+        switch name {
+        case "speciality": t("speciality", context: "list sections")
+        case "faculty": t("faculty", context: "list sections")
+        case "flow": t("flow", context: "list sections")
+        case "course": t("course", context: "list sections")
+        case "letter": t("letter", context: "list sections")
+        case "department": t("department", context: "list sections")
+        case "rank": t("rank", context: "list sections")
+        case "degree": t("degree", context: "list sections")
+        case "building": t("building", context: "list sections")
+        case "floor": t("floor", context: "list sections")
+        default: name
+        }
+    }
+
     private func list(
-        _ request: PageRequest, kind: String, route: Route<Void>, title: String, sectionChoices: [String],
+        _ request: PageRequest, kind: String, route: Route<Void>, sectionChoices: [String],
         chosen: String, sections: [TimetableListPage.ListSection], total: Int
     ) -> PageAnswer {
         let query = request.query("q")
+        let t = request.t
         let tabs: [(String, Route<Void>, String)] = [
-            ("groups", SiteRoutes.groups, "Groups"), ("teachers", SiteRoutes.teachers, "Teachers"),
-            ("rooms", SiteRoutes.rooms, "Rooms"),
+            ("groups", SiteRoutes.groups, t("Groups")), ("teachers", SiteRoutes.teachers, t("Teachers")),
+            ("rooms", SiteRoutes.rooms, t("Rooms")),
         ]
+        let searchLabel =
+            switch kind {
+            case "groups": t("Search groups")
+            case "teachers": t("Search teachers")
+            default: t("Search rooms")
+            }
         return .page(
             TimetableListPage(
-                kind: kind, title: title, q: query ?? "", searchAction: route.path, sections: sections, total: total,
+                kind: kind, title: tabs.first { $0.0 == kind }?.2 ?? "", searchLabel: searchLabel, q: query ?? "",
+                searchAction: route.path, sections: sections, total: total,
                 sectionChoices: sectionChoices.map { choice in
                     .init(
-                        name: choice, selected: choice == chosen,
+                        name: Self.sectionChoice(choice, t), selected: choice == chosen,
                         url: route.path(query: [("q", query), ("sections", choice)]))
                 },
                 tabs: tabs.map { .init(url: $0.1.path(query: [("q", query)]), title: $0.2, current: $0.0 == kind) }))
@@ -103,9 +150,13 @@ struct TimetablePages: Sendable {
         let (sections, specialities) = try await directory.groups(
             filter: .init(search: request.query("q"), course: course), sections: chosen)
         return list(
-            request, kind: "groups", route: SiteRoutes.groups, title: "Groups",
+            request, kind: "groups", route: SiteRoutes.groups,
             sectionChoices: Listing.GroupSections.allCases.map(\.rawValue), chosen: chosen.rawValue,
-            sections: sections.map { .init(title: $0.title, items: $0.items.map { Self.item($0, specialities) }) },
+            sections: sections.map {
+                .init(
+                    title: Self.heading($0.label, request.t),
+                    items: $0.items.map { Self.item($0, specialities, request.t) })
+            },
             total: sections.reduce(0) { $0 + $1.items.count })
     }
 
@@ -113,9 +164,9 @@ struct TimetablePages: Sendable {
         let chosen = Listing.TeacherSections(rawValue: request.query("sections") ?? "") ?? .letter
         let sections = try await directory.teachers(search: request.query("q"), sections: chosen)
         return list(
-            request, kind: "teachers", route: SiteRoutes.teachers, title: "Teachers",
+            request, kind: "teachers", route: SiteRoutes.teachers,
             sectionChoices: Listing.TeacherSections.allCases.map(\.rawValue), chosen: chosen.rawValue,
-            sections: sections.map { .init(title: $0.title, items: $0.items.map(Self.item)) },
+            sections: sections.map { .init(title: Self.heading($0.label, request.t), items: $0.items.map(Self.item)) },
             total: Set(sections.flatMap { $0.items.map(\.id) }).count)
     }
 
@@ -123,9 +174,11 @@ struct TimetablePages: Sendable {
         let chosen = Listing.RoomSections(rawValue: request.query("sections") ?? "") ?? .building
         let sections = try await directory.rooms(search: request.query("q"), sections: chosen)
         return list(
-            request, kind: "rooms", route: SiteRoutes.rooms, title: "Rooms",
+            request, kind: "rooms", route: SiteRoutes.rooms,
             sectionChoices: Listing.RoomSections.allCases.map(\.rawValue), chosen: chosen.rawValue,
-            sections: sections.map { .init(title: $0.title, items: $0.items.map(Self.item)) },
+            sections: sections.map {
+                .init(title: Self.heading($0.label, request.t), items: $0.items.map { Self.item($0, request.t) })
+            },
             total: sections.reduce(0) { $0 + $1.items.count })
     }
 
@@ -138,8 +191,11 @@ struct TimetablePages: Sendable {
         var subtitle: [String] = []
         if let title = group.group.title { subtitle.append(title) }
         if let speciality = group.speciality { subtitle.append(speciality.name) }
-        if let course = group.group.course { subtitle.append("course \(course)") }
-        if let count = group.group.studentCount { subtitle.append("\(count) students") }
+        let t = request.t
+        if let course = group.group.course { subtitle.append(t("course {number}", ["number": String(course)])) }
+        if let count = group.group.studentCount {
+            subtitle.append(t.plural("{count} student", "{count} students", count))
+        }
         // The visitor's own group opens on their subgroup.
         let name = group.group.name
         var subgroup = request.query("subgroup").flatMap { Int($0) }
@@ -148,7 +204,8 @@ struct TimetablePages: Sendable {
         }
         return .page(
             try await builder.page(
-                request, target: .group(name), title: "Group \(name)", subtitle: subtitle.joined(separator: " · "),
+                request, target: .group(name), title: t("Group {name}", ["name": name]),
+                subtitle: subtitle.joined(separator: " · "),
                 route: SiteRoutes.group.path(name), feed: APIRoutes.groupCalendar.path(name), subgroup: subgroup ?? 0,
                 showSubgroups: true, term: group.group.term, card: nil))
     }
@@ -162,20 +219,20 @@ struct TimetablePages: Sendable {
                 request, target: .teacher(teacher.urlID), title: teacher.fullName,
                 subtitle: subtitle.joined(separator: " · "), route: SiteRoutes.teacher.path(teacher.urlID),
                 feed: APIRoutes.teacherCalendar.path(teacher.urlID), subgroup: 0, showSubgroups: false,
-                term: teacher.term, card: card.map(Self.card)))
+                term: teacher.term, card: card.map { Self.card($0, request.t) }))
     }
 
-    static func card(_ card: TeacherCard) -> SchedulePage.Card {
+    static func card(_ card: TeacherCard, _ t: Translator) -> SchedulePage.Card {
         var attendance: String?
         switch card.marksAttendance {
-        case .yes: attendance = "Marks attendance"
-        case .no: attendance = "Does not mark attendance"
-        case .sometimes: attendance = "Sometimes marks attendance"
+        case .yes: attendance = t("Marks attendance")
+        case .no: attendance = t("Does not mark attendance")
+        case .sometimes: attendance = t("Sometimes marks attendance")
         case nil: break
         }
         return SchedulePage.Card(
             description: card.description, subject: card.subject, attendance: attendance,
-            automatic: card.automaticPassPossible.map { $0 ? "Automatic pass possible" : "No automatic pass" },
+            automatic: card.automaticPassPossible.map { $0 ? t("Automatic pass possible") : t("No automatic pass") },
             automaticYes: card.automaticPassPossible ?? false)
     }
 
@@ -183,7 +240,8 @@ struct TimetablePages: Sendable {
         let room = try await directory.room(id: try request.id("roomId"))
         return .page(
             try await builder.page(
-                request, target: .room(room.id), title: "Room \(room.displayName)", subtitle: Self.detail(room),
+                request, target: .room(room.id), title: request.t("Room {name}", ["name": room.displayName]),
+                subtitle: Self.detail(room, request.t),
                 route: SiteRoutes.room.path(room.id), feed: APIRoutes.roomCalendar.path(room.id), subgroup: 0,
                 showSubgroups: false, term: nil, card: nil))
     }

@@ -94,12 +94,15 @@ struct TimetableService: Sendable {
         let start = first ?? (last.map { $0.monday } ?? today().monday)
         let end = last ?? start.adding(days: 6 - (start.weekday.rawValue - 1))
         guard start <= end else {
-            throw Problem.invalid(FieldProblem(field: "to", detail: "to (\(end.iso)) is before from (\(start.iso))."))
+            throw Problem.invalid(
+                FieldProblem(
+                    field: "to", detail: "to ({to}) is before from ({from}).", ["to": end.iso, "from": start.iso]))
         }
         guard start.days(until: end) < Self.maximumDays else {
             throw Problem.invalid(
                 FieldProblem(
-                    field: "to", detail: "A schedule covers at most \(Self.maximumDays) days; ask for a shorter range.")
+                    field: "to", detail: "A schedule covers at most {maximum} days; ask for a shorter range.",
+                    ["maximum": String(Self.maximumDays)])
             )
         }
         return start...end
@@ -109,8 +112,7 @@ struct TimetableService: Sendable {
         switch LocalDate.read(iso: text) {
         case .success(let date): return date
         case .failure(let problem):
-            throw FieldProblem(
-                field: field, detail: LocalDate.problemText(problem, field: field, example: "2023-09-25"))
+            throw LocalDate.fieldProblem(problem, field: field, example: "2023-09-25")
         }
     }
 
@@ -127,17 +129,17 @@ struct TimetableService: Sendable {
                 switch target {
                 case .group(let name):
                     guard try await timetable.group(named: name) != nil else {
-                        throw Problem.notFound("There is no group \(name).")
+                        throw Problem.notFound("There is no group {name}.", ["name": name])
                     }
                     groups.append(name)
                 case .teacher(let urlID):
                     guard let teacher = try await timetable.teacher(urlID: urlID) else {
-                        throw Problem.notFound("There is no teacher \(urlID).")
+                        throw Problem.notFound("There is no teacher {id}.", ["id": urlID])
                     }
                     teachers.append(teacher.id)
                 case .room(let id):
                     guard try await timetable.room(id: id) != nil else {
-                        throw Problem.notFound("There is no room \(id).")
+                        throw Problem.notFound("There is no room {id}.", ["id": String(id)])
                     }
                     rooms.append(id)
                 }

@@ -61,7 +61,7 @@ struct FieldErrors: Sendable {
     /// The first problem of each field, in the page's language where the catalogue has it.
     init(_ failure: ValidationFailure, _ t: Translator) {
         for problem in failure.problems where messages[problem.field] == nil {
-            messages[problem.field] = t.detail(problem.detail)
+            messages[problem.field] = t.detail(problem)
         }
     }
 

@@ -163,7 +163,7 @@ struct PageRenderer: Sendable {
     func errorPage(_ problem: Problem, request: Request) -> Response? {
         let t = translator(request)
         let page = ErrorPage(
-            title: t(problem.title, context: "status"), detail: t.detail(problem.detail),
+            title: t(problem.title, context: "status"), detail: t.detail(problem),
             status: problem.status.code, institution: Services.defaultInstitutionName,
             year: Calendar(identifier: .gregorian).component(.year, from: services.now()), lang: t.code)
         guard let html = templates.render(page, withTemplate: "error", language: t.code) else { return nil }

@@ -7,11 +7,25 @@ extension Translator {
     /// has them (context `problem`); `type` and `title` stay English, as clients match on them.
     func problem(_ problem: Problem) -> Problem {
         var translated = problem
-        translated.detail = detail(problem.detail)
-        translated.errors = problem.errors.map { FieldProblem(field: $0.field, detail: detail($0.detail)) }
+        translated.detail = detail(problem)
+        translated.errors = problem.errors.map {
+            var field = $0
+            field.detail = detail(field)
+            return field
+        }
         return translated
     }
 
-    /// A problem's or a field's detail in this language, if the catalogue has it.
-    func detail(_ text: String) -> String { translation(of: text, context: "problem") ?? text }
+    /// A problem's detail in this language, if the catalogue has its message.
+    func detail(_ problem: Problem) -> String { detail(problem.message, problem.values, english: problem.detail) }
+
+    /// A field's detail in this language, if the catalogue has its message.
+    func detail(_ problem: FieldProblem) -> String {
+        detail(problem.message, problem.values, english: problem.detail)
+    }
+
+    private func detail(_ message: String, _ values: [String: String], english: String) -> String {
+        guard let text = translation(of: message, context: "problem") else { return english }
+        return Placeholders.fill(text, values)
+    }
 }

@@ -1,0 +1,56 @@
+import Localization
+import Timetable
+
+/// The words of a schedule page in the reader's language: dates, weekdays, durations and week
+/// names. Subjects, groups, rooms and teachers are data and stay as the institution wrote them.
+struct ScheduleText: Sendable {
+    let t: Translator
+
+    /// `November 23`, `23 ноября`.
+    func shortDate(_ date: LocalDate) -> String {
+        t.date(year: date.year, month: date.month, day: date.day, withYear: false)
+    }
+
+    /// `November 23, 2026`, `23 ноября 2026 г.`.
+    func date(_ date: LocalDate) -> String { t.date(year: date.year, month: date.month, day: date.day) }
+
+    /// A span of days: `November 23 – November 29, 2026`.
+    func span(_ from: LocalDate, _ to: LocalDate) -> String {
+        from.year == to.year
+            ? t("{from} – {to}", context: "span of dates", ["from": shortDate(from), "to": date(to)])
+            : t("{from} – {to}", context: "span of dates", ["from": date(from), "to": date(to)])
+    }
+
+    func weekday(_ date: LocalDate, short: Bool = false) -> String { t.weekday(date.weekday.rawValue, short: short) }
+
+    /// A stretch of time in the banner and between lessons: `25 min`, `2 h 5 min`, `3 days`.
+    func duration(_ minutes: Int) -> String {
+        if minutes < 60 { return t("{minutes} min", ["minutes": t.number(minutes)]) }
+        if minutes < 24 * 60 {
+            let hours = t.number(minutes / 60)
+            return minutes % 60 == 0
+                ? t("{hours} h", ["hours": hours])
+                : t("{hours} h {minutes} min", ["hours": hours, "minutes": t.number(minutes % 60)])
+        }
+        return t.plural("{count} day", "{count} days", minutes / 1440)
+    }
+
+    /// A day's study week beside its date: `odd`, `even` in a two-week cycle, else `week 3`.
+    func week(_ week: Int, in calendar: StudyCalendar) -> String {
+        if calendar.cycleLength == 2 { return week == 1 ? t("odd", context: "week") : t("even", context: "week") }
+        return t("week {number}", ["number": t.number(week)])
+    }
+
+    /// The week shown, as its heading says: `Odd week`, `Study week 3`.
+    func studyWeek(_ week: Int, in calendar: StudyCalendar) -> String {
+        if calendar.cycleLength == 2 { return week == 1 ? t("Odd week") : t("Even week") }
+        return t("Study week {number}", ["number": t.number(week)])
+    }
+
+    /// When the next lesson is: `today` or its weekday and date.
+    func when(_ date: LocalDate, today: LocalDate) -> String {
+        date == today
+            ? t("today")
+            : t("{weekday} {date}", context: "weekday and date", ["weekday": weekday(date), "date": shortDate(date)])
+    }
+}
