@@ -287,9 +287,9 @@ def test_podcasts_come_from_feeds_and_campus_feeds_read_in_feedparser(listen_cam
     base, site = feed_site
     # The feed is on this machine (127.0.0.1), which only an admin's --allow-private-fetch allows.
     added = run_cli("podcast", "add", "--allow-private-fetch", f"{base}/feed.xml", data_dir=listen_campus.data_dir)
-    assert "2 new episodes" in added.stdout
+    assert "new episodes: 2, updated: 0" in added.stdout
     again = run_cli("podcast", "add", "--allow-private-fetch", f"{base}/feed.xml", data_dir=listen_campus.data_dir)
-    assert "0 new episodes, 2 updated" in again.stdout
+    assert "new episodes: 0, updated: 2" in again.stdout
 
     token = listen_campus.login("student@campus.test", "campus-student")
     auth = {"Authorization": f"Bearer {token}"}

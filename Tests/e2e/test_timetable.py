@@ -30,11 +30,11 @@ def timetable_rows(data_dir):
 
 def test_import_is_idempotent_and_reports(data_dir):
     first = run_cli("import", "iis", *IIS_FILES, data_dir=data_dir)
-    assert "Imported 5 schedule(s): 150 lessons (150 new, 0 removed), 329 groups, 573 teachers" in first.stdout
+    assert "Imported schedules: 5; lessons: 150 (150 new, 0 removed); groups: 329, teachers: 573" in first.stdout
     assert "Reading" in first.stderr and "7/7" in first.stderr
     before = timetable_rows(data_dir)
     second = run_cli("import", "iis", *IIS_FILES, data_dir=data_dir)
-    assert "150 lessons (0 new, 0 removed)" in second.stdout
+    assert "lessons: 150 (0 new, 0 removed)" in second.stdout
     assert timetable_rows(data_dir) == before
 
 
