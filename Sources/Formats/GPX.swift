@@ -67,7 +67,7 @@ public enum GPX {
         if let failure = reader.failure { throw failure }
         guard parsed else {
             // The reason is the XML parser's own words.
-            let reason = parser.parserError.map { ($0 as NSError).localizedDescription } ?? "unknown error"
+            let reason = XMLInput.reason(parser, firstError: reader.firstError)
             throw GPXError(
                 detail: "The file is not well-formed XML (line {line}): {reason}",
                 ["line": String(parser.lineNumber), "reason": reason])
@@ -122,6 +122,13 @@ public enum GPX {
         private var text = ""
 
         init(maximumPoints: Int) { self.maximumPoints = maximumPoints }
+
+        /// The parser's first error; parsing stops there (``XMLInput/stop(_:at:keeping:)``).
+        var firstError: (any Error)?
+
+        func parser(_ parser: XMLParser, parseErrorOccurred parseError: any Error) {
+            XMLInput.stop(parser, at: parseError, keeping: &firstError)
+        }
 
         private func fail(_ parser: XMLParser, _ error: GPXError) {
             if failure == nil { failure = error }

@@ -49,6 +49,20 @@ import Testing
         #expect(again.episodes.map(\.published) == feed.episodes.map(\.published))
     }
 
+    @Test func writtenTextIsEscapedAndHoldsOnlyXMLCharacters() throws {
+        var feed = try RSS.read(try Self.feed())
+        feed.title = "<b>\"Tom & Jerry\"</b>\u{1}\u{FFFE} — «Подкаст»"
+        feed.episodes[0].enclosureURL = "https://radio.example.org/a.mp3?x=1&y=\"2\""
+        let written = RSS.write(feed, selfURL: "https://campus.example.org/rss?a=1&b=2")
+        let text = String(decoding: written, as: UTF8.self)
+        #expect(text.contains("<title>&lt;b&gt;\"Tom &amp; Jerry\"&lt;/b&gt; — «Подкаст»</title>"))
+        #expect(text.contains("url=\"https://radio.example.org/a.mp3?x=1&amp;y=&quot;2&quot;\""))
+        #expect(!text.unicodeScalars.contains { $0.value == 1 || $0.value == 0xFFFE })
+        let again = try RSS.read(written)
+        #expect(again.title == "<b>\"Tom & Jerry\"</b> — «Подкаст»")
+        #expect(again.episodes[0].enclosureURL == feed.episodes[0].enclosureURL)
+    }
+
     @Test func refusesWhatIsNotAFeed() {
         #expect(throws: FeedError.self) { try RSS.read(Data()) }
         #expect(throws: FeedError.self) { try RSS.read(Data("<html><body>no</body></html>".utf8)) }
