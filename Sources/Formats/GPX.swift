@@ -123,11 +123,11 @@ public enum GPX {
 
         init(maximumPoints: Int) { self.maximumPoints = maximumPoints }
 
-        /// The parser's first error; parsing stops there (``XMLInput/stop(_:at:keeping:)``).
+        /// The parser's first error; parsing stops at the next event (``XMLInput/stopped(_:after:)``).
         var firstError: (any Error)?
 
         func parser(_ parser: XMLParser, parseErrorOccurred parseError: any Error) {
-            XMLInput.stop(parser, at: parseError, keeping: &firstError)
+            if firstError == nil { firstError = parseError }
         }
 
         private func fail(_ parser: XMLParser, _ error: GPXError) {
@@ -139,6 +139,7 @@ public enum GPX {
             _ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?, qualifiedName: String?,
             attributes: [String: String] = [:]
         ) {
+            guard !XMLInput.stopped(parser, after: firstError) else { return }
             if path.isEmpty {
                 guard elementName == "gpx" else {
                     fail(
@@ -184,12 +185,14 @@ public enum GPX {
         }
 
         func parser(_ parser: XMLParser, foundCharacters string: String) {
+            guard !XMLInput.stopped(parser, after: firstError) else { return }
             if text.utf8.count < 200 { text += string }
         }
 
         func parser(
             _ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName: String?
         ) {
+            guard !XMLInput.stopped(parser, after: firstError) else { return }
             defer {
                 if !path.isEmpty { path.removeLast() }
                 text = ""

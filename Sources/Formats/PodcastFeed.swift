@@ -213,11 +213,11 @@ public enum RSS {
         private var path: [String] = []
         private var text = ""
 
-        /// The parser's first error; parsing stops there (``XMLInput/stop(_:at:keeping:)``).
+        /// The parser's first error; parsing stops at the next event (``XMLInput/stopped(_:after:)``).
         var firstError: (any Error)?
 
         func parser(_ parser: XMLParser, parseErrorOccurred parseError: any Error) {
-            XMLInput.stop(parser, at: parseError, keeping: &firstError)
+            if firstError == nil { firstError = parseError }
         }
 
         private func name(_ element: String, _ namespace: String?) -> String {
@@ -228,6 +228,7 @@ public enum RSS {
             _ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?, qualifiedName: String?,
             attributes: [String: String] = [:]
         ) {
+            guard !XMLInput.stopped(parser, after: firstError) else { return }
             let element = name(elementName, namespaceURI)
             path.append(element)
             text = ""
@@ -250,16 +251,19 @@ public enum RSS {
         }
 
         func parser(_ parser: XMLParser, foundCharacters string: String) {
+            guard !XMLInput.stopped(parser, after: firstError) else { return }
             if text.utf8.count < 100_000 { text += string }
         }
 
         func parser(_ parser: XMLParser, foundCDATA block: Data) {
+            guard !XMLInput.stopped(parser, after: firstError) else { return }
             if text.utf8.count < 100_000 { text += String(decoding: block, as: UTF8.self) }
         }
 
         func parser(
             _ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName: String?
         ) {
+            guard !XMLInput.stopped(parser, after: firstError) else { return }
             let element = name(elementName, namespaceURI)
             defer { path.removeLast() }
             let parent = path.dropLast().last
