@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Foundation
+import Localization
 import NIOCore
 import NIOPosix
 
@@ -24,8 +25,18 @@ public struct OutboundFetch: Sendable {
 
     /// Why a fetch failed, in words for the person who asked for it.
     public struct Failed: Error, CustomStringConvertible {
+        /// The words, in English.
         public var description: String
-        public init(description: String) { self.description = description }
+        /// The message the description was made from, `{placeholders}` and all, and their values.
+        public var message: String
+        public var values: [String: String]
+
+        /// `detail` is a literal message (scripts/extract-messages finds it), as for a ``Problem``.
+        public init(detail message: String, _ values: [String: String] = [:]) {
+            self.description = Placeholders.fill(message, values)
+            self.message = message
+            self.values = values
+        }
     }
 
     public struct Fetched: Sendable {
@@ -60,7 +71,9 @@ public struct OutboundFetch: Sendable {
             group.addTask { try await follow(url) }
             group.addTask {
                 try await Task.sleep(for: deadline)
-                throw Failed(description: "\(url) did not arrive within \(deadline.components.seconds) s.")
+                throw Failed(
+                    detail: "{url} did not arrive within {seconds} s.",
+                    ["url": url, "seconds": String(deadline.components.seconds)])
             }
             defer { group.cancelAll() }
             guard let first = try await group.next() else { throw CancellationError() }
@@ -87,7 +100,8 @@ public struct OutboundFetch: Sendable {
                 if [301, 302, 303, 307, 308].contains(fetched.status), let location = fetched.location {
                     guard let next = URL(string: location, relativeTo: target.url)?.absoluteURL.absoluteString else {
                         throw Failed(
-                            description: "\(current) redirects to “\(location.prefix(200))”, which is not a URL.")
+                            detail: "{url} redirects to “{location}”, which is not a URL.",
+                            ["url": current, "location": String(location.prefix(200))])
                     }
                     current = next
                     continue
@@ -99,12 +113,15 @@ public struct OutboundFetch: Sendable {
                 if error is CancellationError { throw error }
                 if let client = error as? HTTPClientError, client == .cancelled { throw CancellationError() }
                 if error is NIOTooManyBytesError {
-                    throw Failed(description: "\(current) is larger than \(ByteCount(maximumBytes)).")
+                    throw Failed(
+                        detail: "{url} is larger than {size}.",
+                        ["url": current, "size": ByteCount(maximumBytes).description])
                 }
-                throw Failed(description: "\(current) cannot be read: \(error)")
+                throw Failed(detail: "{url} cannot be read: {reason}", ["url": current, "reason": "\(error)"])
             }
         }
-        throw Failed(description: "\(start) redirects more than \(maximumRedirects) times.")
+        throw Failed(
+            detail: "{url} redirects more than {count} times.", ["url": start, "count": String(maximumRedirects)])
     }
 
     /// The client of fetches that need no address of their own; it lives as long as the process.
@@ -130,17 +147,17 @@ public struct OutboundFetch: Sendable {
         guard text.utf8.count <= 2000, let url = URL(string: text), let scheme = url.scheme?.lowercased(),
             scheme == "http" || scheme == "https", let host = url.host, !host.isEmpty
         else {
-            throw Failed(description: "“\(text.prefix(200))” is not an http or https URL.")
+            throw Failed(detail: "“{text}” is not an http or https URL.", ["text": String(text.prefix(200))])
         }
         guard addresses == .publicOnly else { return (url, nil) }
         let bareHost = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
         let found = try await NetworkAddress.resolve(bareHost)
-        guard let first = found.first else { throw Failed(description: "\(host) cannot be found (DNS).") }
+        guard let first = found.first else { throw Failed(detail: "{host} cannot be found (DNS).", ["host": host]) }
         if let blocked = found.first(where: { !$0.isPublic }) {
             throw Failed(
-                description:
-                    "\(host) is \(blocked.text), a loopback, private or link-local address; Campus fetches only from "
-                    + "public addresses unless an admin allows private ones (--allow-private-fetch).")
+                detail:
+                    "{host} is {address}, a loopback, private or link-local address; Campus fetches only from public addresses unless an admin allows private ones (--allow-private-fetch).",
+                ["host": host, "address": blocked.text])
         }
         return (url, NetworkAddress(text: bareHost) == nil ? (bareHost, first.text) : nil)
     }

@@ -1,4 +1,5 @@
 import Foundation
+import InputRules
 import Listen
 
 #if canImport(FoundationXML)
@@ -67,8 +68,19 @@ public struct PodcastFeed: Sendable, Equatable {
 
 /// Why a feed cannot be imported, in words for the person importing it.
 public struct FeedError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The words, in English.
     public var reason: String
-    public init(_ reason: String) { self.reason = reason }
+    /// The message the reason was made from, `{placeholders}` and all, and their values.
+    public var message: String
+    public var values: [String: String]
+
+    /// `detail` is a literal message (scripts/extract-messages finds it), as for a ``FieldProblem``.
+    public init(detail message: String, _ values: [String: String] = [:]) {
+        self.reason = FieldProblem(field: "", detail: message, values).detail
+        self.message = message
+        self.values = values
+    }
+
     public var description: String { reason }
 }
 
@@ -80,13 +92,15 @@ public enum RSS {
     static let itunes = "http://www.itunes.com/dtds/podcast-1.0.dtd"
 
     public static func read(_ data: Data) throws(FeedError) -> PodcastFeed {
-        guard data.count <= maximumBytes else { throw FeedError("The feed is larger than \(maximumBytes >> 20) MiB.") }
-        guard !data.isEmpty else { throw FeedError("The feed is empty.") }
+        guard data.count <= maximumBytes else {
+            throw FeedError(detail: "The feed is larger than {size} MiB.", ["size": String(maximumBytes >> 20)])
+        }
+        guard !data.isEmpty else { throw FeedError(detail: "The feed is empty.") }
         let prepared: Data
         do {
             prepared = try XMLInput.prepared(data)
         } catch {
-            throw FeedError(error.reason.replacingOccurrences(of: "The file", with: "The feed"))
+            throw FeedError(detail: error.message, error.values)
         }
         let reader = Reader()
         let parser = XMLParser(data: prepared)
@@ -96,13 +110,17 @@ public enum RSS {
         let parsed = parser.parse()
         guard parsed else {
             let message = XMLInput.reason(parser, firstError: reader.firstError)
-            throw FeedError("The feed is not well-formed XML (line \(parser.lineNumber)): \(message)")
+            throw FeedError(
+                detail: "The feed is not well-formed XML (line {line}): {reason}",
+                ["line": String(parser.lineNumber), "reason": message])
         }
-        guard reader.sawChannel else { throw FeedError("The file is XML but not an RSS feed: it has no <channel>.") }
+        guard reader.sawChannel else {
+            throw FeedError(detail: "The file is XML but not an RSS feed: it has no <channel>.")
+        }
         let title = reader.channel["title"]?.trimmed ?? ""
-        guard !title.isEmpty else { throw FeedError("The feed's channel has no title.") }
+        guard !title.isEmpty else { throw FeedError(detail: "The feed's channel has no title.") }
         guard reader.episodes.count <= maximumEpisodes else {
-            throw FeedError("The feed has more than \(maximumEpisodes) episodes.")
+            throw FeedError(detail: "The feed has more than {maximum} episodes.", ["maximum": String(maximumEpisodes)])
         }
         let feed = PodcastFeed(
             title: title, link: reader.channel["link"]?.trimmed.nonEmpty,
@@ -146,7 +164,7 @@ public enum RSS {
                 }
             }
         } catch {
-            throw FeedError("\(error.field) \(error.message)")
+            throw FeedError(detail: error.description)
         }
     }
 

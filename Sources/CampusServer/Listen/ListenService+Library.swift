@@ -15,7 +15,8 @@ extension ListenService {
             return try await LibraryScanner(database: database, dataDirectory: dataDirectory, logger: logger, now: now)
                 .scan(folder)
         } catch let error as LibraryScanner.NotAFolder {
-            throw Problem.invalid(FieldProblem(field: "folder", detail: error.description))
+            throw Problem.invalid(
+                FieldProblem(field: "folder", detail: "{path} is not a folder Campus can read.", ["path": error.path]))
         }
     }
 
@@ -26,7 +27,7 @@ extension ListenService {
                 allowPrivateAddresses: outbound.allowPrivateAddresses, deadline: outbound.deadline
             ).add(source)
         } catch let error as Podcasts.Failed {
-            throw Problem.invalid(FieldProblem(field: "url", detail: error.description))
+            throw Problem.invalid(FieldProblem(field: "url", detail: error.message, error.values))
         }
     }
 

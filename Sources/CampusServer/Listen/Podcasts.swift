@@ -2,6 +2,7 @@ import CampusHTTP
 import Formats
 import Foundation
 import Listen
+import Localization
 import Logging
 import NIOCore
 import NIOPosix
@@ -46,7 +47,18 @@ public struct Podcasts: Sendable {
     static let maximumCoverBytes = 10 << 20
 
     public struct Failed: Error, CustomStringConvertible {
+        /// The words, in English.
         public var description: String
+        /// The message the description was made from, `{placeholders}` and all, and their values.
+        public var message: String
+        public var values: [String: String]
+
+        /// `detail` is a literal message (scripts/extract-messages finds it), as for a ``Problem``.
+        public init(detail message: String, _ values: [String: String] = [:]) {
+            self.description = Placeholders.fill(message, values)
+            self.message = message
+            self.values = values
+        }
     }
 
     /// Reads the feed at `source` (an http(s) URL, or a file when `allowFiles`: the command line)
@@ -59,15 +71,15 @@ public struct Podcasts: Sendable {
         do {
             feed = try await NIOThreadPool.singleton.runIfActive { try RSS.read(data) }
         } catch let error as FeedError {
-            throw Failed(description: "\(source): \(error)")
+            throw Failed(detail: error.message, error.values)
         }
         if !allowPrivateAddresses {
             for (index, episode) in feed.episodes.enumerated() {
                 if let host = URL(string: episode.enclosureURL)?.host, NetworkAddress.isPrivateName(host) {
                     throw Failed(
-                        description:
-                            "\(source): the enclosure url of item \(index + 1) points at \(host), a loopback, private or "
-                            + "link-local address.")
+                        detail:
+                            "The enclosure url of item {item} points at {host}, a loopback, private or link-local address.",
+                        ["item": String(index + 1), "host": host])
                 }
             }
         }
@@ -120,20 +132,24 @@ public struct Podcasts: Sendable {
             do {
                 fetched = try await fetcher.get(source)
             } catch let error as OutboundFetch.Failed {
-                throw Failed(description: error.description)
+                throw Failed(detail: error.message, error.values)
             }
             guard (200..<300).contains(fetched.status) else {
-                throw Failed(description: "\(source) answered \(fetched.status).")
+                throw Failed(detail: "{url} answered {status}.", ["url": source, "status": String(fetched.status)])
             }
             return fetched.body
         }
-        guard allowFiles else { throw Failed(description: "\(source) is not an http or https URL.") }
+        guard allowFiles else { throw Failed(detail: "“{text}” is not an http or https URL.", ["text": source]) }
         let path = source.hasPrefix("file://") ? String(source.dropFirst("file://".count)) : source
         guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
             let size = (attributes[.size] as? NSNumber)?.intValue
-        else { throw Failed(description: "\(source) is neither an http(s) URL nor a file Campus can read.") }
+        else {
+            throw Failed(detail: "{source} is neither an http(s) URL nor a file Campus can read.", ["source": source])
+        }
         guard size <= RSS.maximumBytes else {
-            throw Failed(description: "\(source) is larger than \(RSS.maximumBytes >> 20) MiB.")
+            throw Failed(
+                detail: "{url} is larger than {size}.",
+                ["url": source, "size": ByteCount(RSS.maximumBytes).description])
         }
         return try Data(contentsOf: URL(fileURLWithPath: path))
     }
@@ -149,7 +165,8 @@ public struct Podcasts: Sendable {
         do {
             let fetched = try await fetcher.get(url)
             guard (200..<300).contains(fetched.status) else {
-                throw OutboundFetch.Failed(description: "\(url) answered \(fetched.status).")
+                throw OutboundFetch.Failed(
+                    detail: "{url} answered {status}.", ["url": url, "status": String(fetched.status)])
             }
             try FileManager.default.createDirectory(
                 at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
