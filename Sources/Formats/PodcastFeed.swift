@@ -316,9 +316,9 @@ public enum RSS {
     /// The feed as RSS 2.0 with the iTunes namespace, for podcast apps and feed readers.
     ///
     /// Written as text (``FeedWriter``) rather than with FoundationXML's `XMLDocument`: on Linux
-    /// every document built with it kept 1–3 KB after it was freed (measured with Fuzz/FuzzRSS:
-    /// the resident memory grew by that much per feed, without end), and Campus writes a feed
-    /// for every podcast app that polls one.
+    /// each feed built with it kept about 0.8 KB after it was freed (Fuzz/FuzzRSS reading and
+    /// writing a small feed 60,000 times: the resident memory grew by that much per feed; as
+    /// text it stays flat), and Campus writes a feed for every podcast app that polls one.
     public static func write(_ feed: PodcastFeed, selfURL: String) -> Data {
         var xml = FeedWriter()
         xml.open("rss", ["version": "2.0", "xmlns:itunes": itunes, "xmlns:atom": "http://www.w3.org/2005/Atom"])

@@ -59,7 +59,10 @@ public struct PortableObject: Sendable, Equatable {
         var entry = Draft()
         var field: Draft.Field?
         var number = 0
-        for raw in text.split(separator: "\n", omittingEmptySubsequences: false) {
+        // Lines are found in the UTF-8 bytes: splitting the String by Characters took most of
+        // the catalogues' reading time at start-up.
+        for bytes in text.utf8.split(separator: 10, omittingEmptySubsequences: false) {
+            let raw = Substring(bytes)
             number += 1
             let line = raw.hasSuffix("\r") ? raw.dropLast() : raw[...]
             let trimmed = line.drop(while: { $0 == " " || $0 == "\t" })

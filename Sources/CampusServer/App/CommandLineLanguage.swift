@@ -9,11 +9,12 @@ public enum CommandLineLanguage {
     public static func translator(
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) -> Translator {
-        guard let code = code(environment), code != "en", let resources = try? Resources.locate(),
-            let languages = try? LocalizedTemplates.languages(
-                directory: resources.translations, institutionDefault: "en")
+        guard let code = code(environment), code != "en", code.count <= 8, let resources = try? Resources.locate(),
+            let text = try? String(contentsOfFile: resources.translations + "/\(code).po", encoding: .utf8),
+            let catalogue = try? Catalogue(file: "\(code).po", text: text)
         else { return .source }
-        return languages.translator(code) ?? .source
+        // Only the one catalogue the person reads (`serve` asks too, to say where it runs).
+        return Translator(catalogue)
     }
 
     /// The language code of the first variable that is set: "ru_RU.UTF-8" → "ru", "C" → "c".

@@ -108,10 +108,18 @@ struct ScriptMessage: Sendable {
 extension LocalizedTemplates {
     /// The catalogues in `directory` (every `*.po` file) with the institution's language.
     static func languages(directory: String, institutionDefault: String) throws -> Languages {
-        let files = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
-        let catalogues = try files.filter { $0.hasSuffix(".po") }.sorted().map { file in
-            try Catalogue(file: file, text: String(contentsOfFile: directory + "/" + file, encoding: .utf8))
+        let files = ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [])
+            .filter { $0.hasSuffix(".po") }.sorted()
+        // Read side by side: the catalogues are most of the start-up's work.
+        let results = NIOLockedValueBox([Result<Catalogue, any Error>?](repeating: nil, count: files.count))
+        DispatchQueue.concurrentPerform(iterations: files.count) { index in
+            let result = Result<Catalogue, any Error> {
+                try Catalogue(
+                    file: files[index], text: String(contentsOfFile: directory + "/" + files[index], encoding: .utf8))
+            }
+            results.withLockedValue { $0[index] = result }
         }
+        let catalogues = try results.withLockedValue { $0 }.compactMap { try $0?.get() }
         return try Languages(catalogues, institutionDefault: institutionDefault)
     }
 }
