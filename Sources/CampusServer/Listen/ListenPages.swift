@@ -73,17 +73,19 @@ struct ListenPages: Sendable {
                 let api = hit.api
                 return .init(
                     title: api.title, subtitle: api.subtitle ?? "", url: api.url, ref: api.ref,
-                    kind: Self.badge(api.kind.rawValue, t))
+                    kind: Self.badge(hit.kind, t))
             }
         }
         return .page(ListenSearchPage(q: query ?? "", hits: hits, empty: query != nil && hits.isEmpty))
     }
 
     /// A search hit's kind, as its badge says it.
-    static func badge(_ kind: String, _ t: Translator) -> String {
-        if let parent = ParentKind(rawValue: kind) { return ListenText.badge(parent, t) }
-        if let media = MediaKind(rawValue: kind) { return ListenText.badge(media, t) }
-        return kind == "author" ? t("author", context: "kind") : kind
+    static func badge(_ kind: SearchHit.Kind, _ t: Translator) -> String {
+        switch kind {
+        case .author: t("author", context: "kind")
+        case .parent(let parent): ListenText.badge(parent, t)
+        case .media(let media): ListenText.badge(media, t)
+        }
     }
 
     private func parent(
