@@ -87,6 +87,20 @@ import Testing
         }
     }
 
+    /// A 422's detail sums up its fields' details: in the asked language too, not only each field.
+    @Test func invalidFieldsAreSummedUpInTheAskedLanguage() async throws {
+        try await TestServer.run { server in
+            let body = #"{"email":"nope","password":"x","firstName":"","lastName":"B"}"#
+            let answer = try await server.request(
+                .post, "/api/v1/auth/register", json: body, headers: [.acceptLanguage: "uk"])
+            #expect(answer.status == .unprocessableContent)
+            let errors = try #require(answer.json["errors"] as? [[String: Any]])
+            let details = errors.compactMap { $0["detail"] as? String }
+            #expect(details.count == 3 && details.allSatisfy { !$0.contains("must") && !$0.contains("needs") })
+            #expect(answer.json["detail"] as? String == details.joined(separator: " "))
+        }
+    }
+
     @Test func theDemoSpeaksRussianUnlessTold() async throws {
         try await TestServer.run(configure: { $0.demo = true }) { server in
             let home = try await Self.page(server, "/")

@@ -78,7 +78,7 @@ public func describeForPeople(_ error: any Error, _ t: Translator = .source) -> 
         }
     }
     if let problem = Problem(describing: error) {
-        return problem.errors.isEmpty ? t.detail(problem) : problem.errors.map { t.detail($0) }.joined(separator: " ")
+        return t.detail(problem)
     }
     return String(describing: error)
 }

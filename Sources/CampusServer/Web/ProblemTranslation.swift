@@ -16,8 +16,14 @@ extension Translator {
         return translated
     }
 
-    /// A problem's detail in this language, if the catalogue has its message.
-    func detail(_ problem: Problem) -> String { detail(problem.message, problem.values, english: problem.detail) }
+    /// A problem's detail in this language, if the catalogue has its message; a detail that sums
+    /// up the fields' details (``Problem/invalid(_:)``) is summed up from their translations.
+    func detail(_ problem: Problem) -> String {
+        guard problem.errors.isEmpty || problem.detail != problem.errors.map(\.detail).joined(separator: " ") else {
+            return problem.errors.map { detail($0) }.joined(separator: " ")
+        }
+        return detail(problem.message, problem.values, english: problem.detail)
+    }
 
     /// A field's detail in this language, if the catalogue has its message.
     func detail(_ problem: FieldProblem) -> String {
