@@ -25,11 +25,12 @@ struct HomeFeed: Sendable {
 
     struct Block: Sendable {
         var type: Components.Schemas.FeedBlock._typePayload
-        var title: String
         /// The title the block's configuration gives it.
         var configuredTitle: String
         /// The album or podcast the default rating block invites to rate.
         var rated: String?
+        /// The title as the API gives it, in English (pages: ``HomeFeed/title(of:_:)``).
+        var title: String { rated.map { "Rate “\($0)”" } ?? configuredTitle }
         var highlight: Bool
         var hasMore: Bool
         var moreURL: String?
@@ -124,7 +125,7 @@ struct HomeFeed: Sendable {
         func block(_ items: [Item], more: String?) -> Block? {
             guard !items.isEmpty else { return nil }
             return Block(
-                type: .init(rawValue: configuration.type.rawValue) ?? .list_square, title: configuration.title,
+                type: .init(rawValue: configuration.type.rawValue) ?? .list_square,
                 configuredTitle: configuration.title, highlight: configuration.highlight,
                 hasMore: items.count > limit && more != nil, moreURL: more,
                 items: Array(items.prefix(limit)))
@@ -156,10 +157,7 @@ struct HomeFeed: Sendable {
             for parent in try await store.newestParents(kind: nil, limit: 20)
             where try await store.rating(parentID: parent.id, userID: user.id).mine == nil {
                 var rated = block([Self.item(parent)], more: nil)
-                if configuration.title == "Rate it" {
-                    rated?.title = "Rate “\(parent.title)”"
-                    rated?.rated = parent.title
-                }
+                if configuration.title == "Rate it" { rated?.rated = parent.title }
                 return rated
             }
             return nil

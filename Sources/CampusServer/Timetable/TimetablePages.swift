@@ -116,32 +116,53 @@ struct TimetablePages: Sendable {
         }
     }
 
+    /// The three directory lists: their tabs' words and their search fields' labels.
+    enum ListKind: String, CaseIterable {
+        case groups, teachers, rooms
+
+        var route: Route<Void> {
+            switch self {
+            case .groups: SiteRoutes.groups
+            case .teachers: SiteRoutes.teachers
+            case .rooms: SiteRoutes.rooms
+            }
+        }
+
+        func title(_ t: Translator) -> String {
+            switch self {
+            case .groups: t("Groups")
+            case .teachers: t("Teachers")
+            case .rooms: t("Rooms")
+            }
+        }
+
+        func searchLabel(_ t: Translator) -> String {
+            switch self {
+            case .groups: t("Search groups")
+            case .teachers: t("Search teachers")
+            case .rooms: t("Search rooms")
+            }
+        }
+    }
+
     private func list(
-        _ request: PageRequest, kind: String, route: Route<Void>, sectionChoices: [String],
-        chosen: String, sections: [TimetableListPage.ListSection], total: Int
+        _ request: PageRequest, kind: ListKind, sectionChoices: [String], chosen: String,
+        sections: [TimetableListPage.ListSection], total: Int
     ) -> PageAnswer {
         let query = request.query("q")
         let t = request.t
-        let tabs: [(String, Route<Void>, String)] = [
-            ("groups", SiteRoutes.groups, t("Groups")), ("teachers", SiteRoutes.teachers, t("Teachers")),
-            ("rooms", SiteRoutes.rooms, t("Rooms")),
-        ]
-        let searchLabel =
-            switch kind {
-            case "groups": t("Search groups")
-            case "teachers": t("Search teachers")
-            default: t("Search rooms")
-            }
         return .page(
             TimetableListPage(
-                kind: kind, title: tabs.first { $0.0 == kind }?.2 ?? "", searchLabel: searchLabel, q: query ?? "",
-                searchAction: route.path, sections: sections, total: total,
+                kind: kind.rawValue, title: kind.title(t), searchLabel: kind.searchLabel(t), q: query ?? "",
+                searchAction: kind.route.path, sections: sections, total: total,
                 sectionChoices: sectionChoices.map { choice in
                     .init(
                         name: Self.sectionChoice(choice, t), selected: choice == chosen,
-                        url: route.path(query: [("q", query), ("sections", choice)]))
+                        url: kind.route.path(query: [("q", query), ("sections", choice)]))
                 },
-                tabs: tabs.map { .init(url: $0.1.path(query: [("q", query)]), title: $0.2, current: $0.0 == kind) }))
+                tabs: ListKind.allCases.map {
+                    .init(url: $0.route.path(query: [("q", query)]), title: $0.title(t), current: $0 == kind)
+                }))
     }
 
     @Sendable func groupList(_ request: PageRequest) async throws -> PageAnswer {
@@ -150,7 +171,7 @@ struct TimetablePages: Sendable {
         let (sections, specialities) = try await directory.groups(
             filter: .init(search: request.query("q"), course: course), sections: chosen)
         return list(
-            request, kind: "groups", route: SiteRoutes.groups,
+            request, kind: .groups,
             sectionChoices: Listing.GroupSections.allCases.map(\.rawValue), chosen: chosen.rawValue,
             sections: sections.map {
                 .init(
@@ -164,7 +185,7 @@ struct TimetablePages: Sendable {
         let chosen = Listing.TeacherSections(rawValue: request.query("sections") ?? "") ?? .letter
         let sections = try await directory.teachers(search: request.query("q"), sections: chosen)
         return list(
-            request, kind: "teachers", route: SiteRoutes.teachers,
+            request, kind: .teachers,
             sectionChoices: Listing.TeacherSections.allCases.map(\.rawValue), chosen: chosen.rawValue,
             sections: sections.map { .init(title: Self.heading($0.label, request.t), items: $0.items.map(Self.item)) },
             total: Set(sections.flatMap { $0.items.map(\.id) }).count)
@@ -174,7 +195,7 @@ struct TimetablePages: Sendable {
         let chosen = Listing.RoomSections(rawValue: request.query("sections") ?? "") ?? .building
         let sections = try await directory.rooms(search: request.query("q"), sections: chosen)
         return list(
-            request, kind: "rooms", route: SiteRoutes.rooms,
+            request, kind: .rooms,
             sectionChoices: Listing.RoomSections.allCases.map(\.rawValue), chosen: chosen.rawValue,
             sections: sections.map {
                 .init(title: Self.heading($0.label, request.t), items: $0.items.map { Self.item($0, request.t) })
