@@ -47,14 +47,14 @@ let package = Package(
         .target(name: "Localization"),
         .target(name: "InputRules", dependencies: ["Localization"]),
         .target(name: "Accounts", dependencies: ["InputRules"]),
-        .target(name: "Timetable", dependencies: ["InputRules"]),
-        .target(name: "Compete", dependencies: ["InputRules"]),
-        .target(name: "Listen", dependencies: ["InputRules"]),
-        .target(name: "Formats", dependencies: ["InputRules", "Timetable", "Compete", "Listen"]),
+        .target(name: "Timetable", dependencies: ["InputRules", "Localization"]),
+        .target(name: "Compete", dependencies: ["InputRules", "Localization"]),
+        .target(name: "Listen", dependencies: ["InputRules", "Localization"]),
+        .target(name: "Formats", dependencies: ["InputRules", "Localization", "Timetable", "Compete", "Listen"]),
         .target(
             name: "HTTPInput",
             dependencies: [
-                "InputRules",
+                "InputRules", "Localization",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "MultipartKit", package: "multipart-kit"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -63,7 +63,7 @@ let package = Package(
         .target(
             name: "Storage",
             dependencies: [
-                "Accounts", "Timetable", "Compete", "Listen", "SharedHelpers",
+                "Accounts", "Timetable", "Compete", "Listen", "Localization", "SharedHelpers",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "SQLKit", package: "sql-kit"),
                 .product(name: "SQLiteKit", package: "sqlite-kit"),
@@ -146,7 +146,7 @@ let package = Package(
             dependencies: ["Storage", .product(name: "Logging", package: "swift-log")],
             path: "Tests/Support"
         ),
-        .testTarget(name: "InputRulesTests", dependencies: ["InputRules"]),
+        .testTarget(name: "InputRulesTests", dependencies: ["InputRules", "Localization"]),
         .testTarget(name: "LocalizationTests", dependencies: ["Localization"]),
         .testTarget(
             name: "HTTPInputTests",

@@ -24,19 +24,17 @@ public struct OutboundFetch: Sendable {
     }
 
     /// Why a fetch failed, in words for the person who asked for it.
-    public struct Failed: Error, CustomStringConvertible {
-        /// The words, in English.
-        public var description: String
-        /// The message the description was made from, `{placeholders}` and all, and their values.
-        public var message: String
-        public var values: [String: String]
+    public struct Failed: PhrasedError {
+        /// The words, and what they were made from (a translation looks them up).
+        public var phrase: Phrase
 
-        /// `detail` is a literal message (scripts/extract-messages finds it), as for a ``Problem``.
+        /// `detail` is a literal message (scripts/extract-messages finds it); the changing parts
+        /// are `values`, as for a ``FieldProblem``.
         public init(detail message: String, _ values: [String: String] = [:]) {
-            self.description = Placeholders.fill(message, values)
-            self.message = message
-            self.values = values
+            self.phrase = Phrase(message, values)
         }
+
+        public init(_ phrase: Phrase) { self.phrase = phrase }
     }
 
     public struct Fetched: Sendable {

@@ -12,10 +12,8 @@ public struct Problem: Error, Sendable, Equatable {
     public var title: String
     /// The words, in English until a page or the API translates them.
     public var detail: String
-    /// The message the detail was made from, `{placeholders}` and all, and their values: what a
-    /// translation looks up and fills.
-    public var message: String
-    public var values: [String: String]
+    /// What the detail was made from: what a translation looks up and fills.
+    public var phrase: Phrase
     public var errors: [FieldProblem]
     public var headers: HTTPFields
 
@@ -25,12 +23,18 @@ public struct Problem: Error, Sendable, Equatable {
         _ status: HTTPResponse.Status, type: String = "about:blank", title: String? = nil, detail message: String,
         _ values: [String: String] = [:], errors: [FieldProblem] = [], headers: HTTPFields = [:]
     ) {
+        self.init(status, type: type, title: title, phrase: Phrase(message, values), errors: errors, headers: headers)
+    }
+
+    public init(
+        _ status: HTTPResponse.Status, type: String = "about:blank", title: String? = nil, phrase: Phrase,
+        errors: [FieldProblem] = [], headers: HTTPFields = [:]
+    ) {
         self.status = status
         self.type = type
         self.title = title ?? status.reasonPhrase
-        self.detail = Placeholders.fill(message, values)
-        self.message = message
-        self.values = values
+        self.detail = phrase.text
+        self.phrase = phrase
         self.errors = errors
         self.headers = headers
     }

@@ -52,8 +52,7 @@ public struct ProblemMiddleware: RouterMiddleware {
                 // The router found no route: the detail says so; status, type, title and headers stay.
                 let nothing = Problem.notFound("There is nothing at {path}.", ["path": request.uri.path])
                 problem.detail = nothing.detail
-                problem.message = nothing.message
-                problem.values = nothing.values
+                problem.phrase = nothing.phrase
             }
             if wantsPage(request, context), let page = htmlErrorPage(problem, request, context) {
                 return page

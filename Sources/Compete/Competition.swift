@@ -1,5 +1,6 @@
 import Foundation
 import InputRules
+import Localization
 
 /// A competition, as organizers run it and participants join it (seed 002's `competitions`).
 public struct Competition: Sendable, Equatable, Identifiable {
@@ -81,24 +82,18 @@ public struct CompetitionDraft: Sendable, Equatable {
 /// One rule an input broke, naming the field.
 public struct CompeteFieldError: Error, Sendable, Equatable {
     public var field: String
-    /// The words, in English.
-    public var detail: String
-    /// The message the detail was made from, `{placeholders}` and all, and their values: what a
-    /// translation looks up and fills.
-    public var message: String
-    public var values: [String: String]
+    /// The words, and what they were made from (a translation looks them up).
+    public var phrase: Phrase
 
-    /// `detail` is a literal message (scripts/extract-messages finds it); the changing parts are
-    /// `values`, as for a ``FieldProblem``.
+    /// `detail` is a literal message (scripts/extract-messages finds it); the changing parts
+    /// are `values`, as for a ``FieldProblem``.
     public init(field: String, detail message: String, _ values: [String: String] = [:]) {
         self.field = field
-        self.detail = FieldProblem(field: field, detail: message, values).detail
-        self.message = message
-        self.values = values
+        self.phrase = Phrase(message, values)
     }
 
     /// The same problem as the rest of Campus names one.
-    public var fieldProblem: FieldProblem { FieldProblem(field: field, detail: message, values) }
+    public var fieldProblem: FieldProblem { FieldProblem(field: field, phrase) }
 }
 
 /// Every rule a draft or a result broke.

@@ -1,6 +1,7 @@
 import Foundation
 import InputRules
 import Listen
+import Localization
 
 /// What `ffprobe -print_format json -show_format -show_streams` says about an audio file, and
 /// the catalogue entry Campus makes of it.
@@ -48,17 +49,19 @@ public struct AudioProbe: Sendable, Equatable {
     /// Reads ffprobe's JSON; throws ``ImportError`` when it is not ffprobe output for an audio file.
     public init(json: Data, file: String) throws {
         guard json.count <= Self.outputLimit else {
-            throw ImportError(file: file, field: "", message: "ffprobe said too much about it.")
+            throw ImportError(file: file, field: "", detail: "ffprobe said too much about it.")
         }
         let output: Output
         do {
             output = try JSONDecoder().decode(Output.self, from: json)
         } catch {
-            throw ImportError(file: file, field: "", message: "ffprobe's output is not JSON: \(error)")
+            throw ImportError(
+                file: file, field: "", detail: "ffprobe's output is not JSON: {reason}",
+                ["reason": String(describing: error)])
         }
         guard let format = output.format, let streams = output.streams,
             let audio = streams.first(where: { $0.codecType == "audio" })
-        else { throw ImportError(file: file, field: "", message: "It has no audio stream.") }
+        else { throw ImportError(file: file, field: "", detail: "it has no audio stream.") }
         var tags: [String: String] = [:]
         for (name, value) in format.tags ?? [:] { tags[name.lowercased()] = value }
         for (name, value) in audio.tags ?? [:] where tags[name.lowercased()] == nil { tags[name.lowercased()] = value }
@@ -150,17 +153,19 @@ public struct ScannedAudio: Sendable, Equatable {
     /// Every tag against ``CatalogueLimits``: the first that breaks them is named (`the title tag
     /// has 600 characters; at most 500.`). The file is then not read into the catalogue.
     public func checkLimits() throws(CatalogueLimitProblem) {
-        try CatalogueLimits.check(title, "The title tag", limit: CatalogueLimits.title)
-        try CatalogueLimits.check(parentTitle, "The album tag", limit: CatalogueLimits.title)
-        try CatalogueLimits.check(parentAuthor, "The album_artist tag", limit: CatalogueLimits.name)
-        try CatalogueLimits.check(author, "The artist tag", limit: CatalogueLimits.name)
-        try CatalogueLimits.check(genre, "The genre tag", limit: CatalogueLimits.name)
+        try CatalogueLimits.check(title, Phrase("The title tag"), limit: CatalogueLimits.title)
+        try CatalogueLimits.check(parentTitle, Phrase("The album tag"), limit: CatalogueLimits.title)
+        try CatalogueLimits.check(parentAuthor, Phrase("The album_artist tag"), limit: CatalogueLimits.name)
+        try CatalogueLimits.check(author, Phrase("The artist tag"), limit: CatalogueLimits.name)
+        try CatalogueLimits.check(genre, Phrase("The genre tag"), limit: CatalogueLimits.name)
         try CatalogueLimits.check(
-            description, "The comment tag", limit: CatalogueLimits.description, multiline: true)
-        try CatalogueLimits.check(publishedAt, "The date tag")
+            description, Phrase("The comment tag"), limit: CatalogueLimits.description, multiline: true)
+        try CatalogueLimits.check(publishedAt, Phrase("The date tag"))
         if let year, !DateRules.years.contains(year) {
             throw CatalogueLimitProblem(
-                field: "The date tag", message: "names the year \(year), outside \(DateRules.rangeText).")
+                Phrase(
+                    "The date tag names the year {year}, outside {firstDay} to {lastDay}.",
+                    DateRules.rangeValues.merging(["year": String(year)]) { _, new in new }))
         }
     }
 

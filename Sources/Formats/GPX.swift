@@ -1,6 +1,7 @@
 import Compete
 import Foundation
 import InputRules
+import Localization
 
 #if canImport(FoundationXML)
     import FoundationXML
@@ -20,23 +21,17 @@ public struct GPXFile: Sendable, Equatable {
 }
 
 /// Why a GPX file cannot be used, in words for the person who uploaded it.
-public struct GPXError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// The words, in English.
-    public var reason: String
-    /// The message the reason was made from, `{placeholders}` and all, and their values: what a
-    /// translation looks up and fills.
-    public var message: String
-    public var values: [String: String]
+public struct GPXError: PhrasedError, Sendable, Equatable {
+    /// The words, and what they were made from (a translation looks them up).
+    public var phrase: Phrase
 
-    /// `detail` is a literal message (scripts/extract-messages finds it); the changing parts are
-    /// `values`, as for a ``FieldProblem``.
+    /// `detail` is a literal message (scripts/extract-messages finds it); the changing parts
+    /// are `values`, as for a ``FieldProblem``.
     public init(detail message: String, _ values: [String: String] = [:]) {
-        self.reason = FieldProblem(field: "", detail: message, values).detail
-        self.message = message
-        self.values = values
+        self.phrase = Phrase(message, values)
     }
 
-    public var description: String { reason }
+    public init(_ phrase: Phrase) { self.phrase = phrase }
 }
 
 /// Reads GPX with FoundationXML's parser (libxml2), without any entity expansion: a file that
@@ -56,7 +51,7 @@ public enum GPX {
         do {
             prepared = try XMLInput.prepared(data)
         } catch {
-            throw GPXError(detail: error.message, error.values)
+            throw GPXError(error.phrase)
         }
         let reader = Reader(maximumPoints: maximumPoints)
         let parser = XMLParser(data: prepared)

@@ -112,7 +112,7 @@ extension IIS {
             index, dto in
             guard let abbreviation = nonEmpty(dto.abbrev) ?? nonEmpty(dto.name) else {
                 throw ImportError(
-                    field: "[\(index)].abbrev", message: "is missing: a department needs an abbreviation.")
+                    field: "[\(index)].abbrev", detail: "is missing: a department needs an abbreviation.")
             }
             return Department(
                 abbreviation: Department.key(abbreviation), name: nonEmpty(dto.name), iisID: dto.id ?? dto.idDepartment)
@@ -153,7 +153,7 @@ extension IIS {
                 continue
             }
             guard let parsed = room(named: dto.name, building: building) else {
-                throw ImportError(field: "[\(index)].name", message: "is empty.")
+                throw ImportError(field: "[\(index)].name", detail: "is empty.")
             }
             var departmentKey: String?
             if let department = dto.department,
@@ -186,7 +186,7 @@ extension TimetableImport {
     /// speciality it names.
     mutating func add(group dto: IIS.GroupDTO, path: String) throws {
         guard let name = IIS.nonEmpty(dto.name) else {
-            throw ImportError(field: "\(path).name", message: "is empty: a group needs a name.")
+            throw ImportError(field: "\(path).name", detail: "is empty: a group needs a name.")
         }
         if let facultyID = dto.facultyId, let abbreviation = IIS.nonEmpty(dto.facultyAbbrev) {
             faculties.append(Faculty(id: facultyID, name: nil, abbreviation: abbreviation))

@@ -61,7 +61,7 @@ extension IIS {
             owner = .teacher(teacher.urlID)
         } else {
             throw ImportError(
-                field: "studentGroupDto", message: "is missing, and so is employeeDto: whose schedule is this?")
+                field: "studentGroupDto", detail: "is missing, and so is employeeDto: whose schedule is this?")
         }
         let term = TermDates(
             lessonsStart: try date(dto.startDate, "startDate"), lessonsEnd: try date(dto.endDate, "endDate"),
@@ -81,7 +81,7 @@ extension IIS {
         for (key, dayLessons) in (dto.schedules ?? [:]).sorted(by: { $0.key < $1.key }) {
             guard let weekday = Weekday(russian: key) else {
                 throw ImportError(
-                    field: "schedules.\(key)", message: "is not a weekday; expected Понедельник … Воскресенье.")
+                    field: "schedules.\(key)", detail: "is not a weekday; expected Понедельник … Воскресенье.")
             }
             for (index, lesson) in dayLessons.enumerated() {
                 try add(lesson, weekday: weekday, isExam: false, path: "schedules.\(key)[\(index)]")
@@ -115,7 +115,7 @@ extension IIS {
             var end = try time(dto.endLessonTime, "\(path()).endLessonTime")
         else {
             throw ImportError(
-                field: "\(path()).startLessonTime", message: "is missing: a lesson needs a start and an end time.")
+                field: "\(path()).startLessonTime", detail: "is missing: a lesson needs a start and an end time.")
         }
         // An announcement may carry its own times; IIS also puts dates there, which say nothing
         // about the time of day and are left alone.
@@ -126,7 +126,9 @@ extension IIS {
             end = announcedEnd
         }
         guard start < end else {
-            throw ImportError(field: "\(path()).endLessonTime", message: "\(end) is not after the start time \(start).")
+            throw ImportError(
+                field: "\(path()).endLessonTime", detail: "{end} is not after the start time {start}.",
+                ["end": String(describing: end), "start": String(describing: start)])
         }
         let single = try date(dto.dateLesson, "\(path()).dateLesson")
         var rangeStart = try date(dto.startLessonDate, "\(path()).startLessonDate")
@@ -139,7 +141,7 @@ extension IIS {
             // Exams and one-off lessons have a date; some carry it only as a one-day range.
             guard let day = single ?? rangeStart ?? rangeEnd else {
                 throw ImportError(
-                    field: "\(path()).dateLesson", message: "is missing: a lesson in exams needs its date.")
+                    field: "\(path()).dateLesson", detail: "is missing: a lesson in exams needs its date.")
             }
             lessonDate = day
             lessonWeekday = nil
@@ -150,16 +152,19 @@ extension IIS {
         if dto.weekNumber?.contains(0) == true || weeks.count == 4 || lessonDate != nil { weeks = [] }
         if let invalid = dto.weekNumber?.first(where: { !(0...4).contains($0) }) {
             throw ImportError(
-                field: "\(path()).weekNumber", message: "\(invalid) is not a study week (1–4, or 0 for every week).")
+                field: "\(path()).weekNumber", detail: "{week} is not a study week (1–4, or 0 for every week).",
+                ["week": String(describing: invalid)])
         }
         let subgroup = dto.numSubgroup ?? 0
         guard (0...9).contains(subgroup) else {
-            throw ImportError(field: "\(path()).numSubgroup", message: "\(subgroup) is not a subgroup (0–9).")
+            throw ImportError(
+                field: "\(path()).numSubgroup", detail: "{subgroup} is not a subgroup (0–9).",
+                ["subgroup": String(describing: subgroup)])
         }
         var rooms: [ImportedRoom] = []
         for (index, text) in (dto.auditories ?? []).enumerated() {
             guard let room = room(text) else {
-                throw ImportError(field: "\(path()).auditories[\(index)]", message: "is empty.")
+                throw ImportError(field: "\(path()).auditories[\(index)]", detail: "is empty.")
             }
             rooms.append(room)
         }
@@ -179,7 +184,7 @@ extension IIS {
         }
         let subject = nonEmpty(dto.subject) ?? nonEmpty(dto.subjectFullName) ?? (isAnnouncement ? "Announcement" : nil)
         guard let subject else {
-            throw ImportError(field: "\(path()).subject", message: "is missing: a lesson needs a subject.")
+            throw ImportError(field: "\(path()).subject", detail: "is missing: a lesson needs a subject.")
         }
         let lesson = ImportedLesson(
             subject: subject, subjectFullName: nonEmpty(dto.subjectFullName), typeID: nonEmpty(dto.lessonTypeAbbrev),
@@ -193,10 +198,10 @@ extension IIS {
     /// embedded in lessons (`degree` is the full name and `degreeAbbrev` the abbreviation).
     static func teacher(_ dto: EmployeeDTO, path: @autoclosure () -> String) throws -> ImportedTeacher {
         guard let urlID = nonEmpty(dto.urlId) else {
-            throw ImportError(field: "\(path()).urlId", message: "is missing: a teacher needs a URL id.")
+            throw ImportError(field: "\(path()).urlId", detail: "is missing: a teacher needs a URL id.")
         }
         guard let lastName = nonEmpty(dto.lastName) else {
-            throw ImportError(field: "\(path()).lastName", message: "is missing.")
+            throw ImportError(field: "\(path()).lastName", detail: "is missing.")
         }
         var degree: String?
         var abbreviation: String?

@@ -29,7 +29,7 @@ public enum IIS {
             case .departments: result = try departments(data)
             case .auditories: result = try auditories(data).import
             case .lastUpdate:
-                throw ImportError(field: "", message: "is a last-update date, not timetable data.")
+                throw ImportError(field: "", detail: "is a last-update date, not timetable data.")
             }
             return try result.checked(file: nil)
         } catch let error as ImportError {
@@ -55,7 +55,7 @@ public enum IIS {
         do {
             json = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
         } catch {
-            throw ImportError(field: "", message: "is not valid JSON.")
+            throw ImportError(field: "", detail: "is not valid JSON.")
         }
         if let object = json as? [String: Any] {
             if object["lastUpdateDate"] != nil { return .lastUpdate }
@@ -63,14 +63,14 @@ public enum IIS {
                 return .schedule
             }
             throw ImportError(
-                field: "", message: "is not an IIS schedule: it has no \"schedules\", \"exams\" or \"studentGroupDto\"."
+                field: "", detail: "is not an IIS schedule: it has no “schedules”, “exams” or “studentGroupDto”."
             )
         }
         guard let array = json as? [Any] else {
-            throw ImportError(field: "", message: "is neither an IIS schedule (an object) nor an IIS list (an array).")
+            throw ImportError(field: "", detail: "is neither an IIS schedule (an object) nor an IIS list (an array).")
         }
         guard let first = array.first as? [String: Any] else {
-            throw ImportError(field: "", message: "is an empty list, or a list of something other than objects.")
+            throw ImportError(field: "", detail: "is an empty list, or a list of something other than objects.")
         }
         let keys = Set(first.keys)
         if keys.contains("specialityDepartmentEducationFormId") || keys.contains("educationDegree") { return .groups }
@@ -83,7 +83,7 @@ public enum IIS {
             return abbreviations.contains { $0.hasPrefix("Каф") } ? .departments : .faculties
         }
         throw ImportError(
-            field: "[0]", message: "is not an IIS group, employee, auditory, faculty, speciality or department.")
+            field: "[0]", detail: "is not an IIS group, employee, auditory, faculty, speciality or department.")
     }
 
     // MARK: Values
@@ -94,16 +94,19 @@ public enum IIS {
         case .success(let date): return date
         case .failure(.outOfRange):
             throw ImportError(
-                field: path(), message: "\"\(text)\" is outside the dates Campus works with, 01.01.1900 to 31.12.2200.")
+                field: path(), detail: "“{text}” is outside the dates Campus works with, 01.01.1900 to 31.12.2200.",
+                ["text": String(describing: text)])
         case .failure(.malformed):
-            throw ImportError(field: path(), message: "\"\(text)\" is not a date like 01.09.2023.")
+            throw ImportError(
+                field: path(), detail: "“{text}” is not a date like 01.09.2023.", ["text": String(describing: text)])
         }
     }
 
     static func time(_ text: String?, _ path: @autoclosure () -> String) throws -> WallTime? {
         guard let text = nonEmpty(text) else { return nil }
         guard let time = WallTime(text) else {
-            throw ImportError(field: path(), message: "\"\(text)\" is not a time like 09:00.")
+            throw ImportError(
+                field: path(), detail: "“{text}” is not a time like 09:00.", ["text": String(describing: text)])
         }
         return time
     }
@@ -134,7 +137,7 @@ public enum IIS {
             throw ImportError(error)
         }
         guard let date = try date(dto.lastUpdateDate, "lastUpdateDate") else {
-            throw ImportError(field: "lastUpdateDate", message: "is empty.")
+            throw ImportError(field: "lastUpdateDate", detail: "is empty.")
         }
         return date
     }

@@ -1,22 +1,32 @@
 import Foundation
+import Localization
 import Timetable
 
 /// Why an outside file could not be read: the file, the field (a path such as
 /// `schedules.Понедельник[3].startLessonTime`) and what was wrong with it.
-public struct ImportError: Error, Sendable, Equatable, CustomStringConvertible {
+public struct ImportError: PhrasedError, Sendable, Equatable {
     public var file: String?
     public var field: String
-    public var message: String
+    /// What was wrong, after the file and the field ("is missing."), or a whole sentence that
+    /// names the field itself when `field` is empty.
+    public var reason: Phrase
 
-    public init(file: String? = nil, field: String, message: String) {
-        self.file = file
-        self.field = field
-        self.message = message
+    /// `detail` is a literal message (scripts/extract-messages finds it); the changing parts
+    /// are `values`, as for a ``FieldProblem``.
+    public init(file: String? = nil, field: String, detail message: String, _ values: [String: String] = [:]) {
+        self.init(file: file, field: field, Phrase(message, values))
     }
 
-    public var description: String {
+    public init(file: String? = nil, field: String, _ reason: Phrase) {
+        self.file = file
+        self.field = field
+        self.reason = reason
+    }
+
+    /// `file: field: reason`.
+    public var phrase: Phrase {
         let place = [file, field.isEmpty ? nil : field].compactMap { $0 }.joined(separator: ": ")
-        return place.isEmpty ? message : "\(place): \(message)"
+        return place.isEmpty ? reason : Phrase("{place}: {reason}", ["place": place], parts: ["reason": reason])
     }
 
     /// The same error, said of a file.
@@ -41,28 +51,33 @@ public struct ImportError: Error, Sendable, Equatable, CustomStringConvertible {
         }
         switch error {
         case .typeMismatch(let type, let context):
-            self.init(file: file, field: path(context.codingPath), message: "expected \(Self.describe(type)).")
+            self.init(
+                file: file, field: path(context.codingPath),
+                Phrase("expected {type}.", parts: ["type": Self.describe(type)]))
         case .valueNotFound(let type, let context):
             self.init(
-                file: file, field: path(context.codingPath), message: "expected \(Self.describe(type)), found null.")
+                file: file, field: path(context.codingPath),
+                Phrase("expected {type}, found null.", parts: ["type": Self.describe(type)]))
         case .keyNotFound(let key, let context):
-            self.init(file: file, field: path(context.codingPath + [key]), message: "is missing.")
+            self.init(file: file, field: path(context.codingPath + [key]), detail: "is missing.")
         case .dataCorrupted(let context):
-            let message =
-                context.codingPath.isEmpty ? "is not valid JSON." : "is not valid: \(context.debugDescription)"
-            self.init(file: file, field: path(context.codingPath), message: message)
+            self.init(
+                file: file, field: path(context.codingPath),
+                context.codingPath.isEmpty
+                    ? Phrase("is not valid JSON.")
+                    : Phrase("is not valid: {reason}", ["reason": context.debugDescription]))
         @unknown default:
-            self.init(file: file, field: "", message: "could not be read.")
+            self.init(file: file, field: "", detail: "could not be read.")
         }
     }
 
-    private static func describe(_ type: Any.Type) -> String {
+    private static func describe(_ type: Any.Type) -> Phrase {
         switch type {
-        case is String.Type: "a string"
-        case is Int.Type, is Int64.Type: "a whole number"
-        case is Double.Type: "a number"
-        case is Bool.Type: "true or false"
-        default: "\(type)".contains("Array") ? "a list" : "an object"
+        case is String.Type: Phrase("a string")
+        case is Int.Type, is Int64.Type: Phrase("a whole number")
+        case is Double.Type: Phrase("a number")
+        case is Bool.Type: Phrase("true or false")
+        default: "\(type)".contains("Array") ? Phrase("a list") : Phrase("an object")
         }
     }
 }
@@ -74,7 +89,7 @@ extension TimetableImport {
         do {
             try checkLimits()
         } catch {
-            throw ImportError(file: file, field: error.field, message: error.message)
+            throw ImportError(file: file, field: "", error.phrase)
         }
         return self
     }
@@ -91,17 +106,20 @@ public enum InputFile {
         do {
             attributes = try FileManager.default.attributesOfItem(atPath: path)
         } catch {
-            throw ImportError(file: name, field: "", message: "cannot be read: \(error.localizedDescription)")
+            throw ImportError(
+                file: name, field: "", detail: "cannot be read: {reason}", ["reason": error.localizedDescription])
         }
         if let size = attributes[.size] as? Int, size > maximumSize {
             throw ImportError(
                 file: name, field: "",
-                message: "is \(size >> 20) MiB; files larger than \(maximumSize >> 20) MiB are not imported.")
+                detail: "is {size} MiB; files larger than {limit} MiB are not imported.",
+                ["size": "\(size >> 20)", "limit": "\(maximumSize >> 20)"])
         }
         do {
             return try Data(contentsOf: URL(fileURLWithPath: path))
         } catch {
-            throw ImportError(file: name, field: "", message: "cannot be read: \(error.localizedDescription)")
+            throw ImportError(
+                file: name, field: "", detail: "cannot be read: {reason}", ["reason": error.localizedDescription])
         }
     }
 }

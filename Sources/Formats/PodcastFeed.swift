@@ -1,6 +1,6 @@
 import Foundation
-import InputRules
 import Listen
+import Localization
 
 #if canImport(FoundationXML)
     import FoundationXML
@@ -67,21 +67,17 @@ public struct PodcastFeed: Sendable, Equatable {
 }
 
 /// Why a feed cannot be imported, in words for the person importing it.
-public struct FeedError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// The words, in English.
-    public var reason: String
-    /// The message the reason was made from, `{placeholders}` and all, and their values.
-    public var message: String
-    public var values: [String: String]
+public struct FeedError: PhrasedError, Sendable, Equatable {
+    /// The words, and what they were made from (a translation looks them up).
+    public var phrase: Phrase
 
-    /// `detail` is a literal message (scripts/extract-messages finds it), as for a ``FieldProblem``.
+    /// `detail` is a literal message (scripts/extract-messages finds it); the changing parts
+    /// are `values`, as for a ``FieldProblem``.
     public init(detail message: String, _ values: [String: String] = [:]) {
-        self.reason = FieldProblem(field: "", detail: message, values).detail
-        self.message = message
-        self.values = values
+        self.phrase = Phrase(message, values)
     }
 
-    public var description: String { reason }
+    public init(_ phrase: Phrase) { self.phrase = phrase }
 }
 
 /// Reads and writes RSS 2.0 podcast feeds with the iTunes namespace, with FoundationXML (libxml2);
@@ -100,7 +96,7 @@ public enum RSS {
         do {
             prepared = try XMLInput.prepared(data)
         } catch {
-            throw FeedError(detail: error.message, error.values)
+            throw FeedError(error.phrase)
         }
         let reader = Reader()
         let parser = XMLParser(data: prepared)
@@ -136,35 +132,43 @@ public enum RSS {
     /// every enclosure must be an http or https URL (never a file or another scheme).
     static func check(_ feed: PodcastFeed) throws(FeedError) {
         do throws(CatalogueLimitProblem) {
-            try CatalogueLimits.check(feed.title, "The channel's title", limit: CatalogueLimits.title)
-            try CatalogueLimits.check(feed.link, "The channel's link", limit: CatalogueLimits.link)
+            try CatalogueLimits.check(feed.title, Phrase("The channel's title"), limit: CatalogueLimits.title)
+            try CatalogueLimits.check(feed.link, Phrase("The channel's link"), limit: CatalogueLimits.link)
             try CatalogueLimits.check(
-                feed.description, "The channel's description", limit: CatalogueLimits.description, multiline: true)
-            try CatalogueLimits.check(feed.author, "The channel's itunes:author", limit: CatalogueLimits.name)
-            try CatalogueLimits.check(feed.category, "The channel's itunes:category", limit: CatalogueLimits.name)
-            try CatalogueLimits.check(feed.language, "The channel's language", limit: 40)
-            try CatalogueLimits.check(feed.imageURL, "The channel's image", limit: CatalogueLimits.link)
+                feed.description, Phrase("The channel's description"), limit: CatalogueLimits.description,
+                multiline: true)
+            try CatalogueLimits.check(feed.author, Phrase("The channel's itunes:author"), limit: CatalogueLimits.name)
+            try CatalogueLimits.check(
+                feed.category, Phrase("The channel's itunes:category"), limit: CatalogueLimits.name)
+            try CatalogueLimits.check(feed.language, Phrase("The channel's language"), limit: 40)
+            try CatalogueLimits.check(feed.imageURL, Phrase("The channel's image"), limit: CatalogueLimits.link)
             if let image = feed.imageURL, !isWebURL(image) {
-                throw CatalogueLimitProblem(field: "The channel's image", message: "is not an http or https URL.")
+                throw CatalogueLimitProblem(
+                    Phrase("{field} is not an http or https URL.", parts: ["field": Phrase("The channel's image")]))
             }
             for (index, episode) in feed.episodes.enumerated() {
-                let item = "item \(index + 1)"
-                try CatalogueLimits.check(episode.guid, "The guid of \(item)", limit: CatalogueLimits.guid)
-                try CatalogueLimits.check(episode.title, "The title of \(item)", limit: CatalogueLimits.title)
+                let item = ["item": String(index + 1)]
                 try CatalogueLimits.check(
-                    episode.description, "The description of \(item)", limit: CatalogueLimits.description,
-                    multiline: true)
+                    episode.guid, Phrase("The guid of item {item}", item), limit: CatalogueLimits.guid)
                 try CatalogueLimits.check(
-                    episode.enclosureURL, "The enclosure url of \(item)", limit: CatalogueLimits.link)
-                try CatalogueLimits.check(episode.enclosureType, "The enclosure type of \(item)", limit: 100)
-                try CatalogueLimits.check(episode.published, "The pubDate of \(item)")
+                    episode.title, Phrase("The title of item {item}", item), limit: CatalogueLimits.title)
+                try CatalogueLimits.check(
+                    episode.description, Phrase("The description of item {item}", item),
+                    limit: CatalogueLimits.description, multiline: true)
+                try CatalogueLimits.check(
+                    episode.enclosureURL, Phrase("The enclosure url of item {item}", item), limit: CatalogueLimits.link)
+                try CatalogueLimits.check(
+                    episode.enclosureType, Phrase("The enclosure type of item {item}", item), limit: 100)
+                try CatalogueLimits.check(episode.published, Phrase("The pubDate of item {item}", item))
                 if !isWebURL(episode.enclosureURL) {
                     throw CatalogueLimitProblem(
-                        field: "The enclosure url of \(item)", message: "is not an http or https URL.")
+                        Phrase(
+                            "{field} is not an http or https URL.",
+                            parts: ["field": Phrase("The enclosure url of item {item}", item)]))
                 }
             }
         } catch {
-            throw FeedError(detail: error.description)
+            throw FeedError(error.phrase)
         }
     }
 

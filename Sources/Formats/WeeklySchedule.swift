@@ -1,4 +1,5 @@
 import Foundation
+import Localization
 import Timetable
 
 /// Reads the files of seed 004's "Schedule" app: `schedule.json` (an odd and an even week of
@@ -90,7 +91,8 @@ public enum OddEvenSchedule {
                 guard let weekday = Weekday(rawValue: day.weekday) else {
                     throw ImportError(
                         file: file, field: "\(dayPath).weekday",
-                        message: "\(day.weekday) is not a weekday (1 Monday … 7 Sunday).")
+                        detail: "{weekday} is not a weekday (1 Monday … 7 Sunday).",
+                        ["weekday": String(describing: day.weekday)])
                 }
                 var pairs = Set<Int>()
                 for (slotIndex, slot) in day.slots.enumerated() {
@@ -98,27 +100,31 @@ public enum OddEvenSchedule {
                     guard pairs.insert(slot.pairNumber).inserted else {
                         throw ImportError(
                             file: file, field: "\(path).pairNumber",
-                            message: "pair \(slot.pairNumber) is on this day twice.")
+                            detail: "pair {pair} is on this day twice.",
+                            ["pair": String(describing: slot.pairNumber)])
                     }
                     guard let start = WallTime(slot.startTime) else {
                         throw ImportError(
                             file: file, field: "\(path).startTime",
-                            message: "\"\(slot.startTime)\" is not a time like 08:00.")
+                            detail: "“{text}” is not a time like 08:00.",
+                            ["text": String(describing: slot.startTime)])
                     }
                     guard let end = WallTime(slot.endTime), start < end else {
                         throw ImportError(
                             file: file, field: "\(path).endTime",
-                            message: "\"\(slot.endTime)\" is not a time after the start.")
+                            detail: "“{text}” is not a time after the start.",
+                            ["text": String(describing: slot.endTime)])
                     }
                     guard let lesson = slot.lesson else { continue }
                     guard lessonTypes.contains(lesson.type) else {
                         throw ImportError(
                             file: file, field: "\(path).lesson.type",
-                            message: "\"\(lesson.type)\" is not a lesson type; expected lecture, practice or lab.")
+                            detail: "“{type}” is not a lesson type; expected lecture, practice or lab.",
+                            ["type": String(describing: lesson.type)])
                     }
                     guard let teacher = Self.teacher(lesson.teacher) else {
                         throw ImportError(
-                            file: file, field: "\(path).lesson.teacher", message: "needs an id and a name.")
+                            file: file, field: "\(path).lesson.teacher", detail: "needs an id and a name.")
                     }
                     teachers[teacher.urlID] = teachers[teacher.urlID] ?? teacher
                     let room = lesson.room.flatMap { IIS.nonEmpty($0) }
@@ -157,14 +163,14 @@ public enum OddEvenSchedule {
         var result = TimetableImport()
         for (index, teacherDTO) in dto.teachers.enumerated() {
             guard let teacher = Self.teacher(teacherDTO) else {
-                throw ImportError(file: file, field: "teachers[\(index)]", message: "needs an id and a name.")
+                throw ImportError(file: file, field: "teachers[\(index)]", detail: "needs an id and a name.")
             }
             result.teachers.append(teacher)
             let attendance = teacherDTO.marksAttendance.flatMap { TeacherCard.Attendance(rawValue: $0.lowercased()) }
             if let raw = teacherDTO.marksAttendance, attendance == nil, !raw.isEmpty {
                 throw ImportError(
                     file: file, field: "teachers[\(index)].marksAttendance",
-                    message: "\"\(raw)\" is not yes, no or sometimes.")
+                    detail: "“{text}” is not yes, no or sometimes.", ["text": String(describing: raw)])
             }
             result.teacherCards[teacher.urlID] = TeacherCard(
                 description: teacherDTO.description.flatMap { IIS.nonEmpty(clean($0)) },
@@ -178,7 +184,7 @@ public enum OddEvenSchedule {
     public static func group(fromUser data: Data, file: String? = nil) throws -> String {
         do {
             guard let group = IIS.nonEmpty(try JSONDecoder().decode(UserDTO.self, from: data).group) else {
-                throw ImportError(file: file, field: "group", message: "is empty: whose schedule is this?")
+                throw ImportError(file: file, field: "group", detail: "is empty: whose schedule is this?")
             }
             return group
         } catch let error as DecodingError {
@@ -261,12 +267,16 @@ public enum KMASchedule {
             guard let kind = ImportedSubject.Kind(rawValue: dto.type) else {
                 throw ImportError(
                     file: subjectsFile, field: "[\(index)].type",
-                    message: "\"\(dto.type)\" is not normative, prof or selective.")
+                    detail: "“{type}” is not normative, prof or selective.", ["type": String(describing: dto.type)])
             }
             guard (1...Self.maximumGroups).contains(dto.numberOfGroups) else {
                 throw ImportError(
                     file: subjectsFile, field: "[\(index)].numberOfGroups",
-                    message: "is \(dto.numberOfGroups); a subject has 1 to \(Self.maximumGroups) groups.")
+                    detail: "is {count}; a subject has 1 to {most} groups.",
+                    [
+                        "count": String(dto.numberOfGroups),
+                        "most": String(Self.maximumGroups),
+                    ])
             }
             let subject = ImportedSubject(
                 id: dto.id, name: dto.name, faculty: dto.faculty.flatMap { IIS.nonEmpty($0) },
@@ -291,27 +301,35 @@ public enum KMASchedule {
             let path = "[\(index)]"
             guard let subject = subjects[dto.id] else {
                 throw ImportError(
-                    file: scheduleFile, field: "\(path).id", message: "\(dto.id) is not a subject of the subjects file."
+                    file: scheduleFile, field: "\(path).id", detail: "{id} is not a subject of the subjects file.",
+                    ["id": String(describing: dto.id)]
                 )
             }
             guard let date = LocalDate(dotted: dto.date) else {
                 throw ImportError(
                     file: scheduleFile, field: "\(path).date",
-                    message: LocalDate.read(dotted: dto.date) == .failure(.outOfRange)
-                        ? "\"\(dto.date)\" is outside the dates Campus works with, 01.01.1900 to 31.12.2200."
-                        : "\"\(dto.date)\" is not a date like 11.04.2024."
+                    LocalDate.read(dotted: dto.date) == .failure(.outOfRange)
+                        ? Phrase(
+                            "“{text}” is outside the dates Campus works with, 01.01.1900 to 31.12.2200.",
+                            ["text": dto.date])
+                        : Phrase("“{text}” is not a date like 11.04.2024.", ["text": dto.date])
                 )
             }
             guard let start = WallTime(dto.time), let end = WallTime(minutes: start.minutes + minutes) else {
                 throw ImportError(
-                    file: scheduleFile, field: "\(path).time", message: "\"\(dto.time)\" is not a time like 11:40.")
+                    file: scheduleFile, field: "\(path).time", detail: "“{text}” is not a time like 11:40.",
+                    ["text": String(describing: dto.time)])
             }
             // Group 0 is every group of the subject (a lecture for the whole stream).
             guard (0...subject.numberOfGroups).contains(dto.group) else {
                 throw ImportError(
                     file: scheduleFile, field: "\(path).group",
-                    message:
-                        "\(dto.group) is not a group of \(subject.name) (1–\(subject.numberOfGroups), or 0 for all).")
+                    detail:
+                        "{group} is not a group of {name} (1–{count}, or 0 for all).",
+                    [
+                        "group": String(describing: dto.group), "name": String(describing: subject.name),
+                        "count": String(subject.numberOfGroups),
+                    ])
             }
             let groups =
                 dto.group == 0

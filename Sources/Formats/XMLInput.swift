@@ -1,5 +1,5 @@
 import Foundation
-import InputRules
+import Localization
 
 /// Outside XML (GPX tracks, podcast feeds) made safe for FoundationXML's parser before it sees
 /// it. libxml2 reads many encodings (UTF-16, UTF-7, EBCDIC …) and, as FoundationXML sets it up,
@@ -12,22 +12,17 @@ import InputRules
 /// and RSS give them no meaning.
 public enum XMLInput {
     /// Why a document is not read, in words for the person who sent it.
-    public struct Refused: Error, Sendable, Equatable, CustomStringConvertible {
-        /// The words, in English.
-        public var reason: String
-        /// The message the reason was made from, `{placeholders}` and all, and their values.
-        public var message: String
-        public var values: [String: String]
+    public struct Refused: PhrasedError, Sendable, Equatable {
+        /// The words, and what they were made from (a translation looks them up).
+        public var phrase: Phrase
 
         /// `detail` is a literal message (scripts/extract-messages finds it); the changing parts
         /// are `values`, as for a ``FieldProblem``.
         public init(detail message: String, _ values: [String: String] = [:]) {
-            self.reason = FieldProblem(field: "", detail: message, values).detail
-            self.message = message
-            self.values = values
+            self.phrase = Phrase(message, values)
         }
 
-        public var description: String { reason }
+        public init(_ phrase: Phrase) { self.phrase = phrase }
     }
 
     /// The document as UTF-8 without a document type declaration.

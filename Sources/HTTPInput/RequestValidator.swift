@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import InputRules
+import Localization
 
 /// Checks each API request against the schemas of openapi.yaml before the generated code decodes
 /// it: types, required fields, `null`, string lengths (in code points, as JSON Schema counts),
@@ -14,20 +15,17 @@ public struct RequestValidator: Sendable {
 
     /// A request the server cannot read at all (no body where one is needed, a body that is not
     /// JSON): a 400, unlike the 422 of a ``ValidationFailure``.
-    public struct Malformed: Error, Sendable, Equatable {
-        /// The words, in English.
-        public var detail: String
-        /// The message the detail was made from, `{placeholders}` and all, and their values.
-        public var message: String
-        public var values: [String: String]
+    public struct Malformed: PhrasedError, Sendable, Equatable {
+        /// The words, and what they were made from (a translation looks them up).
+        public var phrase: Phrase
 
-        /// `detail` is a literal message (scripts/extract-messages finds it); the changing parts are `values`.
+        /// `detail` is a literal message (scripts/extract-messages finds it); the changing parts
+        /// are `values`, as for a ``FieldProblem``.
         public init(detail message: String, _ values: [String: String] = [:]) {
-            // Filled as a field's detail is (HTTPInput does not depend on Localization itself).
-            self.detail = FieldProblem(field: "", detail: message, values).detail
-            self.message = message
-            self.values = values
+            self.phrase = Phrase(message, values)
         }
+
+        public init(_ phrase: Phrase) { self.phrase = phrase }
     }
 
     indirect enum Schema: Sendable {

@@ -1,3 +1,5 @@
+import Localization
+
 /// The rules every text that reaches Campus keeps, whoever writes it (the API, a web form, the
 /// command line, an import, a feed, a file's tags): a length limit counted in Unicode code points
 /// (as JSON Schema counts), and no control characters. Control characters are C0 and C1 controls
@@ -20,13 +22,18 @@ public enum TextRules {
         text.unicodeScalars.first { isControl($0, multiline: multiline) }
     }
 
-    /// What is wrong with a text, as the end of a sentence that starts with its name ("title has
-    /// 600 characters; at most 500."), or nil when it keeps the rules.
-    public static func problem(in text: some StringProtocol, limit: Int, multiline: Bool = false) -> String? {
+    /// What is wrong with a text, as a sentence about `{field}` (a value or a part the caller
+    /// gives: "{field} has 600 characters; at most 500."), or nil when it keeps the rules.
+    public static func problem(in text: some StringProtocol, limit: Int, multiline: Bool = false) -> Phrase? {
         let length = text.unicodeScalars.count
-        if length > limit { return "has \(length) characters; at most \(limit)." }
+        if length > limit {
+            return Phrase(
+                "{field} has {length} characters; at most {limit}.", ["length": String(length), "limit": String(limit)])
+        }
         if let scalar = firstControl(in: text, multiline: multiline) {
-            return "contains a control character (\(codePoint(scalar))), which is not allowed."
+            return Phrase(
+                "{field} contains a control character ({codePoint}), which is not allowed.",
+                ["codePoint": codePoint(scalar)])
         }
         return nil
     }

@@ -5,18 +5,19 @@ public struct FieldProblem: Error, Sendable, Equatable {
     public var field: String
     /// The words, in English until a page or the API translates them.
     public var detail: String
-    /// The message the detail was made from, `{placeholders}` and all, and their values: what a
-    /// translation looks up and fills.
-    public var message: String
-    public var values: [String: String]
+    /// What the detail was made from: what a translation looks up and fills.
+    public var phrase: Phrase
 
     /// `FieldProblem(field: "week", detail: "{field} is not a date.", ["field": "week"])`: the
     /// message is a literal (scripts/extract-messages finds it), the changing parts are values.
     public init(field: String, detail message: String, _ values: [String: String] = [:]) {
+        self.init(field: field, Phrase(message, values))
+    }
+
+    public init(field: String, _ phrase: Phrase) {
         self.field = field
-        self.detail = Placeholders.fill(message, values)
-        self.message = message
-        self.values = values
+        self.detail = phrase.text
+        self.phrase = phrase
     }
 }
 

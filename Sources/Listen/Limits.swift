@@ -1,5 +1,6 @@
 import Foundation
 import InputRules
+import Localization
 
 /// The longest texts of the catalogue, whoever brings them in (a library scan reading tags, a
 /// podcast feed, an upload), and the check they all pass before anything is stored.
@@ -15,30 +16,28 @@ public enum CatalogueLimits {
     /// A podcast episode's guid.
     public static let guid = 500
 
-    /// Checks one text; the problem names the field (`item[3].title has 600 characters; at most 500.`).
+    /// Checks one text; the problem names the field in words of its own ("{field} has 600
+    /// characters; at most 500." with the field "The title of item {item}").
     public static func check(
-        _ text: String?, _ field: @autoclosure () -> String, limit: Int, multiline: Bool = false
+        _ text: String?, _ field: @autoclosure () -> Phrase, limit: Int, multiline: Bool = false
     ) throws(CatalogueLimitProblem) {
-        guard let text, let message = TextRules.problem(in: text, limit: limit, multiline: multiline) else { return }
-        throw CatalogueLimitProblem(field: field(), message: message)
+        guard let text, var problem = TextRules.problem(in: text, limit: limit, multiline: multiline) else { return }
+        problem.parts["field"] = field()
+        throw CatalogueLimitProblem(problem)
     }
 
     /// Checks a date a source gives (a tag, a feed): in ``DateRules/years``.
-    public static func check(_ date: Date?, _ field: @autoclosure () -> String) throws(CatalogueLimitProblem) {
+    public static func check(_ date: Date?, _ field: @autoclosure () -> Phrase) throws(CatalogueLimitProblem) {
         guard let date, !DateRules.isSupported(date) else { return }
-        throw CatalogueLimitProblem(field: field(), message: "is outside \(DateRules.rangeText).")
+        throw CatalogueLimitProblem(
+            Phrase("{field} is outside {firstDay} to {lastDay}.", DateRules.rangeValues, parts: ["field": field()]))
     }
 }
 
-/// A field of something brought into the catalogue that breaks ``CatalogueLimits``.
-public struct CatalogueLimitProblem: Error, Sendable, Equatable, CustomStringConvertible {
-    public var field: String
-    public var message: String
+/// Something brought into the catalogue that breaks ``CatalogueLimits``, in a sentence that names
+/// the field.
+public struct CatalogueLimitProblem: PhrasedError, Sendable, Equatable {
+    public var phrase: Phrase
 
-    public init(field: String, message: String) {
-        self.field = field
-        self.message = message
-    }
-
-    public var description: String { "\(field) \(message)" }
+    public init(_ phrase: Phrase) { self.phrase = phrase }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import InputRules
+import Localization
 
 /// One playable item in a listener's queue (a track, podcast episode, audiobook chapter or
 /// radio-programme episode), by its media id.
@@ -76,28 +77,20 @@ public enum PlayerAction: Sendable, Equatable {
 }
 
 /// Why an action cannot apply to the state it was sent for.
-public struct PlayerError: Error, Sendable, Equatable, CustomStringConvertible {
+public struct PlayerError: PhrasedError, Sendable, Equatable {
     public var field: String
-    /// The words, in English.
-    public var reason: String
-    /// The message the reason was made from, `{placeholders}` and all, and their values: what a
-    /// translation looks up and fills.
-    public var message: String
-    public var values: [String: String]
+    /// The words, and what they were made from (a translation looks them up).
+    public var phrase: Phrase
 
-    /// `detail` is a literal message (scripts/extract-messages finds it); the changing parts are
-    /// `values`, as for a ``FieldProblem``.
+    /// `detail` is a literal message (scripts/extract-messages finds it); the changing parts
+    /// are `values`, as for a ``FieldProblem``.
     public init(field: String, detail message: String, _ values: [String: String] = [:]) {
         self.field = field
-        self.reason = FieldProblem(field: field, detail: message, values).detail
-        self.message = message
-        self.values = values
+        self.phrase = Phrase(message, values)
     }
 
     /// The same problem as the rest of Campus names one.
-    public var fieldProblem: FieldProblem { FieldProblem(field: field, detail: message, values) }
-
-    public var description: String { reason }
+    public var fieldProblem: FieldProblem { FieldProblem(field: field, phrase) }
 }
 
 /// A listener's player: the queue in play order, the current item, the position, shuffle and

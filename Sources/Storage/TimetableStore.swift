@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import Localization
 import NIOPosix
 import SQLKit
 import SharedHelpers
@@ -110,7 +111,7 @@ public struct TimetableStore: Sendable {
         var teacherScheduleLinks = Set<LessonTeacher>()
         for (scheduleIndex, schedule) in data.schedules.enumerated() {
             let ids = try keys[scheduleIndex].map { key in
-                guard let id = lessonIDs[key] else { throw ImportError(message: "a lesson was not stored.") }
+                guard let id = lessonIDs[key] else { throw ImportError(detail: "a lesson was not stored.") }
                 return id
             }
             switch schedule.owner {
@@ -119,7 +120,9 @@ public struct TimetableStore: Sendable {
                 groupScheduleLessons.formUnion(ids)
             case .teacher(let urlID):
                 guard let id = teacherIDs[urlID] else {
-                    throw ImportError(message: "the schedule's teacher \(urlID) is not in the import.")
+                    throw ImportError(
+                        detail: "the schedule's teacher {teacher} is not in the import.",
+                        ["teacher": String(describing: urlID)])
                 }
                 teacherOwners.append(id)
                 for lessonID in ids { teacherScheduleLinks.insert(LessonTeacher(lesson: lessonID, teacher: id)) }
@@ -142,13 +145,14 @@ public struct TimetableStore: Sendable {
         var roomLinks: [[(any Encodable & Sendable)?]] = []
         for key in order {
             guard let lesson = lessonsByIdentity[key], let id = lessonIDs[key] else {
-                throw ImportError(message: "a lesson was not stored.")
+                throw ImportError(detail: "a lesson was not stored.")
             }
             for group in Set(lesson.groups).sorted() { groupLinks.append([id, group]) }
             for urlID in Set(lesson.teachers).sorted() {
                 guard let teacherID = teacherIDs[urlID] else {
                     throw ImportError(
-                        message: "a lesson of \(lesson.subject) names the teacher \(urlID), who is not in the import.")
+                        detail: "a lesson of {subject} names the teacher {teacher}, who is not in the import.",
+                        ["subject": String(describing: lesson.subject), "teacher": String(describing: urlID)])
                 }
                 teacherLinks.append([
                     id, teacherID, teacherScheduleLinks.contains(LessonTeacher(lesson: id, teacher: teacherID)),
@@ -157,8 +161,12 @@ public struct TimetableStore: Sendable {
             for room in Set(lesson.rooms).sorted() {
                 guard let roomID = roomIDs[room] else {
                     throw ImportError(
-                        message:
-                            "a lesson of \(lesson.subject) names the room \(room.displayName), which is not in the import."
+                        detail:
+                            "a lesson of {subject} names the room {room}, which is not in the import.",
+                        [
+                            "subject": String(describing: lesson.subject),
+                            "room": String(describing: room.displayName),
+                        ]
                     )
                 }
                 roomLinks.append([id, roomID])
@@ -193,9 +201,16 @@ public struct TimetableStore: Sendable {
         var teacher: Int64
     }
 
-    public struct ImportError: Error, CustomStringConvertible {
-        public var message: String
-        public var description: String { "The import is inconsistent: \(message)" }
+    /// An import that contradicts itself (a lesson names a teacher the import does not hold).
+    public struct ImportError: PhrasedError {
+        /// Said after "The import is inconsistent:".
+        public var reason: Phrase
+
+        /// `detail` is a literal message (scripts/extract-messages finds it); the changing parts
+        /// are `values`, as for a ``FieldProblem``.
+        init(detail message: String, _ values: [String: String] = [:]) { reason = Phrase(message, values) }
+
+        public var phrase: Phrase { Phrase("The import is inconsistent: {reason}", parts: ["reason": reason]) }
     }
 
     // MARK: Version

@@ -1,4 +1,5 @@
 import InputRules
+import Localization
 
 /// The longest texts a timetable holds, whoever imports them (IIS, seed 003 and 004 files, the
 /// IIS sync). The API's paths and queries take group names, teachers' URL ids and searches of
@@ -20,17 +21,12 @@ public enum TimetableLimits {
     public static let weeks = 1...8
 }
 
-/// A field of an import that breaks the limits: the field (`groups[3].name`) and what is wrong.
-public struct ImportLimitProblem: Error, Sendable, Equatable, CustomStringConvertible {
-    public var field: String
-    public var message: String
+/// A field of an import that breaks the limits, in a sentence that names it
+/// (`groups[3].name has 600 characters; at most 300.`).
+public struct ImportLimitProblem: PhrasedError, Sendable, Equatable {
+    public var phrase: Phrase
 
-    public init(field: String, message: String) {
-        self.field = field
-        self.message = message
-    }
-
-    public var description: String { "\(field) \(message)" }
+    public init(_ phrase: Phrase) { self.phrase = phrase }
 }
 
 extension TimetableImport {
@@ -119,9 +115,10 @@ private struct LimitCheck {
     var problem: ImportLimitProblem?
 
     mutating func text(_ text: String?, _ field: @autoclosure () -> String, _ limit: Int, multiline: Bool = false) {
-        guard problem == nil, let text, let message = TextRules.problem(in: text, limit: limit, multiline: multiline)
+        guard problem == nil, var phrase = TextRules.problem(in: text ?? "", limit: limit, multiline: multiline)
         else { return }
-        problem = ImportLimitProblem(field: field(), message: message)
+        phrase.values["field"] = field()
+        problem = ImportLimitProblem(phrase)
     }
 
     mutating func lesson(_ lesson: ImportedLesson, _ at: String) {
@@ -139,14 +136,18 @@ private struct LimitCheck {
         guard problem == nil else { return }
         if !TimetableLimits.subgroups.contains(lesson.subgroup) {
             problem = ImportLimitProblem(
-                field: "\(at).subgroup",
-                message:
-                    "is \(lesson.subgroup); a subgroup is from \(TimetableLimits.subgroups.lowerBound) to \(TimetableLimits.subgroups.upperBound)."
-            )
+                Phrase(
+                    "{field} is {subgroup}; a subgroup is from {first} to {last}.",
+                    [
+                        "field": "\(at).subgroup", "subgroup": String(lesson.subgroup),
+                        "first": String(TimetableLimits.subgroups.lowerBound),
+                        "last": String(TimetableLimits.subgroups.upperBound),
+                    ]))
         } else if let week = lesson.weeks.first(where: { !TimetableLimits.weeks.contains($0) }) {
             problem = ImportLimitProblem(
-                field: "\(at).weeks",
-                message: "names week \(week); study weeks are from 1 to \(TimetableLimits.weeks.upperBound).")
+                Phrase(
+                    "{field} names week {week}; study weeks are from 1 to {last}.",
+                    ["field": "\(at).weeks", "week": String(week), "last": String(TimetableLimits.weeks.upperBound)]))
         }
     }
 }

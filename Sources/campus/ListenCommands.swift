@@ -43,7 +43,9 @@ struct LibraryCommand: AsyncParsableCommand {
                     : t(
                         "Scanned {folder}: {added} added, {updated} updated, {unchanged} unchanged, {removed} removed, {failed} not readable.",
                         values))
-            for failure in summary.failed.prefix(20) { print(t("  not readable: {file}", ["file": failure])) }
+            for failure in summary.failed.prefix(20) {
+                print(t("  not readable: {file}", ["file": failure.said { t($0) }]))
+            }
         }
     }
 }

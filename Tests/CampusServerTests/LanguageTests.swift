@@ -101,6 +101,33 @@ import Testing
         }
     }
 
+    /// A refusal made of two phrases (a tag's name inside a sentence about its length) is said
+    /// whole in the asked language: a library scan's "not readable" line.
+    @Test func aRefusalAndTheFieldItNamesAreTranslatedTogether() async throws {
+        try await TestServer.run { server in
+            try await server.register("admin@example.org")
+            try await server.makeAdmin("admin@example.org")
+            let admin = try await server.login("admin@example.org")
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("campus-\(UUID().uuidString)")
+            defer { try? FileManager.default.removeItem(at: folder) }
+            try TestLibrary.tone(
+                folder.appendingPathComponent("long.mp3"), seconds: 1, frequency: 440,
+                codec: ["-c:a", "libmp3lame", "-b:a", "64k"], tags: ["title": String(repeating: "я", count: 501)])
+            var said: [String: String] = [:]
+            for language in ["en", "ru"] {
+                let scan = try await server.request(
+                    .post, "/api/v1/library/scan", json: #"{"folder":"\#(folder.path)"}"#, token: admin,
+                    headers: [.acceptLanguage: language])
+                #expect(scan.status == .ok)
+                said[language] = (scan.json["failed"] as? [String])?.first
+            }
+            #expect(said["en"] == "long.mp3: The title tag has 501 characters; at most 500.")
+            let russian = try #require(said["ru"])
+            #expect(
+                russian.hasPrefix("long.mp3: Тег title") && russian.contains("501") && !russian.contains("characters"))
+        }
+    }
+
     @Test func theDemoSpeaksRussianUnlessTold() async throws {
         try await TestServer.run(configure: { $0.demo = true }) { server in
             let home = try await Self.page(server, "/")

@@ -24,7 +24,8 @@ struct TestLibrary {
         let data = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
-            throw ExternalTool.Failed(description: "\(command) \(arguments.joined(separator: " ")) failed")
+            throw ExternalTool.Failed(
+                detail: "{program} failed: {reason}", ["program": command, "reason": arguments.joined(separator: " ")])
         }
         return data
     }

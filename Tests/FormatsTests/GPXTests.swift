@@ -55,7 +55,7 @@ import Testing
         #expect {
             try GPX.read(try Fixtures.data("gpx/\(file)"))
         } throws: { error in
-            (error as? GPXError)?.reason.contains("track") == true
+            (error as? GPXError)?.description.contains("track") == true
         }
     }
 
@@ -79,7 +79,7 @@ import Testing
         #expect {
             try GPX.read(Data(many.utf8), maximumPoints: 10)
         } throws: { error in
-            (error as? GPXError)?.reason.contains("more than 10") == true
+            (error as? GPXError)?.description.contains("more than 10") == true
         }
         #expect(throws: GPXError.self) { try GPX.read(Data(count: GPX.maximumBytes + 1)) }
     }

@@ -183,7 +183,7 @@ func day(_ text: String) -> LocalDate { LocalDate(dotted: text)! }
     @Test(arguments: [
         (
             #"{"studentGroupDto":{"name":"1"},"schedules":{"Понедельник":[{"subject":"X","startLessonTime":"9-00","endLessonTime":"10:20"}]}}"#,
-            #"x.json: schedules.Понедельник[0].startLessonTime: "9-00" is not a time like 09:00."#
+            #"x.json: schedules.Понедельник[0].startLessonTime: “9-00” is not a time like 09:00."#
         ),
         (
             #"{"studentGroupDto":{"name":"1"},"schedules":{"Funday":[]}}"#,
@@ -203,12 +203,12 @@ func day(_ text: String) -> LocalDate { LocalDate(dotted: text)! }
         ),
         (
             #"{"studentGroupDto":{"name":"1"},"schedules":{"Понедельник":[{"subject":"X","startLessonTime":"09:00","endLessonTime":"10:20","startLessonDate":"31.02.2023"}]}}"#,
-            #"x.json: schedules.Понедельник[0].startLessonDate: "31.02.2023" is not a date like 01.09.2023."#
+            #"x.json: schedules.Понедельник[0].startLessonDate: “31.02.2023” is not a date like 01.09.2023."#
         ),
         (#"{"schedules":{}}"#, "x.json: studentGroupDto: is missing, and so is employeeDto: whose schedule is this?"),
         (#"{"studentGroupDto":{"name":"1"}, "#, "x.json: is not valid JSON."),
         ("[]", "x.json: is an empty list, or a list of something other than objects."),
-        (#"{"hello":1}"#, #"x.json: is not an IIS schedule: it has no "schedules", "exams" or "studentGroupDto"."#),
+        (#"{"hello":1}"#, #"x.json: is not an IIS schedule: it has no “schedules”, “exams” or “studentGroupDto”."#),
     ])
     func badFilesAreExplainedByFileAndField(_ json: String, _ message: String) {
         #expect(throws: ImportError.self) { try IIS.read(Data(json.utf8), file: "x.json") }

@@ -58,7 +58,7 @@ func sample(_ path: String) throws -> Data {
     @Test(arguments: [
         (
             #"{"oddWeek":{"days":[{"weekday":1,"slots":[{"pairNumber":1,"startTime":"08:00","endTime":"09:35","lesson":{"name":"X","type":"seminar","teacher":{"id":"a","name":"A"}}}]}]},"evenWeek":{"days":[]}}"#,
-            #"s.json: oddWeek.days[0].slots[0].lesson.type: "seminar" is not a lesson type; expected lecture, practice or lab."#
+            #"s.json: oddWeek.days[0].slots[0].lesson.type: “seminar” is not a lesson type; expected lecture, practice or lab."#
         ),
         (
             #"{"oddWeek":{"days":[{"weekday":9,"slots":[]}]},"evenWeek":{"days":[]}}"#,

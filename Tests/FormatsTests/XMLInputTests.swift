@@ -26,7 +26,7 @@ import Testing
     func aDoctypeIsRefusedInUTF16(_ bigEndian: Bool, _ bom: Bool) {
         let data = Self.utf16(Self.gpx(Self.bomb, encoding: "UTF-16"), bigEndian: bigEndian, bom: bom)
         #expect(throws: XMLInput.Refused.self) { try XMLInput.prepared(data) }
-        #expect { try GPX.read(data) } throws: { ($0 as? GPXError)?.reason.contains("DOCTYPE") == true }
+        #expect { try GPX.read(data) } throws: { ($0 as? GPXError)?.description.contains("DOCTYPE") == true }
     }
 
     @Test func utf16WithoutADoctypeIsReadAsUTF8() throws {
@@ -64,14 +64,14 @@ import Testing
     @Test(arguments: ["UTF-7", "IBM037", "UTF-32", "x-unknown"])
     func otherEncodingsAreRefusedByName(_ encoding: String) {
         #expect { try XMLInput.prepared(Data(Self.gpx(encoding: encoding).utf8)) } throws: {
-            ($0 as? XMLInput.Refused)?.reason.contains(encoding) == true
+            ($0 as? XMLInput.Refused)?.description.contains(encoding) == true
         }
     }
 
     @Test func invalidUTF8IsRefusedBeforeTheParserSeesIt() {
         // FoundationXML traps on invalid UTF-8 in an attribute name; it never gets there.
         let data = Data(#"<?xml version="1.0"?><gpx "#.utf8) + Data([0xFF]) + Data(#"="1"></gpx>"#.utf8)
-        #expect { try GPX.read(data) } throws: { ($0 as? GPXError)?.reason.contains("UTF-8") == true }
+        #expect { try GPX.read(data) } throws: { ($0 as? GPXError)?.description.contains("UTF-8") == true }
     }
 
     @Test func aStylesheetInstructionIsNotTakenForTheDeclarationAndIsLeftOut() throws {
@@ -116,7 +116,7 @@ import Testing
             (feed(title: String(repeating: "T", count: 501)), "The channel's title has 501 characters; at most 500."),
             (feed(title: "A&#x7F;B"), "The channel's title contains a control character (U+007F)"),
         ] {
-            #expect { try RSS.read(data) } throws: { ($0 as? FeedError)?.reason.hasPrefix(words) == true }
+            #expect { try RSS.read(data) } throws: { ($0 as? FeedError)?.description.hasPrefix(words) == true }
         }
     }
 }

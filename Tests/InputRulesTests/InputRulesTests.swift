@@ -1,4 +1,5 @@
 import Foundation
+import Localization
 import Testing
 
 @testable import InputRules
@@ -19,12 +20,13 @@ import Testing
 
     @Test func problemsSayWhatIsWrong() {
         #expect(TextRules.problem(in: "abc", limit: 3) == nil)
-        #expect(TextRules.problem(in: "abcd", limit: 3) == "has 4 characters; at most 3.")
+        let long = TextRules.problem(in: "abcd", limit: 3)
+        #expect(long == Phrase("{field} has {length} characters; at most {limit}.", ["length": "4", "limit": "3"]))
         // Code points, as JSON Schema counts: "é" written as e + combining accent is two.
-        #expect(TextRules.problem(in: "e\u{301}e\u{301}", limit: 3) == "has 4 characters; at most 3.")
-        #expect(
-            TextRules.problem(in: "a\u{0}", limit: 10) == "contains a control character (U+0000), which is not allowed."
-        )
+        #expect(TextRules.problem(in: "e\u{301}e\u{301}", limit: 3) == long)
+        var control = TextRules.problem(in: "a\u{0}", limit: 10)
+        control?.values["field"] = "name"
+        #expect(control?.text == "name contains a control character (U+0000), which is not allowed.")
         #expect(TextRules.codePoint("\u{202E}") == "U+202E")
     }
 

@@ -22,7 +22,29 @@ import Testing
             msgctxt "format"
             msgid "{month} {day}, {year}"
             msgstr "{day} {month} {year} г."
+
+            msgctxt "problem"
+            msgid "{field} has {length} characters; at most {limit}."
+            msgstr "{field}: {length} символов, а можно не больше {limit}."
+
+            msgctxt "problem"
+            msgid "The title of item {item}"
+            msgstr "Название элемента {item}"
             """#)
+
+    @Test func aPhraseIsSaidWithItsPartsInTheSameLanguage() {
+        let phrase = Phrase(
+            "{field} has {length} characters; at most {limit}.", ["length": "600", "limit": "500"],
+            parts: ["field": Phrase("The title of item {item}", ["item": "3"])])
+        #expect(phrase.text == "The title of item 3 has 600 characters; at most 500.")
+        #expect(Translator(Self.russian)(phrase) == "Название элемента 3: 600 символов, а можно не больше 500.")
+        // A part the catalogue lacks stays English inside the translated sentence.
+        let untranslated = Phrase(
+            "{field} has {length} characters; at most {limit}.", ["length": "5", "limit": "1"],
+            parts: ["field": Phrase("The album tag")])
+        #expect(Translator(Self.russian)(untranslated) == "The album tag: 5 символов, а можно не больше 1.")
+        #expect(Translator(Self.russian)(Phrase("Not a message {x}", ["x": "1"])) == "Not a message 1")
+    }
 
     @Test func pluralsPlaceholdersAndFallBackToEnglish() {
         let t = Translator(Self.russian)

@@ -109,6 +109,19 @@ def test_the_cli_speaks_the_terminals_language(data_dir):
     assert "No account" not in missing.stderr, missing.stderr
 
 
+def test_import_refusals_are_said_in_the_terminals_language(data_dir, tmp_path):
+    """A file's refusal names the file and the field as they are, and says the rest in Russian."""
+    broken = tmp_path / "group.json"
+    broken.write_text('{"studentGroupDto":{"name":"1"},"schedules":{"Понедельник":'
+                      '[{"subject":"X","startLessonTime":"9-00","endLessonTime":"10:20"}]}}')
+    english = run_cli("import", "iis", str(broken), data_dir=data_dir, check=False)
+    assert english.returncode != 0
+    assert "group.json: schedules.Понедельник[0].startLessonTime: “9-00” is not a time like 09:00." in english.stderr
+    russian = run_cli("import", "iis", str(broken), data_dir=data_dir, check=False, language="ru")
+    assert "group.json: schedules.Понедельник[0].startLessonTime: «9-00»" in russian.stderr, russian.stderr
+    assert "is not a time" not in russian.stderr
+
+
 def test_serve_prints_the_url_and_demo_accounts(data_dir):
     server = Campus(data_dir, demo=True).start()
     try:

@@ -22,7 +22,7 @@ extension Problem {
         case let field as FieldProblem:
             self = .invalid(field)
         case let malformed as RequestValidator.Malformed:
-            self = .badRequest(malformed.message, malformed.values)
+            self = Problem(.badRequest, phrase: malformed.phrase)
         case let date as RFC3339DateTranscoder.Invalid:
             // The words of `date.description`, as a message to translate.
             self = Problem(

@@ -70,8 +70,6 @@ public enum AdministrationError: Error, CustomStringConvertible {
 /// A short text for a person, for errors the command line prints; problems in the person's
 /// language (``CommandLineLanguage``) where the catalogue has them.
 public func describeForPeople(_ error: any Error, _ t: Translator = .source) -> String {
-    if let error = error as? ImportError { return error.description }
-    if let error = error as? TimetableStore.ImportError { return error.description }
     if let error = error as? AdministrationError {
         switch error {
         case .lastAdmin: return t("This is the only admin; make another account an admin first.")
@@ -80,5 +78,11 @@ public func describeForPeople(_ error: any Error, _ t: Translator = .source) -> 
     if let problem = Problem(describing: error) {
         return t.detail(problem)
     }
-    return String(describing: error)
+    return t(phrase(of: error))
+}
+
+/// An error's words, as a phrase where Campus wrote them (a ``PhrasedError``), else its
+/// description as it is.
+func phrase(of error: any Error) -> Phrase {
+    (error as? any PhrasedError)?.phrase ?? Phrase(String(describing: error))
 }

@@ -241,18 +241,18 @@ struct CompeteService: Sendable {
         } catch let error as GPXError {
             throw Problem(
                 .unprocessableContent, type: "/problems/unusable-gpx", title: "The GPX file cannot give a result",
-                detail: error.message, error.values,
-                errors: [FieldProblem(field: "gpx", detail: error.message, error.values)])
+                phrase: error.phrase,
+                errors: [FieldProblem(field: "gpx", error.phrase)])
         } catch let error as CompeteFieldError {
             throw Problem(
                 .unprocessableContent, type: "/problems/unusable-gpx", title: "The GPX file cannot give a result",
-                detail: error.message, error.values, errors: [error.fieldProblem])
+                phrase: error.phrase, errors: [error.fieldProblem])
         }
         let stored: Double
         do {
             stored = try CompetitionRules.result(value, for: competition.metric)
         } catch {
-            throw Problem.invalid(FieldProblem(field: "gpx", detail: error.message, error.values))
+            throw Problem.invalid(FieldProblem(field: "gpx", error.phrase))
         }
         let entry = try await store(stored, track: statistics, in: competition, participant: participant)
         logger.info(

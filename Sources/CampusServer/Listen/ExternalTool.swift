@@ -1,6 +1,7 @@
 import Formats
 import Foundation
 import Listen
+import Localization
 import Logging
 import NIOPosix
 import Storage
@@ -12,8 +13,12 @@ struct ExternalTool: Sendable {
     static let ffprobe = ExternalTool(name: "ffprobe")
     static let ffmpeg = ExternalTool(name: "ffmpeg")
 
-    struct Failed: Error, CustomStringConvertible {
-        var description: String
+    struct Failed: PhrasedError {
+        var phrase: Phrase
+
+        /// `detail` is a literal message (scripts/extract-messages finds it); the changing parts
+        /// are `values`, as for a ``FieldProblem``.
+        init(detail message: String, _ values: [String: String] = [:]) { phrase = Phrase(message, values) }
     }
 
     /// A local file as an input of ffmpeg or ffprobe: `file:` says it is a file whatever its
@@ -34,7 +39,7 @@ struct ExternalTool: Sendable {
     /// `limit` bytes); a non-zero exit is an error carrying what it wrote to standard error.
     func run(_ arguments: [String], limit: Int = 16 << 20) async throws -> Data {
         guard let path else {
-            throw Failed(description: "\(name) is not installed; install Debian's ffmpeg package.")
+            throw Failed(detail: "{program} is not installed; install Debian's ffmpeg package.", ["program": name])
         }
         return try await NIOThreadPool.singleton.runIfActive {
             let process = Process()
@@ -55,9 +60,14 @@ struct ExternalTool: Sendable {
             while !errorText.isDone { usleep(1000) }
             guard process.terminationStatus == 0 else {
                 let message = String(decoding: errorText.data.prefix(2000), as: UTF8.self)
-                throw Failed(description: "\(name) failed: \(message.trimmingCharacters(in: .whitespacesAndNewlines))")
+                throw Failed(
+                    detail: "{program} failed: {reason}",
+                    ["program": name, "reason": message.trimmingCharacters(in: .whitespacesAndNewlines)])
             }
-            guard data.count <= limit else { throw Failed(description: "\(name) wrote more than \(limit) bytes.") }
+            guard data.count <= limit else {
+                throw Failed(
+                    detail: "{program} wrote more than {limit} bytes.", ["program": name, "limit": String(limit)])
+            }
             return data
         }
     }

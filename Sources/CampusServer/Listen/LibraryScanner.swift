@@ -1,6 +1,7 @@
 import Formats
 import Foundation
 import Listen
+import Localization
 import Logging
 import NIOPosix
 import SharedHelpers
@@ -13,7 +14,16 @@ public struct LibraryScanSummary: Sendable, Equatable {
     public var unchanged = 0
     public var removed = 0
     /// Files that could not be read, with the reason.
-    public var failed: [String] = []
+    public var failed: [Failure] = []
+
+    /// A file that could not be read: its path in the folder, and why.
+    public struct Failure: Sendable, Equatable {
+        public var file: String
+        public var reason: Phrase
+
+        /// `file: reason`, the reason as `say` says it (a ``Translator``, or English).
+        public func said(_ say: (Phrase) -> String = { $0.text }) -> String { "\(file): \(say(reason))" }
+    }
 
     public var description: String {
         var text = "\(added) added, \(updated) updated, \(unchanged) unchanged, \(removed) removed"
@@ -61,6 +71,12 @@ public struct LibraryScanner: Sendable {
         public var description: String { "\(path) is not a folder Campus can read." }
     }
 
+    /// Why a file could not be read, in words a translation can look up (the file is named
+    /// beside it, not again inside).
+    static func reason(_ error: any Error) -> Phrase {
+        (error as? ImportError)?.reason ?? phrase(of: error)
+    }
+
     /// Scans `folder` and everything in it.
     public func scan(_ folder: String) async throws -> LibraryScanSummary {
         let root = URL(fileURLWithPath: folder).standardizedFileURL.resolvingSymlinksInPath().path
@@ -89,7 +105,7 @@ public struct LibraryScanner: Sendable {
                 probed.append(Probed(found: file, audio: audio))
                 if known[file.path] == nil { summary.added += 1 } else { summary.updated += 1 }
             } catch {
-                summary.failed.append("\(file.relativePath): \(error)")
+                summary.failed.append(LibraryScanSummary.Failure(file: file.relativePath, reason: Self.reason(error)))
                 logger.warning("Cannot read a library file", metadata: ["file": "\(file.path)", "error": "\(error)"])
             }
         }

@@ -315,14 +315,16 @@ extension APIHandler {
     }
 
     func scanLibrary(_ input: Operations.scanLibrary.Input) async throws -> Operations.scanLibrary.Output {
-        _ = try await requireAdmin()
+        let admin = try await requireAdmin()
         guard case .json(let body) = input.body else { throw Problem.badRequest("Send the folder as JSON.") }
         let summary = try await listen.scan(body.folder)
+        let t = services.languages.choose(
+            choice: admin.user.language, acceptLanguage: RequestScope.current?.acceptLanguage)
         return .ok(
             .init(
                 body: .json(
                     .init(
                         added: summary.added, updated: summary.updated, unchanged: summary.unchanged,
-                        removed: summary.removed, failed: summary.failed))))
+                        removed: summary.removed, failed: summary.failed.map { $0.said { t($0) } }))))
     }
 }

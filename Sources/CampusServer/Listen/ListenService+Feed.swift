@@ -30,7 +30,7 @@ extension ListenService {
                 checked.append(try block.validated())
             } catch {
                 throw Problem.invalid(
-                    FieldProblem(field: "blocks[\(index)].\(error.field)", detail: error.message, error.values))
+                    FieldProblem(field: "blocks[\(index)].\(error.field)", error.phrase))
             }
         }
         let saved = checked

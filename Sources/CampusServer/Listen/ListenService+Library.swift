@@ -4,6 +4,7 @@ import Formats
 import Foundation
 import InputRules
 import Listen
+import Localization
 import Storage
 
 /// The library admins fill: scans, podcast imports, uploads, covers.
@@ -27,7 +28,7 @@ extension ListenService {
                 allowPrivateAddresses: outbound.allowPrivateAddresses, deadline: outbound.deadline
             ).add(source)
         } catch let error as Podcasts.Failed {
-            throw Problem.invalid(FieldProblem(field: "url", detail: error.message, error.values))
+            throw Problem.invalid(FieldProblem(field: "url", error.phrase))
         }
     }
 
@@ -72,7 +73,7 @@ extension ListenService {
         let target = directory.appendingPathComponent(name)
         let partial = directory.appendingPathComponent(".\(UUID().uuidString).part")
         guard FileManager.default.createFile(atPath: partial.path, contents: nil) else {
-            throw ExternalTool.Failed(description: "Cannot write in \(directory.path).")
+            throw ExternalTool.Failed(detail: "Cannot write in {path}.", ["path": directory.path])
         }
         let handle = try FileHandle(forWritingTo: partial)
         var written = 0
@@ -95,13 +96,14 @@ extension ListenService {
         let path = target.standardizedFileURL.resolvingSymlinksInPath().path
         guard let id = try await database.read({ db in try await ListenStore(db).mediaID(path: path) }) else {
             try? FileManager.default.removeItem(at: target)
-            // What the scan says about the file is its own words (a path and ffprobe's reason).
             guard let failure = summary.failed.first else {
                 throw Problem.invalid(
                     FieldProblem(field: "body", detail: "ffprobe cannot read it as audio: no audio stream."))
             }
             throw Problem.invalid(
-                FieldProblem(field: "body", detail: "ffprobe cannot read it as audio: {reason}.", ["reason": failure]))
+                FieldProblem(
+                    field: "body",
+                    Phrase("ffprobe cannot read it as audio: {reason}", parts: ["reason": failure.reason])))
         }
         return try await media(id, for: user)
     }

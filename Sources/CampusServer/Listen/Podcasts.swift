@@ -46,19 +46,17 @@ public struct Podcasts: Sendable {
     /// The largest cover image fetched.
     static let maximumCoverBytes = 10 << 20
 
-    public struct Failed: Error, CustomStringConvertible {
-        /// The words, in English.
-        public var description: String
-        /// The message the description was made from, `{placeholders}` and all, and their values.
-        public var message: String
-        public var values: [String: String]
+    public struct Failed: PhrasedError {
+        /// The words, and what they were made from (a translation looks them up).
+        public var phrase: Phrase
 
-        /// `detail` is a literal message (scripts/extract-messages finds it), as for a ``Problem``.
+        /// `detail` is a literal message (scripts/extract-messages finds it); the changing parts
+        /// are `values`, as for a ``FieldProblem``.
         public init(detail message: String, _ values: [String: String] = [:]) {
-            self.description = Placeholders.fill(message, values)
-            self.message = message
-            self.values = values
+            self.phrase = Phrase(message, values)
         }
+
+        public init(_ phrase: Phrase) { self.phrase = phrase }
     }
 
     /// Reads the feed at `source` (an http(s) URL, or a file when `allowFiles`: the command line)
@@ -71,7 +69,7 @@ public struct Podcasts: Sendable {
         do {
             feed = try await NIOThreadPool.singleton.runIfActive { try RSS.read(data) }
         } catch let error as FeedError {
-            throw Failed(detail: error.message, error.values)
+            throw Failed(error.phrase)
         }
         if !allowPrivateAddresses {
             for (index, episode) in feed.episodes.enumerated() {
@@ -132,7 +130,7 @@ public struct Podcasts: Sendable {
             do {
                 fetched = try await fetcher.get(source)
             } catch let error as OutboundFetch.Failed {
-                throw Failed(detail: error.message, error.values)
+                throw Failed(error.phrase)
             }
             guard (200..<300).contains(fetched.status) else {
                 throw Failed(detail: "{url} answered {status}.", ["url": source, "status": String(fetched.status)])

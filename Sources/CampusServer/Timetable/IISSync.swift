@@ -1,6 +1,7 @@
 import CampusHTTP
 import Formats
 import Foundation
+import Localization
 import Logging
 import NIOCore
 import ServiceLifecycle
@@ -67,8 +68,14 @@ public struct IISSync: Sendable {
         }
     }
 
-    public struct SyncError: Error, CustomStringConvertible {
-        public var description: String
+    public struct SyncError: PhrasedError {
+        public var phrase: Phrase
+
+        /// `detail` is a literal message (scripts/extract-messages finds it); the changing parts
+        /// are `values`, as for a ``FieldProblem``.
+        init(detail message: String, _ values: [String: String] = [:], parts: [String: Phrase] = [:]) {
+            phrase = Phrase(message, values, parts: parts)
+        }
     }
 
     /// One sync: lists, then changed schedules.
@@ -81,13 +88,16 @@ public struct IISSync: Sendable {
             ("departments", false), ("auditories", false),
         ] {
             guard let data = try await fetch(path, query: [:]) else {
-                if required { throw SyncError(description: "\(api)/\(path) has nothing (404).") }
+                if required { throw SyncError(detail: "{url} has nothing (404).", ["url": "\(api)/\(path)"]) }
                 continue
             }
             do {
                 lists.merge(path == "auditories" ? try IIS.auditories(data).import : try IIS.read(data, file: path))
             } catch {
-                if required { throw SyncError(description: "\(api)/\(path): \(describeForPeople(error))") }
+                if required {
+                    throw SyncError(
+                        detail: "{place}: {reason}", ["place": "\(api)/\(path)"], parts: ["reason": phrase(of: error)])
+                }
                 logger.warning(
                     "IIS list skipped", metadata: ["list": "\(path)", "error": "\(describeForPeople(error))"])
             }
@@ -186,13 +196,15 @@ public struct IISSync: Sendable {
     /// 5xx, 429) are retried; what still fails after the last attempt throws.
     func fetch(_ path: String, query: [String: String]) async throws -> Data? {
         guard var components = URLComponents(url: api.appendingPathComponent(path), resolvingAgainstBaseURL: false)
-        else { throw SyncError(description: "bad URL for \(path)") }
+        else { throw SyncError(detail: "{path} makes no URL.", ["path": path]) }
         if !query.isEmpty {
             components.queryItems = query.sorted { $0.key < $1.key }.map { URLQueryItem(name: $0.key, value: $0.value) }
         }
-        guard let url = components.url?.absoluteString else { throw SyncError(description: "bad URL for \(path)") }
+        guard let url = components.url?.absoluteString else {
+            throw SyncError(detail: "{path} makes no URL.", ["path": path])
+        }
         var delay = backoff
-        var lastError: any Error = SyncError(description: "\(url) did not answer.")
+        var lastError: any Error = SyncError(detail: "{url} did not answer.", ["url": url])
         for attempt in 1...attempts {
             if attempt > 1 {
                 try await Task.sleep(for: delay)
@@ -206,15 +218,16 @@ public struct IISSync: Sendable {
                 ).get(url)
             } catch let error as OutboundFetch.Failed {
                 // The network or the server failed; try again.
-                lastError = SyncError(description: error.description)
+                lastError = error
                 continue
             }
             let status = fetched.status
             switch status {
             case 200..<300: return fetched.body
             case 404: return nil
-            case 429, 500..<600: lastError = SyncError(description: "\(url) answered \(status).")
-            default: throw SyncError(description: "\(url) answered \(status).")
+            case 429, 500..<600:
+                lastError = SyncError(detail: "{url} answered {status}.", ["url": url, "status": String(status)])
+            default: throw SyncError(detail: "{url} answered {status}.", ["url": url, "status": String(status)])
             }
         }
         throw lastError

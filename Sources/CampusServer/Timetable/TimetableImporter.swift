@@ -84,7 +84,7 @@ public struct TimetableImporter: Sendable {
             case nil:
                 throw ImportError(
                     file: name, field: "",
-                    message:
+                    detail:
                         "is not a schedule.json (oddWeek, evenWeek), teachers.json (teachers) or user.json (group).")
             }
         }
@@ -93,7 +93,7 @@ public struct TimetableImporter: Sendable {
         if let schedule {
             guard let groupName else {
                 throw ImportError(
-                    file: schedule.1, field: "", message: "belongs to no group: give --group or user.json.")
+                    file: schedule.1, field: "", detail: "belongs to no group: give --group or user.json.")
             }
             data.merge(
                 try OddEvenSchedule.schedule(

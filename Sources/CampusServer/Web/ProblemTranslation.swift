@@ -22,16 +22,9 @@ extension Translator {
         guard problem.errors.isEmpty || problem.detail != problem.errors.map(\.detail).joined(separator: " ") else {
             return problem.errors.map { detail($0) }.joined(separator: " ")
         }
-        return detail(problem.message, problem.values, english: problem.detail)
+        return self(problem.phrase)
     }
 
     /// A field's detail in this language, if the catalogue has its message.
-    func detail(_ problem: FieldProblem) -> String {
-        detail(problem.message, problem.values, english: problem.detail)
-    }
-
-    private func detail(_ message: String, _ values: [String: String], english: String) -> String {
-        guard let text = translation(of: message, context: "problem") else { return english }
-        return Placeholders.fill(text, values)
-    }
+    func detail(_ problem: FieldProblem) -> String { self(problem.phrase) }
 }
