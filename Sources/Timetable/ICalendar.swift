@@ -15,10 +15,17 @@ public struct ICalendar: Sendable {
     /// When the feed was made (DTSTAMP).
     public var stamp: Date
     public var lessonTypes: [String: LessonType]
+    /// Minutes before each lesson a calendar app reminds (a VALARM); nil for none.
+    public var reminderMinutes: Int?
+    /// The reminder's words ("Lesson"), in the reader's language.
+    public var reminderText: String
+
+    /// The longest a reminder may come before a lesson: a week.
+    public static let reminderRange = 0...10_080
 
     public init(
         name: String, timeZone: TimeZone, calendar: StudyCalendar, host: String, stamp: Date,
-        lessonTypes: [String: LessonType] = [:]
+        lessonTypes: [String: LessonType] = [:], reminderMinutes: Int? = nil, reminderText: String = "Lesson"
     ) {
         self.name = name
         self.timeZone = timeZone
@@ -26,6 +33,8 @@ public struct ICalendar: Sendable {
         self.host = host
         self.stamp = stamp
         self.lessonTypes = lessonTypes
+        self.reminderMinutes = reminderMinutes
+        self.reminderText = reminderText
     }
 
     /// One event: its first day, and how it repeats.
@@ -89,6 +98,12 @@ public struct ICalendar: Sendable {
             }
             if !description.isEmpty { lines.append("DESCRIPTION:\(escape(description.joined(separator: "\n")))") }
             if let type { lines.append("CATEGORIES:\(escape(type.name))") }
+            if let minutes = reminderMinutes {
+                lines += [
+                    "BEGIN:VALARM", "ACTION:DISPLAY", "DESCRIPTION:\(escape(reminderText + ": " + lesson.subject))",
+                    "TRIGGER:-PT\(minutes)M", "END:VALARM",
+                ]
+            }
             lines.append("END:VEVENT")
         }
         lines.append("END:VCALENDAR")

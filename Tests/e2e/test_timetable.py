@@ -143,3 +143,40 @@ def test_the_cli_imports_while_the_server_runs(data_dir):
         assert server.call("GET", "/api/v1/groups/151004").status_code == 200
     finally:
         server.stop()
+
+
+def test_my_calendar_feed_equals_my_schedule_with_its_reminders(data_dir):
+    """A student's own feed (group 151004, subgroup 2), expanded by recurring-ical-events, holds
+    the occurrences GET /api/v1/me/schedule gives, each with the reminder asked for; a new
+    address makes the old one 404."""
+    run_cli("import", "iis", *IIS_FILES, data_dir=data_dir)
+    server = Campus(data_dir).start()
+    try:
+        server.register("ann@example.org")
+        token = server.login("ann@example.org")
+        assert server.call("PATCH", "/api/v1/me", token=token, json={"group": "151004", "subgroup": 2}).ok
+        feed = server.call("PUT", "/api/v1/me/calendar", token=token, json={"reminderMinutes": 30}).json()
+        assert feed["reminderMinutes"] == 30
+        path = feed["url"][feed["url"].index("/api/"):]
+        term = server.call("GET", "/api/v1/groups/151004").json()["term"]
+        start = datetime.date.fromisoformat(term["lessonsStart"])
+        end = datetime.date.fromisoformat(term["lessonsEnd"])
+        schedule = server.call("GET", "/api/v1/me/schedule", token=token,
+                               params={"from": start.isoformat(), "to": end.isoformat()}).json()
+        api = collections.Counter()
+        for day in schedule["days"]:
+            for lesson in day["lessons"]:
+                assert lesson["subgroup"] in (0, 2)
+                api[(day["date"], lesson["start"], lesson["end"], lesson["subject"],
+                     ", ".join(room["name"] for room in lesson["rooms"]))] += 1
+        found, calendar = expand_feed(server, path, start, end)
+        assert sum(api.values()) > 100
+        assert found == api
+        for event in calendar.walk("VEVENT"):
+            alarms = event.walk("VALARM")
+            assert len(alarms) == 1 and alarms[0]["TRIGGER"].dt == datetime.timedelta(minutes=-30)
+        moved = server.call("PUT", "/api/v1/me/calendar", token=token, json={"newAddress": True}).json()
+        assert moved["url"] != feed["url"] and "reminderMinutes" not in moved
+        assert server.call("GET", path).status_code == 404
+    finally:
+        server.stop()

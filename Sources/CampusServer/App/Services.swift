@@ -19,6 +19,7 @@ final class Services: Sendable {
     let accounts: AccountService
     let timetable: TimetableService
     let directory: TimetableDirectory
+    let myTimetable: MyTimetableService
     let leaderboards: Leaderboards
     let compete: CompeteService
     let listen: ListenService
@@ -54,6 +55,8 @@ final class Services: Sendable {
         })
         let cache = self.responseCache
         self.directory = TimetableDirectory(database: database, changed: { cache.invalidate() })
+        self.myTimetable = MyTimetableService(
+            database: database, timetable: timetable, directory: directory, now: now)
         self.transcodes = TranscodeSlots(
             total: configuration.limits.transcodes, perHolder: configuration.limits.transcodesPerUser)
         let leaderboards = Leaderboards(

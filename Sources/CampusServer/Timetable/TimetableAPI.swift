@@ -122,7 +122,7 @@ extension APIHandler {
 
     // MARK: Schedules
 
-    private func schedule(
+    func schedule(
         _ targets: [TimetableService.Target], from: String?, to: String?, subgroup: Int?, subjects: [String]?
     ) async throws -> Components.Schemas.Schedule {
         let range = try timetable.range(from: from, to: to)

@@ -187,7 +187,10 @@ struct TimetableService: Sendable {
 
     /// The calendar feed of `targets`: every lesson they have, each over its own dates; a weekly
     /// lesson without dates runs from a year back to a year ahead.
-    func iCalendar(of targets: [Target], name: String, host: String, filter: ScheduleFilter) async throws -> String {
+    func iCalendar(
+        of targets: [Target], name: String, host: String, filter: ScheduleFilter, reminderMinutes: Int? = nil,
+        reminderText: String = "Lesson"
+    ) async throws -> String {
         let today = today()
         let lessons = try await lessons(of: targets, in: nil)
         let yearAround = today.adding(days: -366)...today.adding(days: 366)
@@ -201,7 +204,7 @@ struct TimetableService: Sendable {
         let stamp = today.start(in: timeZone)
         return ICalendar(
             name: name, timeZone: timeZone, calendar: try await studyCalendar(), host: host, stamp: stamp,
-            lessonTypes: try await lessonTypes()
+            lessonTypes: try await lessonTypes(), reminderMinutes: reminderMinutes, reminderText: reminderText
         ).render(lessons, within: range, filter: filter)
     }
 }

@@ -97,6 +97,7 @@ enum APIRoutes {
     static let groupCalendar = Route<String>("/api/v1/groups/{name}/calendar.ics")
     static let teacherCalendar = Route<String>("/api/v1/teachers/{urlId}/calendar.ics")
     static let roomCalendar = Route<Int64>("/api/v1/rooms/{roomId}/calendar.ics")
+    static let personalCalendar = Route<String>("/api/v1/calendars/{token}/calendar.ics")
     static let resultsCSV = Route<Int64>("/api/v1/competitions/{competitionId}/results.csv")
     static let liveRanking = Route<Int64>("/api/v1/competitions/{competitionId}/ranking/live")
     static let podcastFeed = Route<Int64>("/api/v1/podcasts/{parentId}/rss")
@@ -108,6 +109,7 @@ enum APIRoutes {
     /// Every route above, for the test that compares them with openapi.yaml.
     static let all: [String] = [
         avatar.pattern, mediaStream.pattern, cover.pattern, groupCalendar.pattern, teacherCalendar.pattern,
-        roomCalendar.pattern, resultsCSV.pattern, liveRanking.pattern, podcastFeed.pattern, programmeFeed.pattern,
+        roomCalendar.pattern, personalCalendar.pattern, resultsCSV.pattern, liveRanking.pattern, podcastFeed.pattern,
+        programmeFeed.pattern,
     ]
 }

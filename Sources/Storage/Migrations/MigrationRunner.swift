@@ -5,7 +5,7 @@ import SQLKit
 extension Database {
     /// Every migration Campus knows, in order. Later modules append theirs here.
     public static let migrations: [Migration] = [
-        .accounts, .timetable, .compete, .listen, .rankingIndexAndFeedLinks, .userLanguage,
+        .accounts, .timetable, .compete, .listen, .rankingIndexAndFeedLinks, .userLanguage, .personalTimetable,
     ]
 
     /// Applies the migrations this database has not seen, in one transaction. Several app

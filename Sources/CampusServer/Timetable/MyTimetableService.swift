@@ -1,0 +1,146 @@
+import Accounts
+import CampusHTTP
+import Foundation
+import InputRules
+import Storage
+import Timetable
+
+/// What is personal in a user's timetable: their own schedule (their group and subgroup), their
+/// favorites, and their calendar feed with reminders. Everything is the user's alone: another
+/// user's favorites or feed are never found (404), whoever asks.
+struct MyTimetableService: Sendable {
+    let database: Database
+    let timetable: TimetableService
+    let directory: TimetableDirectory
+    let now: @Sendable () -> Date
+
+    /// A favorite with the name a person reads.
+    struct FavoriteView: Sendable, Equatable {
+        var favorite: Favorite
+        var name: String
+    }
+
+    // MARK: My schedule
+
+    /// The user's own schedule: their group, filtered to their subgroup. 404 without a group.
+    func targets(of user: UserRecord) throws -> (targets: [TimetableService.Target], filter: ScheduleFilter) {
+        guard let group = user.group else {
+            throw Problem.notFound("You have no group yet: choose your group in your profile.")
+        }
+        return ([.group(group)], ScheduleFilter(subgroup: user.subgroup == 0 ? nil : user.subgroup))
+    }
+
+    // MARK: Favorites
+
+    func favorites(of user: UserRecord) async throws -> [FavoriteView] {
+        let favorites = try await database.read { db in try await PersonalStore(db).favorites(userID: user.id) }
+        var views: [FavoriteView] = []
+        for favorite in favorites {
+            views.append(FavoriteView(favorite: favorite, name: (try? await name(of: favorite)) ?? favorite.id))
+        }
+        return views
+    }
+
+    /// Adds a favorite after finding it in the directory (404 when there is none such).
+    func addFavorite(_ favorite: Favorite, for user: UserRecord) async throws -> FavoriteView {
+        let name = try await name(of: favorite)
+        let added = try await database.write { db in
+            try await PersonalStore(db).addFavorite(favorite, userID: user.id, now: now())
+        }
+        guard added else {
+            throw Problem.conflict(
+                "You keep {limit} favorites already; remove one first.", ["limit": String(Favorite.limit)])
+        }
+        return FavoriteView(favorite: favorite, name: name)
+    }
+
+    /// Removes a favorite; 404 when the user does not have it.
+    func removeFavorite(_ favorite: Favorite, for user: UserRecord) async throws {
+        let removed = try await database.write { db in
+            try await PersonalStore(db).removeFavorite(favorite, userID: user.id)
+        }
+        guard removed else {
+            throw Problem.notFound("{id} is not among your favorites.", ["id": favorite.id])
+        }
+    }
+
+    /// What the directory calls it; 404 when it has none such.
+    func name(of favorite: Favorite) async throws -> String {
+        switch favorite.kind {
+        case .group:
+            return try await directory.group(named: favorite.id).group.name
+        case .teacher:
+            return try await directory.teacher(urlID: favorite.id).teacher.fullName
+        case .room:
+            guard let id = Int64(favorite.id) else {
+                throw Problem.notFound("There is no room {id}.", ["id": favorite.id])
+            }
+            return try await directory.room(id: id).displayName
+        case .department:
+            guard let department = try await directory.departments().first(where: { $0.abbreviation == favorite.id })
+            else {
+                throw Problem.notFound("There is no department {id}.", ["id": favorite.id])
+            }
+            return department.name ?? department.abbreviation
+        }
+    }
+
+    /// The schedule target a favorite stands for (a department has none).
+    static func target(of favorite: Favorite) -> TimetableService.Target? {
+        switch favorite.kind {
+        case .group: .group(favorite.id)
+        case .teacher: .teacher(favorite.id)
+        case .room: Int64(favorite.id).map { .room($0) }
+        case .department: nil
+        }
+    }
+
+    // MARK: The calendar feed
+
+    /// The user's feed, made on first use.
+    func calendarFeed(of user: UserRecord) async throws -> PersonalStore.CalendarFeed {
+        try await database.write { db in
+            let store = PersonalStore(db)
+            if let feed = try await store.calendarFeed(userID: user.id) { return feed }
+            let feed = PersonalStore.CalendarFeed(userID: user.id, token: Token.make(), reminderMinutes: nil)
+            try await store.saveCalendarFeed(feed, now: now())
+            return feed
+        }
+    }
+
+    /// Changes the feed's reminders (nil: none) and, when asked, its address: the old one is
+    /// then gone (404).
+    func changeCalendarFeed(of user: UserRecord, reminderMinutes: Int??, newAddress: Bool) async throws
+        -> PersonalStore.CalendarFeed
+    {
+        if case .some(.some(let minutes)) = reminderMinutes, !ICalendar.reminderRange.contains(minutes) {
+            throw Problem.invalid(
+                FieldProblem(
+                    field: "reminderMinutes", detail: "A reminder comes 0 to {maximum} minutes before a lesson.",
+                    ["maximum": String(ICalendar.reminderRange.upperBound)]))
+        }
+        return try await database.write { db in
+            let store = PersonalStore(db)
+            var feed =
+                try await store.calendarFeed(userID: user.id)
+                ?? PersonalStore.CalendarFeed(userID: user.id, token: Token.make(), reminderMinutes: nil)
+            if let reminderMinutes { feed.reminderMinutes = reminderMinutes }
+            if newAddress { feed.token = Token.make() }
+            try await store.saveCalendarFeed(feed, now: now())
+            return feed
+        }
+    }
+
+    /// The feed behind a token, with the user it belongs to; 404 for a token that is not (or no
+    /// longer) one.
+    func calendarFeed(token: String) async throws -> (PersonalStore.CalendarFeed, UserRecord) {
+        let found = try await database.read { db -> (PersonalStore.CalendarFeed, UserRecord)? in
+            guard token.utf8.count <= 100, let feed = try await PersonalStore(db).calendarFeed(token: token),
+                let user = try await AccountStore(db).user(id: feed.userID)
+            else { return nil }
+            return (feed, user)
+        }
+        guard let found else { throw Problem.notFound("There is no calendar at this address; it may have changed.") }
+        return found
+    }
+}
