@@ -17,15 +17,42 @@ public struct ICalendar: Sendable {
     public var lessonTypes: [String: LessonType]
     /// Minutes before each lesson a calendar app reminds (a VALARM); nil for none.
     public var reminderMinutes: Int?
-    /// The reminder's words ("Lesson"), in the reader's language.
-    public var reminderText: String
+    /// The feed's own words, in the reader's language.
+    public var words: Words
+
+    /// The words a feed writes around the timetable's data, which a page gives in its reader's
+    /// language (the domain writes no language of its own).
+    public struct Words: Sendable {
+        /// "subgroup 2"
+        public var subgroup: @Sendable (Int) -> String
+        /// "Teachers: {names}"
+        public var teachers: @Sendable (String) -> String
+        /// "Groups: {names}"
+        public var groups: @Sendable (String) -> String
+        /// "Lesson: {subject}", a reminder's text.
+        public var reminder: @Sendable (String) -> String
+
+        public init(
+            subgroup: @escaping @Sendable (Int) -> String, teachers: @escaping @Sendable (String) -> String,
+            groups: @escaping @Sendable (String) -> String, reminder: @escaping @Sendable (String) -> String
+        ) {
+            self.subgroup = subgroup
+            self.teachers = teachers
+            self.groups = groups
+            self.reminder = reminder
+        }
+
+        public static let english = Words(
+            subgroup: { "subgroup \($0)" }, teachers: { "Teachers: \($0)" }, groups: { "Groups: \($0)" },
+            reminder: { "Lesson: \($0)" })
+    }
 
     /// The longest a reminder may come before a lesson: a week.
     public static let reminderRange = 0...10_080
 
     public init(
         name: String, timeZone: TimeZone, calendar: StudyCalendar, host: String, stamp: Date,
-        lessonTypes: [String: LessonType] = [:], reminderMinutes: Int? = nil, reminderText: String = "Lesson"
+        lessonTypes: [String: LessonType] = [:], reminderMinutes: Int? = nil, words: Words = .english
     ) {
         self.name = name
         self.timeZone = timeZone
@@ -34,7 +61,7 @@ public struct ICalendar: Sendable {
         self.stamp = stamp
         self.lessonTypes = lessonTypes
         self.reminderMinutes = reminderMinutes
-        self.reminderText = reminderText
+        self.words = words
     }
 
     /// One event: its first day, and how it repeats.
@@ -71,14 +98,14 @@ public struct ICalendar: Sendable {
             let type = lesson.typeID.map { lessonTypes[$0] ?? .unknown($0) }
             var summary = lesson.subject
             if let type { summary += " (\(type.abbreviation))" }
-            if lesson.subgroup != 0 { summary += " · subgroup \(lesson.subgroup)" }
+            if lesson.subgroup != 0 { summary += " · " + words.subgroup(lesson.subgroup) }
             var description: [String] = []
             if let full = lesson.subjectFullName { description.append(full) }
             if let type { description.append(type.name) }
             if !lesson.teachers.isEmpty {
-                description.append("Teachers: " + lesson.teachers.map(\.name).joined(separator: ", "))
+                description.append(words.teachers(lesson.teachers.map(\.name).joined(separator: ", ")))
             }
-            if !lesson.groups.isEmpty { description.append("Groups: " + lesson.groups.joined(separator: ", ")) }
+            if !lesson.groups.isEmpty { description.append(words.groups(lesson.groups.joined(separator: ", "))) }
             if let note = lesson.note { description.append(note) }
             lines += [
                 "BEGIN:VEVENT",
@@ -100,7 +127,7 @@ public struct ICalendar: Sendable {
             if let type { lines.append("CATEGORIES:\(escape(type.name))") }
             if let minutes = reminderMinutes {
                 lines += [
-                    "BEGIN:VALARM", "ACTION:DISPLAY", "DESCRIPTION:\(escape(reminderText + ": " + lesson.subject))",
+                    "BEGIN:VALARM", "ACTION:DISPLAY", "DESCRIPTION:\(escape(words.reminder(lesson.subject)))",
                     "TRIGGER:-PT\(minutes)M", "END:VALARM",
                 ]
             }

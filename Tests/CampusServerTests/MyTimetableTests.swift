@@ -105,6 +105,11 @@ import Testing
             #expect(
                 text.components(separatedBy: "BEGIN:VEVENT").count == text.components(separatedBy: "BEGIN:VALARM").count
             )
+            #expect(text.contains("X-WR-CALNAME:My timetable") && text.contains("DESCRIPTION:Lesson: "))
+            // The feed speaks its owner's language.
+            _ = try await server.api(token: ann).updateMe(body: .json(.init(language: "ru"))).ok
+            let russian = try await server.request(.get, path).text
+            #expect(russian.contains("X-WR-CALNAME:Моё расписание") && russian.contains("DESCRIPTION:Занятие: "))
             // Too early a reminder is refused; a new address makes the old one 404.
             let tooEarly = try await server.request(
                 .put, "/api/v1/me/calendar", json: #"{"reminderMinutes":20000}"#, token: ann)

@@ -65,7 +65,7 @@ extension APIHandler {
         let host = URL(string: services.configuration.resolvedBaseURL)?.host ?? "campus"
         let text = try await timetable.iCalendar(
             of: targets, name: t("My timetable"), host: host, filter: filter, reminderMinutes: feed.reminderMinutes,
-            reminderText: t("Lesson", context: "reminder"))
+            words: .init(t))
         return .ok(.init(body: .text_calendar(HTTPBody(text))))
     }
 

@@ -54,3 +54,14 @@ struct ScheduleText: Sendable {
             : t("{weekday} {date}", context: "weekday and date", ["weekday": weekday(date), "date": shortDate(date)])
     }
 }
+
+extension ICalendar.Words {
+    /// A calendar feed's words in `t`'s language.
+    init(_ t: Translator) {
+        self.init(
+            subgroup: { t("subgroup {number}", ["number": String($0)]) },
+            teachers: { t("Teachers: {names}", context: "calendar", ["names": $0]) },
+            groups: { t("Groups: {names}", context: "calendar", ["names": $0]) },
+            reminder: { t("Lesson: {subject}", context: "calendar", ["subject": $0]) })
+    }
+}

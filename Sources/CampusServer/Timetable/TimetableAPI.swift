@@ -3,6 +3,7 @@ import CampusAPI
 import CampusHTTP
 import Foundation
 import InputRules
+import Localization
 import OpenAPIRuntime
 import Storage
 import Timetable
@@ -214,15 +215,22 @@ extension APIHandler {
     private func calendar(_ target: TimetableService.Target, name: String, subgroup: Int?) async throws -> HTTPBody {
         let host = URL(string: services.configuration.resolvedBaseURL)?.host ?? "campus"
         let text = try await timetable.iCalendar(
-            of: [target], name: name, host: host, filter: ScheduleFilter(subgroup: subgroup == 0 ? nil : subgroup))
+            of: [target], name: name, host: host, filter: ScheduleFilter(subgroup: subgroup == 0 ? nil : subgroup),
+            words: .init(institutionLanguage))
         return HTTPBody(text)
     }
 
+    /// Feeds need no account: they speak the institution's language.
+    private var institutionLanguage: Translator { services.languages.choose(choice: nil, acceptLanguage: nil) }
+
     func getGroupCalendar(_ input: Operations.getGroupCalendar.Input) async throws -> Operations.getGroupCalendar.Output
     {
+        let t = institutionLanguage
         let name = input.path.name
-        var title = "Group \(name)"
-        if let subgroup = input.query.subgroup, subgroup != 0 { title += ", subgroup \(subgroup)" }
+        var title = t("Group {name}", ["name": name])
+        if let subgroup = input.query.subgroup, subgroup != 0 {
+            title += ", " + t("subgroup {number}", ["number": String(subgroup)])
+        }
         return .ok(
             .init(body: .text_calendar(try await calendar(.group(name), name: title, subgroup: input.query.subgroup))))
     }
@@ -237,7 +245,7 @@ extension APIHandler {
 
     func getRoomCalendar(_ input: Operations.getRoomCalendar.Input) async throws -> Operations.getRoomCalendar.Output {
         let id = input.path.roomId
-        let name = "Room \(try await directory.room(id: id).displayName)"
+        let name = institutionLanguage("Room {name}", ["name": try await directory.room(id: id).displayName])
         return .ok(.init(body: .text_calendar(try await calendar(.room(id), name: name, subgroup: nil))))
     }
 

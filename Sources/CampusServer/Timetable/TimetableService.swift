@@ -189,7 +189,7 @@ struct TimetableService: Sendable {
     /// lesson without dates runs from a year back to a year ahead.
     func iCalendar(
         of targets: [Target], name: String, host: String, filter: ScheduleFilter, reminderMinutes: Int? = nil,
-        reminderText: String = "Lesson"
+        words: ICalendar.Words = .english
     ) async throws -> String {
         let today = today()
         let lessons = try await lessons(of: targets, in: nil)
@@ -204,7 +204,7 @@ struct TimetableService: Sendable {
         let stamp = today.start(in: timeZone)
         return ICalendar(
             name: name, timeZone: timeZone, calendar: try await studyCalendar(), host: host, stamp: stamp,
-            lessonTypes: try await lessonTypes(), reminderMinutes: reminderMinutes, reminderText: reminderText
+            lessonTypes: try await lessonTypes(), reminderMinutes: reminderMinutes, words: words
         ).render(lessons, within: range, filter: filter)
     }
 }
