@@ -24,6 +24,7 @@ import Testing
         ("compete-stats", "/compete/stats", "student@campus.test"),
         ("listen-empty", "/listen", "student@campus.test"),
         ("admin-users", "/admin/users", "admin@campus.test"),
+        ("today", "/today", "student@campus.test"),
         ("not-found", "/no/such/page", nil),
     ]
 

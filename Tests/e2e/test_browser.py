@@ -257,3 +257,48 @@ def test_teacher_and_room_lists(browser, campus):
     browser.get(campus.url + "/timetable/groups?q=поит&sections=flow")
     titles = [h.text for h in browser.find_elements(By.CSS_SELECTOR, ".list-section h2")]
     assert "1510" in titles
+
+
+def test_favorites_today_at_a_glance_and_my_calendar(browser, campus):
+    """A student stars a teacher and sees their next lesson on the home page and on /today (which a
+    phone can keep on its home screen), then sets the reminders of their own calendar feed and
+    gives it a new address."""
+    browser.get(campus.url + "/login")
+    fill(browser, "email", "student@campus.test")
+    fill(browser, "password", "campus-student")
+    browser.find_element(By.ID, "login-submit").click()
+    wait_text(browser, (By.CLASS_NAME, "flash"), "Welcome")
+
+    browser.get(campus.url + "/timetable/teachers/i-kirinovich")
+    star = browser.find_element(By.ID, "favorite")
+    assert star.get_attribute("aria-pressed") == "false" and "Add to favorites" in star.text
+    star.click()
+    wait_text(browser, (By.CLASS_NAME, "flash"), "Added to your favorites.")
+    assert browser.find_element(By.ID, "favorite").get_attribute("aria-pressed") == "true"
+
+    for path in ("/", "/today"):
+        browser.get(campus.url + path)
+        mine = browser.find_element(By.CSS_SELECTOR, ".glance-mine").text
+        assert "My timetable" in mine and "151004" in mine
+        entry = browser.find_element(By.CSS_SELECTOR, ".glance-favorites .favorite-entry").text
+        assert "Киринович" in entry
+        assert any(word in entry.lower() for word in ("next", "now", "no more lessons this term.")), entry
+    manifest = requests.get(campus.url + "/manifest.webmanifest", timeout=10)
+    assert manifest.headers["Content-Type"] == "application/manifest+json"
+    assert manifest.json()["start_url"] == "/today" and manifest.json()["display"] == "standalone"
+
+    browser.get(campus.url + "/timetable/mine")
+    address = browser.find_element(By.ID, "calendar-url").get_attribute("value")
+    Select(browser.find_element(By.ID, "reminderMinutes")).select_by_value("15")
+    browser.find_element(By.ID, "save-reminders").click()
+    wait_text(browser, (By.CLASS_NAME, "flash"), "reminders are saved")
+    feed = requests.get(address, timeout=10)
+    assert feed.status_code == 200 and "TRIGGER:-PT15M" in feed.text
+    browser.find_element(By.ID, "new-address").click()
+    wait_text(browser, (By.CLASS_NAME, "flash"), "new address")
+    assert browser.find_element(By.ID, "calendar-url").get_attribute("value") != address
+    assert requests.get(address, timeout=10).status_code == 404
+    # Removing the favorite from the list.
+    browser.find_element(By.CSS_SELECTOR, "#favorites button").click()
+    wait_text(browser, (By.CLASS_NAME, "flash"), "Removed from your favorites.")
+    assert "Киринович" not in browser.find_element(By.ID, "favorites").text

@@ -11,7 +11,8 @@ struct SchedulePageBuilder: Sendable {
 
     func page(
         _ request: PageRequest, target: TimetableService.Target, title: String, subtitle: String, route: String,
-        feed: String, subgroup: Int, showSubgroups: Bool, term: TermDates?, card: SchedulePage.Card?
+        feed: String, subgroup: Int, showSubgroups: Bool, term: TermDates?, card: SchedulePage.Card?,
+        favorite: Favorite
     ) async throws -> SchedulePage {
         let today = timetable.today()
         var anchor = today
@@ -118,7 +119,17 @@ struct SchedulePageBuilder: Sendable {
             banner: banner, hasBanner: banner.current != nil || banner.next != nil, listView: view == "list",
             gridView: view == "grid",
             gridURL: link([("week", weekText), ("subgroup", subgroupText), ("view", "grid")]),
-            listURL: link([("week", weekText), ("subgroup", subgroupText), ("view", "list")]), subgroups: subgroups)
+            listURL: link([("week", weekText), ("subgroup", subgroupText), ("view", "list")]), subgroups: subgroups,
+            favorite: try await star(favorite, request: request, back: link(query)))
+    }
+
+    /// The star for a signed-in visitor: whether it is a favorite of theirs.
+    private func star(_ favorite: Favorite, request: PageRequest, back: String) async throws -> FavoriteToggle? {
+        guard let user = request.visitor.user else { return nil }
+        let favorites = try await services.myTimetable.favorites(of: user)
+        return FavoriteToggle(
+            kind: favorite.kind.rawValue, id: favorite.id,
+            isFavorite: favorites.contains { $0.favorite == favorite }, back: back)
     }
 
     struct SlotKey: Hashable, Comparable {

@@ -185,4 +185,6 @@ struct SchedulePage: PageModel {
     var gridURL: String
     var listURL: String
     var subgroups: [Choice]
+    /// The star, for a signed-in visitor.
+    var favorite: FavoriteToggle?
 }

@@ -228,7 +228,7 @@ struct TimetablePages: Sendable {
                 request, target: .group(name), title: t("Group {name}", ["name": name]),
                 subtitle: subtitle.joined(separator: " · "),
                 route: SiteRoutes.group.path(name), feed: APIRoutes.groupCalendar.path(name), subgroup: subgroup ?? 0,
-                showSubgroups: true, term: group.group.term, card: nil))
+                showSubgroups: true, term: group.group.term, card: nil, favorite: Favorite(kind: .group, id: name)))
     }
 
     @Sendable func teacherSchedule(_ request: PageRequest) async throws -> PageAnswer {
@@ -240,7 +240,8 @@ struct TimetablePages: Sendable {
                 request, target: .teacher(teacher.urlID), title: teacher.fullName,
                 subtitle: subtitle.joined(separator: " · "), route: SiteRoutes.teacher.path(teacher.urlID),
                 feed: APIRoutes.teacherCalendar.path(teacher.urlID), subgroup: 0, showSubgroups: false,
-                term: teacher.term, card: card.map { Self.card($0, request.t) }))
+                term: teacher.term, card: card.map { Self.card($0, request.t) },
+                favorite: Favorite(kind: .teacher, id: teacher.urlID)))
     }
 
     static func card(_ card: TeacherCard, _ t: Translator) -> SchedulePage.Card {
@@ -264,7 +265,7 @@ struct TimetablePages: Sendable {
                 request, target: .room(room.id), title: request.t("Room {name}", ["name": room.displayName]),
                 subtitle: Self.detail(room, request.t),
                 route: SiteRoutes.room.path(room.id), feed: APIRoutes.roomCalendar.path(room.id), subgroup: 0,
-                showSubgroups: false, term: nil, card: nil))
+                showSubgroups: false, term: nil, card: nil, favorite: Favorite(kind: .room, id: String(room.id))))
     }
 
     /// The colours of lesson types, as classes (lesson types are editable, so this is made from

@@ -117,6 +117,11 @@ struct SiteLinks: Sendable {
     var teachers = SiteRoutes.teachers.path
     var rooms = SiteRoutes.rooms.path
     var lessonTypeStyles = SiteRoutes.lessonTypeStyles.path
+    var today = SiteRoutes.today.path
+    var myTimetable = SiteRoutes.myTimetable.path
+    var favorites = SiteRoutes.favorites.path
+    var myCalendar = SiteRoutes.myCalendar.path
+    var manifest = SiteRoutes.manifest.path
     var compete = SiteRoutes.compete.path
     var newCompetition = SiteRoutes.newCompetition.path
     var competeLibrary = SiteRoutes.competeLibrary.path

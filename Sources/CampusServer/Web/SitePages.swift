@@ -12,7 +12,11 @@ struct SitePages: Sendable {
     let documentation: APIDocumentation
 
     func register(on pages: PageRouter) {
-        pages.page(SiteRoutes.home) { _ in .page(HomePage()) }
+        let personal = MyTimetablePages(services: services)
+        pages.page(SiteRoutes.home) { request in
+            guard let user = request.visitor.user else { return .page(HomePage(glance: nil)) }
+            return .page(HomePage(glance: try await personal.glance(for: user, request.t)))
+        }
         let languages = pages.renderer.languages
         pages.publicForm(SiteRoutes.language, LanguageForm.self) { request, form in
             guard let chosen = languages.translator(form.language) else {
@@ -50,6 +54,9 @@ struct LanguageForm: PageForm {
 struct HomePage: PageModel {
     static let template = "home"
     static let section: SiteSection? = .home
+
+    /// Today at a glance, for a signed-in visitor.
+    var glance: Glance?
 }
 
 /// The API's documentation: operations by tag, and schemas.

@@ -38,6 +38,11 @@ enum SiteRoutes {
     static let teacher = Route<String>("/timetable/teachers/{urlId}")
     static let room = Route<Int64>("/timetable/rooms/{roomId}")
     static let lessonTypeStyles = Route<Void>("/timetable/lesson-types.css")
+    static let today = Route<Void>("/today")
+    static let myTimetable = Route<Void>("/timetable/mine")
+    static let favorites = Route<Void>("/timetable/mine/favorites")
+    static let myCalendar = Route<Void>("/timetable/mine/calendar")
+    static let manifest = Route<Void>("/manifest.webmanifest")
 
     // Compete
     static let compete = Route<Void>("/compete")

@@ -1,0 +1,71 @@
+import Foundation
+
+/// Today at a glance (seed 000's "primary schedule", the web's answer to its widgets): my current
+/// or next lesson with the time left, the rest of my day, and each favorite's nearest lesson. The
+/// home page and `/today` show it.
+struct Glance: Sendable {
+    /// One schedule's now and next.
+    struct Entry: Sendable {
+        var name: String
+        var url: String
+        var current: SchedulePage.Lesson?
+        var minutesLeft: String
+        var next: SchedulePage.Lesson?
+        var minutesUntil: String
+        /// Nothing now and nothing ahead.
+        var nothing: Bool
+        /// A department: a list of teachers, no schedule of its own.
+        var isList: Bool
+    }
+
+    /// My own schedule; nil without a group.
+    var mine: Entry?
+    var hasGroup: Bool
+    /// The rest of today after the current or next lesson.
+    var laterToday: [SchedulePage.Lesson]
+    var hasLaterToday: Bool
+    var favorites: [Entry]
+    var hasFavorites: Bool
+}
+
+/// `/today`: the glance alone, sized for a phone's home screen.
+struct TodayPage: PageModel {
+    static let template = "today"
+    static let section: SiteSection? = .timetable
+
+    var glance: Glance
+}
+
+/// `/timetable/mine`: my favorites and my calendar feed.
+struct MyTimetablePage: PageModel {
+    static let template = "my-timetable"
+    static let section: SiteSection? = .timetable
+
+    struct Favorite: Sendable {
+        var kind: String
+        var kindName: String
+        var id: String
+        var name: String
+        var url: String
+    }
+
+    struct Reminder: Sendable {
+        var value: String
+        var label: String
+        var selected: Bool
+    }
+
+    var group: SchedulePage.Link?
+    var favorites: [Favorite]
+    var hasFavorites: Bool
+    var calendarURL: String
+    var reminders: [Reminder]
+}
+
+/// The star on a schedule page: keep it as a favorite, or stop.
+struct FavoriteToggle: Sendable {
+    var kind: String
+    var id: String
+    var isFavorite: Bool
+    var back: String
+}

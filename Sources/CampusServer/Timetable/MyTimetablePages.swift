@@ -1,0 +1,236 @@
+import Accounts
+import CampusHTTP
+import Foundation
+import HTTPTypes
+import Hummingbird
+import InputRules
+import Localization
+import NIOCore
+import Storage
+import Timetable
+
+/// The pages of what is personal in a timetable: today at a glance (`/today`, and the home
+/// page's part), my favorites and my calendar feed (`/timetable/mine`), the star on schedule
+/// pages, and the web app manifest that lets a phone keep `/today` on its home screen.
+struct MyTimetablePages: Sendable {
+    let services: Services
+    var mine: MyTimetableService { services.myTimetable }
+
+    /// The most favorites the glance shows (each is a schedule read).
+    static let glanceFavorites = 12
+    /// The reminders a feed offers, in minutes before a lesson.
+    static let reminderChoices = [5, 10, 15, 30, 60, 1440]
+
+    func register(on pages: PageRouter) {
+        pages.signedInPage(SiteRoutes.today) { request, account in
+            .page(TodayPage(glance: try await glance(for: account.user, request.t)))
+        }
+        pages.signedInPage(SiteRoutes.myTimetable, myTimetable)
+        pages.form(SiteRoutes.favorites, FavoriteForm.self, favorite)
+        pages.form(SiteRoutes.myCalendar, CalendarForm.self, calendar)
+        let renderer = pages.renderer
+        pages.resource(SiteRoutes.manifest) { request, _ in manifest(renderer.translator(request)) }
+    }
+
+    // MARK: Today at a glance
+
+    func glance(for user: UserRecord, _ t: Translator) async throws -> Glance {
+        let text = ScheduleText(t: t)
+        let now = LocalDateTime(services.now(), in: services.timetable.timeZone)
+        var mine: Glance.Entry?
+        var later: [SchedulePage.Lesson] = []
+        if let (targets, filter) = try? self.mine.targets(of: user), let target = targets.first,
+            let group = user.group
+        {
+            do {
+                let (entry, shown) = try await self.entry(
+                    target, name: t("Group {name}", ["name": group]), url: SiteRoutes.group.path(group), filter,
+                    now: now, text: text)
+                mine = entry
+                let today = try await services.timetable.schedule(of: targets, in: now.date...now.date, filter: filter)
+                later =
+                    today.days.first?.occurrences
+                    .filter { $0.start > now && !shown.contains($0) }
+                    .map { SchedulePageBuilder.lesson($0, types: today.types, now: now, target: target, text: text) }
+                    ?? []
+            } catch let problem as Problem where problem.status == .notFound {
+                // The group left the timetable: the glance shows no schedule of mine.
+            }
+        }
+        var favorites: [Glance.Entry] = []
+        for view in try await self.mine.favorites(of: user).prefix(Self.glanceFavorites) {
+            let url = Self.url(of: view.favorite)
+            guard let target = MyTimetableService.target(of: view.favorite) else {
+                favorites.append(
+                    Glance.Entry(
+                        name: view.name, url: url, current: nil, minutesLeft: "", next: nil, minutesUntil: "",
+                        nothing: false, isList: true))
+                continue
+            }
+            if let (entry, _) = try? await entry(
+                target, name: view.name, url: url, ScheduleFilter(), now: now, text: text)
+            {
+                favorites.append(entry)
+            }
+        }
+        return Glance(
+            mine: mine, hasGroup: user.group != nil, laterToday: later, hasLaterToday: !later.isEmpty,
+            favorites: favorites,
+            hasFavorites: !favorites.isEmpty)
+    }
+
+    /// A schedule's now and next, and the occurrences it shows.
+    private func entry(
+        _ target: TimetableService.Target, name: String, url: String, _ filter: ScheduleFilter, now: LocalDateTime,
+        text: ScheduleText
+    ) async throws -> (Glance.Entry, Set<Occurrence>) {
+        let (found, types) = try await services.timetable.nowAndNext(of: [target], filter: filter)
+        func lesson(_ occurrence: Occurrence) -> SchedulePage.Lesson {
+            SchedulePageBuilder.lesson(occurrence, types: types, now: now, target: target, text: text)
+        }
+        var next = found.next.map(lesson)
+        if let occurrence = found.next { next?.when = text.when(occurrence.date, today: now.date) }
+        let entry = Glance.Entry(
+            name: name, url: url, current: found.current.first.map(lesson),
+            minutesLeft: text.duration(found.minutesLeft ?? 0), next: next,
+            minutesUntil: text.duration(found.minutesUntilNext ?? 0),
+            nothing: found.current.isEmpty && found.next == nil, isList: false)
+        return (entry, Set(found.current + [found.next].compactMap { $0 }))
+    }
+
+    /// Where a favorite's page is.
+    static func url(of favorite: Favorite) -> String {
+        switch favorite.kind {
+        case .group: SiteRoutes.group.path(favorite.id)
+        case .teacher: SiteRoutes.teacher.path(favorite.id)
+        case .room: Int64(favorite.id).map { SiteRoutes.room.path($0) } ?? SiteRoutes.rooms.path
+        case .department: SiteRoutes.teachers.path(query: [("department", favorite.id)])
+        }
+    }
+
+    // MARK: My favorites and my calendar feed
+
+    @Sendable func myTimetable(_ request: PageRequest, _ account: Authenticated) async throws -> PageAnswer {
+        let t = request.t
+        let user = account.user
+        let favorites = try await mine.favorites(of: user)
+        let feed = try await mine.calendarFeed(of: user)
+        let none = MyTimetablePage.Reminder(value: "", label: t("No reminders"), selected: feed.reminderMinutes == nil)
+        return .page(
+            MyTimetablePage(
+                group: user.group.map { .init(name: $0, url: SiteRoutes.group.path($0)) },
+                favorites: favorites.map {
+                    .init(
+                        kind: $0.favorite.kind.rawValue, kindName: Self.kindName($0.favorite.kind, t),
+                        id: $0.favorite.id,
+                        name: $0.name, url: Self.url(of: $0.favorite))
+                },
+                hasFavorites: !favorites.isEmpty,
+                calendarURL: services.configuration.resolvedBaseURL + APIRoutes.personalCalendar.path(feed.token),
+                reminders: [none]
+                    + Self.reminderChoices.map { minutes in
+                        .init(
+                            value: String(minutes), label: ScheduleText(t: t).duration(minutes),
+                            selected: feed.reminderMinutes == minutes)
+                    }))
+    }
+
+    static func kindName(_ kind: Favorite.Kind, _ t: Translator) -> String {
+        switch kind {
+        case .group: t("Group", context: "favorite")
+        case .teacher: t("Teacher", context: "favorite")
+        case .room: t("Room", context: "favorite")
+        case .department: t("Department", context: "favorite")
+        }
+    }
+
+    @Sendable func favorite(_ request: PageRequest, _ account: Authenticated, _ form: FavoriteForm) async throws
+        -> PageAnswer
+    {
+        guard let kind = Favorite.Kind(rawValue: form.kind) else {
+            throw Problem.invalid(
+                FieldProblem(field: "kind", detail: "Choose a group, a teacher, a room or a department."))
+        }
+        let favorite = Favorite(kind: kind, id: form.id)
+        let back = SignInPages.safeNext(form.back)
+        if form.remove == "1" {
+            try await mine.removeFavorite(favorite, for: account.user)
+            return .redirect(back, flash: request.t("Removed from your favorites."))
+        }
+        _ = try await mine.addFavorite(favorite, for: account.user)
+        return .redirect(back, flash: request.t("Added to your favorites."))
+    }
+
+    @Sendable func calendar(_ request: PageRequest, _ account: Authenticated, _ form: CalendarForm) async throws
+        -> PageAnswer
+    {
+        var minutes: Int?
+        if let text = form.reminderMinutes, !text.isEmpty {
+            guard let value = Int(text) else {
+                throw Problem.invalid(
+                    FieldProblem(
+                        field: "reminderMinutes", detail: "A reminder comes 0 to {maximum} minutes before a lesson.",
+                        ["maximum": String(ICalendar.reminderRange.upperBound)]))
+            }
+            minutes = value
+        }
+        let newAddress = form.newAddress == "1"
+        _ = try await mine.changeCalendarFeed(of: account.user, reminderMinutes: .some(minutes), newAddress: newAddress)
+        let t = request.t
+        return .redirect(
+            SiteRoutes.myTimetable.path,
+            flash: newAddress
+                ? t("Your calendar has a new address; subscribe to it again.")
+                : t("Your calendar's reminders are saved."))
+    }
+
+    // MARK: The web app manifest
+
+    func manifest(_ t: Translator) -> Response {
+        struct Manifest: Encodable {
+            struct Icon: Encodable {
+                var src: String
+                var sizes: String
+                var type: String
+            }
+            var name: String
+            var shortName: String
+            var startURL: String
+            var scope: String
+            var display: String
+            var lang: String
+            var icons: [Icon]
+
+            enum CodingKeys: String, CodingKey {
+                case name, scope, display, lang, icons
+                case shortName = "short_name"
+                case startURL = "start_url"
+            }
+        }
+        let manifest = Manifest(
+            name: t("Campus · today"), shortName: t("Today", context: "app"), startURL: SiteRoutes.today.path,
+            scope: SiteRoutes.home.path, display: "standalone", lang: t.code,
+            icons: [.init(src: SiteRoutes.icon.path, sizes: "any", type: "image/svg+xml")])
+        let body = (try? JSONEncoder().encode(manifest)) ?? Data("{}".utf8)
+        return Response(
+            status: .ok, headers: [.contentType: "application/manifest+json", .cacheControl: "no-cache"],
+            body: ResponseBody(byteBuffer: ByteBuffer(data: body)))
+    }
+}
+
+struct FavoriteForm: PageForm {
+    var _csrf: String?
+    var kind: String
+    var id: String
+    /// "1" to stop keeping it.
+    var remove: String?
+    var back: String?
+}
+
+struct CalendarForm: PageForm {
+    var _csrf: String?
+    /// Empty for no reminders.
+    var reminderMinutes: String?
+    /// "1" for a new address.
+    var newAddress: String?
+}
