@@ -206,12 +206,16 @@ extension TimetableStore {
         }
     }
 
-    /// The lessons of any of these groups, teachers and rooms (each lesson once) that can take
-    /// place in `range`, with their rooms, teachers and groups.
+    /// The lessons of any of these groups, teachers and rooms, and these lessons by id (each lesson
+    /// once), that can take place in `range`, with their rooms, teachers and groups.
     public func lessons(
-        groups: [String] = [], teachers: [Int64] = [], rooms: [Int64] = [], in range: ClosedRange<LocalDate>? = nil
+        groups: [String] = [], teachers: [Int64] = [], rooms: [Int64] = [], ids: [Int64] = [],
+        in range: ClosedRange<LocalDate>? = nil
     ) async throws -> [Lesson] {
         var sources: [SQLQueryString] = []
+        if !ids.isEmpty {
+            sources.append("SELECT id AS lesson_id FROM lessons WHERE id IN (\(list(ids)))")
+        }
         if !groups.isEmpty {
             sources.append("SELECT lesson_id FROM lesson_groups WHERE group_name IN (\(list(groups)))")
         }

@@ -302,3 +302,34 @@ def test_favorites_today_at_a_glance_and_my_calendar(browser, campus):
     browser.find_element(By.CSS_SELECTOR, "#favorites button").click()
     wait_text(browser, (By.CLASS_NAME, "flash"), "Removed from your favorites.")
     assert "Киринович" not in browser.find_element(By.ID, "favorites").text
+
+
+def test_a_note_on_a_lesson_is_marked_where_the_lesson_is(browser, campus):
+    """A student writes a note on one day of a lesson and sees it on the lesson in the week grid;
+    another student does not."""
+    browser.get(campus.url + "/login")
+    fill(browser, "email", "student@campus.test")
+    fill(browser, "password", "campus-student")
+    browser.find_element(By.ID, "login-submit").click()
+    wait_text(browser, (By.CLASS_NAME, "flash"), "Welcome")
+
+    browser.get(campus.url + "/timetable/groups/151004?view=grid")
+    link = browser.find_element(By.CSS_SELECTOR, "#week-grid .lesson .note-link")
+    subject = link.find_element(By.XPATH, "..").find_element(By.CSS_SELECTOR, ".subject").text
+    link.click()
+    wait_text(browser, (By.ID, "note-subject"), "")
+    fill(browser, "note-text", "Ask about the coursework")
+    browser.find_element(By.ID, "only-this-day").click()
+    browser.find_element(By.ID, "save-note").click()
+    wait_text(browser, (By.CLASS_NAME, "flash"), "Your note is saved.")
+    assert "Ask about the coursework" in browser.find_element(By.ID, "notes").text
+    browser.find_element(By.ID, "back").click()
+    marked = browser.find_elements(By.CSS_SELECTOR, "#week-grid .lesson .my-note")
+    assert len(marked) == 1 and "Ask about the coursework" in marked[0].text
+    lesson = marked[0].find_element(By.XPATH, "..")
+    assert lesson.find_element(By.CSS_SELECTOR, ".subject").text == subject
+
+    # Another account sees the lesson without the note.
+    token = campus.login("organizer@campus.test", "campus-organizer")
+    page = campus.call("GET", "/timetable/groups/151004", headers={"Cookie": f"campus_session={token}"}).text
+    assert "Ask about the coursework" not in page

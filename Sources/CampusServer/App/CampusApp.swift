@@ -127,6 +127,7 @@ public enum CampusApp {
         AdminPages(services: services).register(on: pageRouter)
         TimetablePages(services: services).register(on: pageRouter)
         MyTimetablePages(services: services).register(on: pageRouter)
+        MyNotesPages(services: services).register(on: pageRouter)
         CompetePages(services: services).register(on: pageRouter)
         CompetitionFormPages(services: services).register(on: pageRouter)
         ListenPages(services: services).register(on: pageRouter)

@@ -43,15 +43,20 @@ struct MyTimetablePages: Sendable {
             let group = user.group
         {
             do {
+                let notes = try await self.mine.notes(of: user)
                 let (entry, shown) = try await self.entry(
                     target, name: t("Group {name}", ["name": group]), url: SiteRoutes.group.path(group), filter,
-                    now: now, text: text)
+                    now: now, text: text, notes: notes)
                 mine = entry
                 let today = try await services.timetable.schedule(of: targets, in: now.date...now.date, filter: filter)
                 later =
                     today.days.first?.occurrences
                     .filter { $0.start > now && !shown.contains($0) }
-                    .map { SchedulePageBuilder.lesson($0, types: today.types, now: now, target: target, text: text) }
+                    .map {
+                        SchedulePageBuilder.lesson(
+                            $0, types: today.types, now: now, target: target, text: text, notes: notes,
+                            noteBack: SiteRoutes.today.path)
+                    }
                     ?? []
             } catch let problem as Problem where problem.status == .notFound {
                 // The group left the timetable: the glance shows no schedule of mine.
@@ -82,11 +87,11 @@ struct MyTimetablePages: Sendable {
     /// A schedule's now and next, and the occurrences it shows.
     private func entry(
         _ target: TimetableService.Target, name: String, url: String, _ filter: ScheduleFilter, now: LocalDateTime,
-        text: ScheduleText
+        text: ScheduleText, notes: [LessonNote] = []
     ) async throws -> (Glance.Entry, Set<Occurrence>) {
         let (found, types) = try await services.timetable.nowAndNext(of: [target], filter: filter)
         func lesson(_ occurrence: Occurrence) -> SchedulePage.Lesson {
-            SchedulePageBuilder.lesson(occurrence, types: types, now: now, target: target, text: text)
+            SchedulePageBuilder.lesson(occurrence, types: types, now: now, target: target, text: text, notes: notes)
         }
         var next = found.next.map(lesson)
         if let occurrence = found.next { next?.when = text.when(occurrence.date, today: now.date) }

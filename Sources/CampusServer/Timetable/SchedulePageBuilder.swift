@@ -36,8 +36,16 @@ struct SchedulePageBuilder: Sendable {
         func link(_ parts: [(String, String?)]) -> String { Route<Void>(route).path(query: parts) }
         let query: [(String, String?)] = [("subgroup", subgroupText), ("view", view)]
         let text = ScheduleText(t: request.t)
+        // The visitor's own notes, as markers on their lessons.
+        var notes: [LessonNote] = []
+        if let user = request.visitor.user {
+            let ids = Set(result.days.flatMap { $0.occurrences.map(\.lesson.id) })
+            notes = try await services.myTimetable.notes(of: user, lessonIDs: Array(ids))
+        }
+        let noteBack = request.visitor.user == nil ? nil : link([("week", weekText)] + query)
         func lesson(_ occurrence: Occurrence, _ types: [String: LessonType]) -> SchedulePage.Lesson {
-            Self.lesson(occurrence, types: types, now: now, target: target, text: text)
+            Self.lesson(
+                occurrence, types: types, now: now, target: target, text: text, notes: notes, noteBack: noteBack)
         }
 
         // Now and next, from today on.
@@ -140,7 +148,7 @@ struct SchedulePageBuilder: Sendable {
 
     static func lesson(
         _ occurrence: Occurrence, types: [String: LessonType], now: LocalDateTime, target: TimetableService.Target,
-        text: ScheduleText
+        text: ScheduleText, notes: [LessonNote] = [], noteBack: String? = nil
     ) -> SchedulePage.Lesson {
         let lesson = occurrence.lesson
         let type = lesson.typeID.map { types[$0] ?? .unknown($0) }
@@ -157,7 +165,13 @@ struct SchedulePageBuilder: Sendable {
             rooms: lesson.rooms.map { .init(name: $0.name, url: SiteRoutes.room.path($0.id)) },
             teachers: lesson.teachers.map { .init(name: $0.name, url: SiteRoutes.teacher.path($0.urlID)) },
             groups: groups, exam: lesson.isExam, date: text.shortDate(occurrence.date),
-            subgroup: lesson.subgroup == 0 ? nil : lesson.subgroup, note: lesson.note)
+            subgroup: lesson.subgroup == 0 ? nil : lesson.subgroup, note: lesson.note,
+            myNotes: notes.filter { $0.applies(to: occurrence) }.map(\.text),
+            hasNote: notes.contains { $0.applies(to: occurrence) },
+            noteURL: noteBack.map {
+                SiteRoutes.lessonNotes.path(lesson.id, query: [("date", occurrence.date.iso), ("back", $0)])
+            } ?? "",
+            canNote: noteBack != nil)
     }
 
     static func typeClass(_ type: LessonType) -> String {

@@ -105,6 +105,12 @@ struct SchedulePage: PageModel {
         var note: String?
         /// For the next lesson: "today" or its weekday and date.
         var when: String?
+        /// The visitor's own notes on this occurrence (a marker on the lesson).
+        var myNotes: [String] = []
+        var hasNote = false
+        /// Where the visitor writes a note on it; empty for a visitor who is not signed in.
+        var noteURL = ""
+        var canNote = false
     }
 
     struct Banner: Sendable {

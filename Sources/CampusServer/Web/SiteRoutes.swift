@@ -42,6 +42,9 @@ enum SiteRoutes {
     static let myTimetable = Route<Void>("/timetable/mine")
     static let favorites = Route<Void>("/timetable/mine/favorites")
     static let myCalendar = Route<Void>("/timetable/mine/calendar")
+    static let lessonNotes = Route<Int64>("/timetable/lessons/{lessonId}/notes")
+    static let note = Route<Int64>("/timetable/notes/{noteId}")
+    static let deleteNote = Route<Int64>("/timetable/notes/{noteId}/delete")
     static let manifest = Route<Void>("/manifest.webmanifest")
 
     // Compete

@@ -1,0 +1,108 @@
+import Accounts
+import CampusHTTP
+import Foundation
+import InputRules
+import Localization
+import Storage
+import Timetable
+
+/// A lesson's notes page (`/timetable/lessons/{id}/notes`): the visitor's own notes on it, on
+/// every day or on the day they came from, written, changed and deleted with forms.
+struct MyNotesPages: Sendable {
+    let services: Services
+    var mine: MyTimetableService { services.myTimetable }
+
+    func register(on pages: PageRouter) {
+        pages.signedInPage(SiteRoutes.lessonNotes, page)
+        pages.form(SiteRoutes.lessonNotes, NoteForm.self, add)
+        pages.form(SiteRoutes.note, NoteForm.self, change)
+        pages.form(SiteRoutes.deleteNote, NoteForm.self, delete)
+    }
+
+    @Sendable func page(_ request: PageRequest, _ account: Authenticated) async throws -> PageAnswer {
+        let lesson = try await mine.lesson(try request.id("lessonId"))
+        let date = request.query("date").flatMap { LocalDate(iso: $0) }
+        let back = SignInPages.safeNext(request.query("back", maxLength: 400))
+        return .page(try await model(lesson, date: date, back: back, user: account.user, request.t))
+    }
+
+    func model(_ lesson: Lesson, date: LocalDate?, back: String, user: UserRecord, _ t: Translator) async throws
+        -> LessonNotesPage
+    {
+        let text = ScheduleText(t: t)
+        let notes = try await mine.notes(of: user, lessonIDs: [lesson.id])
+        return LessonNotesPage(
+            subject: lesson.subject, fullSubject: lesson.subjectFullName ?? lesson.subject,
+            time: "\(lesson.start)–\(lesson.end)", day: date.map { text.date($0) } ?? "",
+            date: date?.iso ?? "", hasDate: date != nil, back: back,
+            addURL: SiteRoutes.lessonNotes.path(lesson.id),
+            notes: notes.map { note in
+                LessonNotesPage.Note(
+                    text: note.text,
+                    scope: note.date.map { t("On {date}", context: "note", ["date": text.date($0)]) }
+                        ?? t("Every day of the lesson"),
+                    changeURL: SiteRoutes.note.path(note.id), deleteURL: SiteRoutes.deleteNote.path(note.id))
+            },
+            hasNotes: !notes.isEmpty)
+    }
+
+    @Sendable func add(_ request: PageRequest, _ account: Authenticated, _ form: NoteForm) async throws -> PageAnswer {
+        let lessonID = try request.id("lessonId")
+        let date = form.onlyThisDay == "1" ? form.date : nil
+        _ = try await mine.addNote(lessonID: lessonID, date: date, text: form.text ?? "", for: account.user)
+        return .redirect(Self.back(lessonID, form), flash: request.t("Your note is saved."))
+    }
+
+    @Sendable func change(_ request: PageRequest, _ account: Authenticated, _ form: NoteForm) async throws
+        -> PageAnswer
+    {
+        let note = try await mine.changeNote(try request.id("noteId"), text: form.text ?? "", for: account.user)
+        return .redirect(Self.back(note.lessonID, form), flash: request.t("Your note is saved."))
+    }
+
+    @Sendable func delete(_ request: PageRequest, _ account: Authenticated, _ form: NoteForm) async throws
+        -> PageAnswer
+    {
+        let note = try await mine.note(try request.id("noteId"), of: account.user)
+        try await mine.deleteNote(note.id, for: account.user)
+        return .redirect(Self.back(note.lessonID, form), flash: request.t("Your note is deleted."))
+    }
+
+    /// The notes page again, with the day and the page it came from.
+    static func back(_ lessonID: Int64, _ form: NoteForm) -> String {
+        SiteRoutes.lessonNotes.path(lessonID, query: [("date", form.date), ("back", form.back)])
+    }
+}
+
+struct NoteForm: PageForm {
+    var _csrf: String?
+    var text: String?
+    /// The day the page was opened for, and "1" when the note is about that day only.
+    var date: String?
+    var onlyThisDay: String?
+    var back: String?
+}
+
+/// A lesson's notes, as the visitor wrote them.
+struct LessonNotesPage: PageModel {
+    static let template = "lesson-notes"
+    static let section: SiteSection? = .timetable
+
+    struct Note: Sendable {
+        var text: String
+        var scope: String
+        var changeURL: String
+        var deleteURL: String
+    }
+
+    var subject: String
+    var fullSubject: String
+    var time: String
+    var day: String
+    var date: String
+    var hasDate: Bool
+    var back: String
+    var addURL: String
+    var notes: [Note]
+    var hasNotes: Bool
+}
