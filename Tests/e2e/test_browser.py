@@ -37,6 +37,14 @@ def fill(browser, field, value):
     element.send_keys(value)
 
 
+def log_in(browser, campus, email, password):
+    browser.get(campus.url + "/login")
+    fill(browser, "email", email)
+    fill(browser, "password", password)
+    browser.find_element(By.ID, "login-submit").click()
+    wait_text(browser, (By.CLASS_NAME, "flash"), "Welcome")
+
+
 def test_register_log_in_edit_profile_log_out(browser, any_database, tmp_path):
     site = any_database.url
     browser.get(site + "/")
@@ -132,11 +140,7 @@ def test_forms_without_the_csrf_token_are_refused(campus):
 
 def test_phone_width_and_dark_mode(browser, campus):
     browser.set_window_size(375, 812)
-    browser.get(campus.url + "/login")
-    fill(browser, "email", "student@campus.test")
-    fill(browser, "password", "campus-student")
-    browser.find_element(By.ID, "login-submit").click()
-    wait_text(browser, (By.CLASS_NAME, "flash"), "Welcome")
+    log_in(browser, campus, "student@campus.test", "campus-student")
     for path in ("/", "/profile", "/timetable", "/api", "/compete", "/compete/2", "/compete/history",
                  "/compete/stats", "/compete/records"):
         browser.get(campus.url + path)
@@ -153,11 +157,7 @@ def test_phone_width_and_dark_mode(browser, campus):
 
 def test_admin_changes_a_role(browser, campus):
     campus.register("bob@example.org", first="Bob", last="Builder")
-    browser.get(campus.url + "/login")
-    fill(browser, "email", "admin@campus.test")
-    fill(browser, "password", "campus-admin")
-    browser.find_element(By.ID, "login-submit").click()
-    wait_text(browser, (By.CLASS_NAME, "flash"), "Welcome")
+    log_in(browser, campus, "admin@campus.test", "campus-admin")
     browser.find_element(By.LINK_TEXT, "Accounts").click()
     row = next(r for r in browser.find_elements(By.CSS_SELECTOR, "table.users tbody tr") if "Bob Builder" in r.text)
     Select(row.find_element(By.TAG_NAME, "select")).select_by_value("organizer")
@@ -263,11 +263,7 @@ def test_favorites_today_at_a_glance_and_my_calendar(browser, campus):
     """A student stars a teacher and sees their next lesson on the home page and on /today (which a
     phone can keep on its home screen), then sets the reminders of their own calendar feed and
     gives it a new address."""
-    browser.get(campus.url + "/login")
-    fill(browser, "email", "student@campus.test")
-    fill(browser, "password", "campus-student")
-    browser.find_element(By.ID, "login-submit").click()
-    wait_text(browser, (By.CLASS_NAME, "flash"), "Welcome")
+    log_in(browser, campus, "student@campus.test", "campus-student")
 
     browser.get(campus.url + "/timetable/teachers/i-kirinovich")
     star = browser.find_element(By.ID, "favorite")
@@ -307,11 +303,7 @@ def test_favorites_today_at_a_glance_and_my_calendar(browser, campus):
 def test_a_note_on_a_lesson_is_marked_where_the_lesson_is(browser, campus):
     """A student writes a note on one day of a lesson and sees it on the lesson in the week grid;
     another student does not."""
-    browser.get(campus.url + "/login")
-    fill(browser, "email", "student@campus.test")
-    fill(browser, "password", "campus-student")
-    browser.find_element(By.ID, "login-submit").click()
-    wait_text(browser, (By.CLASS_NAME, "flash"), "Welcome")
+    log_in(browser, campus, "student@campus.test", "campus-student")
 
     browser.get(campus.url + "/timetable/groups/151004?view=grid")
     link = browser.find_element(By.CSS_SELECTOR, "#week-grid .lesson .note-link")
