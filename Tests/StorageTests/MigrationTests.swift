@@ -50,6 +50,7 @@ import Testing
         6: "3fefc547d14a23c39ea41838f00f8c5f330c466e51a8fdae85f694c5daf9e53e",
         7: "ed84d3ce074e2918a0c683a683fc0b386ee6cfc2f10d1741299c38beb2142c66",
         8: "987539fbcdad71db8370b9c9c9c383f62f98aee73680b0319ec24a4ddf0652c0",
+        9: "cdcd7b22e8a6dbb270acc3ceb541fc10d4f94419760f6f3f634a4849a13f7b89",
     ]
 
     @Test func landedStepsNeverChange() {

@@ -325,3 +325,31 @@ def test_a_note_on_a_lesson_is_marked_where_the_lesson_is(browser, campus):
     token = campus.login("organizer@campus.test", "campus-organizer")
     page = campus.call("GET", "/timetable/groups/151004", headers={"Cookie": f"campus_session={token}"}).text
     assert "Ask about the coursework" not in page
+
+
+def test_a_nickname_for_a_group_and_my_own_lesson_colours(browser, campus):
+    """A student names a group their own way and colours lectures their own way; both show on
+    their pages only."""
+    log_in(browser, campus, "student@campus.test", "campus-student")
+    browser.get(campus.url + "/timetable/groups/010101")
+    browser.find_element(By.CSS_SELECTOR, ".nickname-box summary").click()
+    fill(browser, "nickname", "Соседи")
+    browser.find_element(By.ID, "save-nickname").click()
+    wait_text(browser, (By.CLASS_NAME, "flash"), "only you see it")
+    assert browser.find_element(By.ID, "schedule-title").text == "Group 010101 · Соседи"
+
+    browser.get(campus.url + "/timetable/mine")
+    assert "Соседи" in browser.find_element(By.ID, "nicknames").text
+    lecture = browser.find_element(By.ID, "colour-lt-d09bd09a")
+    browser.execute_script("arguments[0].value = '#aa00ff'", lecture)
+    lecture.find_element(By.XPATH, "following-sibling::button").click()
+    wait_text(browser, (By.CLASS_NAME, "flash"), "only your pages show it")
+    browser.get(campus.url + "/timetable/groups/151004?view=grid")
+    lectures = [lesson for lesson in browser.find_elements(By.CSS_SELECTOR, "#week-grid .lesson.lt-d09bd09a")]
+    assert lectures and lectures[0].value_of_css_property("border-left-color") == "rgba(170, 0, 255, 1)"
+
+    token = campus.login("organizer@campus.test", "campus-organizer")
+    page = campus.call("GET", "/timetable/groups/010101", headers={"Cookie": f"campus_session={token}"}).text
+    assert "Соседи" not in page
+    css = campus.call("GET", "/timetable/mine/lesson-types.css", headers={"Cookie": f"campus_session={token}"}).text
+    assert "#aa00ff" not in css

@@ -128,6 +128,7 @@ public enum CampusApp {
         TimetablePages(services: services).register(on: pageRouter)
         MyTimetablePages(services: services).register(on: pageRouter)
         MyNotesPages(services: services).register(on: pageRouter)
+        MyTouchesPages(services: services).register(on: pageRouter)
         CompetePages(services: services).register(on: pageRouter)
         CompetitionFormPages(services: services).register(on: pageRouter)
         ListenPages(services: services).register(on: pageRouter)

@@ -60,6 +60,32 @@ struct MyTimetablePage: PageModel {
     var hasFavorites: Bool
     var calendarURL: String
     var reminders: [Reminder]
+
+    struct Nickname: Sendable {
+        var group: String
+        var nickname: String
+        var url: String
+    }
+
+    struct Colour: Sendable {
+        var typeId: String
+        var typeClass: String
+        var name: String
+        var abbreviation: String
+        var colour: String
+        var isOwn: Bool
+    }
+
+    var nicknames: [Nickname]
+    var hasNicknames: Bool
+    var colours: [Colour]
+}
+
+/// The nickname form on a group's page.
+struct NicknameBox: Sendable {
+    var group: String
+    var value: String
+    var back: String
 }
 
 /// The star on a schedule page: keep it as a favorite, or stop.

@@ -39,13 +39,16 @@ struct MyTimetablePages: Sendable {
         let now = LocalDateTime(services.now(), in: services.timetable.timeZone)
         var mine: Glance.Entry?
         var later: [SchedulePage.Lesson] = []
+        let nicknames = try await self.mine.nicknames(of: user)
         if let (targets, filter) = try? self.mine.targets(of: user), let target = targets.first,
             let group = user.group
         {
             do {
                 let notes = try await self.mine.notes(of: user)
                 let (entry, shown) = try await self.entry(
-                    target, name: t("Group {name}", ["name": group]), url: SiteRoutes.group.path(group), filter,
+                    target,
+                    name: [nicknames[group], t("Group {name}", ["name": group])].compactMap { $0 }
+                        .joined(separator: " · "), url: SiteRoutes.group.path(group), filter,
                     now: now, text: text, notes: notes)
                 mine = entry
                 let today = try await services.timetable.schedule(of: targets, in: now.date...now.date, filter: filter)
@@ -65,15 +68,16 @@ struct MyTimetablePages: Sendable {
         var favorites: [Glance.Entry] = []
         for view in try await self.mine.favorites(of: user).prefix(Self.glanceFavorites) {
             let url = Self.url(of: view.favorite)
+            let name = Self.name(view, nicknames)
             guard let target = MyTimetableService.target(of: view.favorite) else {
                 favorites.append(
                     Glance.Entry(
-                        name: view.name, url: url, current: nil, minutesLeft: "", next: nil, minutesUntil: "",
+                        name: name, url: url, current: nil, minutesLeft: "", next: nil, minutesUntil: "",
                         nothing: false, isList: true))
                 continue
             }
             if let (entry, _) = try? await entry(
-                target, name: view.name, url: url, ScheduleFilter(), now: now, text: text)
+                target, name: name, url: url, ScheduleFilter(), now: now, text: text)
             {
                 favorites.append(entry)
             }
@@ -103,6 +107,11 @@ struct MyTimetablePages: Sendable {
         return (entry, Set(found.current + [found.next].compactMap { $0 }))
     }
 
+    /// A favorite as the user reads it: a group with their nickname for it.
+    static func name(_ view: MyTimetableService.FavoriteView, _ nicknames: [String: String]) -> String {
+        view.favorite.kind == .group ? PersonalTouches.groupName(view.name, nicknames: nicknames) : view.name
+    }
+
     /// Where a favorite's page is.
     static func url(of favorite: Favorite) -> String {
         switch favorite.kind {
@@ -120,6 +129,9 @@ struct MyTimetablePages: Sendable {
         let user = account.user
         let favorites = try await mine.favorites(of: user)
         let feed = try await mine.calendarFeed(of: user)
+        let nicknames = try await mine.nicknames(of: user)
+        let colours = try await mine.lessonColours(of: user)
+        let types = try await services.directory.lessonTypes()
         let none = MyTimetablePage.Reminder(value: "", label: t("No reminders"), selected: feed.reminderMinutes == nil)
         return .page(
             MyTimetablePage(
@@ -127,8 +139,7 @@ struct MyTimetablePages: Sendable {
                 favorites: favorites.map {
                     .init(
                         kind: $0.favorite.kind.rawValue, kindName: Self.kindName($0.favorite.kind, t),
-                        id: $0.favorite.id,
-                        name: $0.name, url: Self.url(of: $0.favorite))
+                        id: $0.favorite.id, name: Self.name($0, nicknames), url: Self.url(of: $0.favorite))
                 },
                 hasFavorites: !favorites.isEmpty,
                 calendarURL: services.configuration.resolvedBaseURL + APIRoutes.personalCalendar.path(feed.token),
@@ -137,7 +148,17 @@ struct MyTimetablePages: Sendable {
                         .init(
                             value: String(minutes), label: ScheduleText(t: t).duration(minutes),
                             selected: feed.reminderMinutes == minutes)
-                    }))
+                    },
+                nicknames: nicknames.sorted { $0.key < $1.key }.map {
+                    .init(group: $0.key, nickname: $0.value, url: SiteRoutes.group.path($0.key))
+                },
+                hasNicknames: !nicknames.isEmpty,
+                colours: types.map { type in
+                    .init(
+                        typeId: type.id, typeClass: SchedulePageBuilder.typeClass(type), name: type.name,
+                        abbreviation: type.abbreviation, colour: colours[type.id] ?? type.colour,
+                        isOwn: colours[type.id] != nil)
+                }))
     }
 
     static func kindName(_ kind: Favorite.Kind, _ t: Translator) -> String {

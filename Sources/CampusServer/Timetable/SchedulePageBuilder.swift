@@ -36,16 +36,19 @@ struct SchedulePageBuilder: Sendable {
         func link(_ parts: [(String, String?)]) -> String { Route<Void>(route).path(query: parts) }
         let query: [(String, String?)] = [("subgroup", subgroupText), ("view", view)]
         let text = ScheduleText(t: request.t)
-        // The visitor's own notes, as markers on their lessons.
+        // The visitor's own notes, as markers on their lessons, and their nicknames for groups.
         var notes: [LessonNote] = []
+        var nicknames: [String: String] = [:]
         if let user = request.visitor.user {
             let ids = Set(result.days.flatMap { $0.occurrences.map(\.lesson.id) })
             notes = try await services.myTimetable.notes(of: user, lessonIDs: Array(ids))
+            nicknames = try await services.myTimetable.nicknames(of: user)
         }
         let noteBack = request.visitor.user == nil ? nil : link([("week", weekText)] + query)
         func lesson(_ occurrence: Occurrence, _ types: [String: LessonType]) -> SchedulePage.Lesson {
             Self.lesson(
-                occurrence, types: types, now: now, target: target, text: text, notes: notes, noteBack: noteBack)
+                occurrence, types: types, now: now, target: target, text: text, notes: notes, noteBack: noteBack,
+                nicknames: nicknames)
         }
 
         // Now and next, from today on.
@@ -115,6 +118,12 @@ struct SchedulePageBuilder: Sendable {
                     url: link([("week", weekText), ("subgroup", String(number)), ("view", view)]))
             }
         }
+        var nicknameBox: NicknameBox?
+        var title = title
+        if favorite.kind == .group, request.visitor.user != nil {
+            nicknameBox = NicknameBox(group: favorite.id, value: nicknames[favorite.id] ?? "", back: link(query))
+            if let nickname = nicknames[favorite.id] { title += " · " + nickname }
+        }
         return SchedulePage(
             title: title, subtitle: subtitle, feed: feed,
             term: term?.span.map { text.span($0.lowerBound, $0.upperBound) },
@@ -128,7 +137,7 @@ struct SchedulePageBuilder: Sendable {
             gridView: view == "grid",
             gridURL: link([("week", weekText), ("subgroup", subgroupText), ("view", "grid")]),
             listURL: link([("week", weekText), ("subgroup", subgroupText), ("view", "list")]), subgroups: subgroups,
-            favorite: try await star(favorite, request: request, back: link(query)))
+            favorite: try await star(favorite, request: request, back: link(query)), nickname: nicknameBox)
     }
 
     /// The star for a signed-in visitor: whether it is a favorite of theirs.
@@ -148,14 +157,16 @@ struct SchedulePageBuilder: Sendable {
 
     static func lesson(
         _ occurrence: Occurrence, types: [String: LessonType], now: LocalDateTime, target: TimetableService.Target,
-        text: ScheduleText, notes: [LessonNote] = [], noteBack: String? = nil
+        text: ScheduleText, notes: [LessonNote] = [], noteBack: String? = nil, nicknames: [String: String] = [:]
     ) -> SchedulePage.Lesson {
         let lesson = occurrence.lesson
         let type = lesson.typeID.map { types[$0] ?? .unknown($0) }
         var groups: [SchedulePage.Link] = []
         if case .group = target {
         } else {
-            groups = lesson.groups.map { .init(name: $0, url: SiteRoutes.group.path($0)) }
+            groups = lesson.groups.map {
+                .init(name: PersonalTouches.groupName($0, nicknames: nicknames), url: SiteRoutes.group.path($0))
+            }
         }
         return SchedulePage.Lesson(
             start: lesson.start.description, end: lesson.end.description, subject: lesson.subject,

@@ -193,4 +193,6 @@ struct SchedulePage: PageModel {
     var subgroups: [Choice]
     /// The star, for a signed-in visitor.
     var favorite: FavoriteToggle?
+    /// The visitor's nickname for the group, on a group's page.
+    var nickname: NicknameBox?
 }

@@ -121,6 +121,9 @@ struct SiteLinks: Sendable {
     var myTimetable = SiteRoutes.myTimetable.path
     var favorites = SiteRoutes.favorites.path
     var myCalendar = SiteRoutes.myCalendar.path
+    var nicknames = SiteRoutes.nicknames.path
+    var lessonColours = SiteRoutes.lessonColours.path
+    var myLessonTypeStyles = SiteRoutes.myLessonTypeStyles.path
     var manifest = SiteRoutes.manifest.path
     var compete = SiteRoutes.compete.path
     var newCompetition = SiteRoutes.newCompetition.path

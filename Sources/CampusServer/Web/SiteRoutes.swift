@@ -45,6 +45,9 @@ enum SiteRoutes {
     static let lessonNotes = Route<Int64>("/timetable/lessons/{lessonId}/notes")
     static let note = Route<Int64>("/timetable/notes/{noteId}")
     static let deleteNote = Route<Int64>("/timetable/notes/{noteId}/delete")
+    static let nicknames = Route<Void>("/timetable/mine/nicknames")
+    static let lessonColours = Route<Void>("/timetable/mine/colours")
+    static let myLessonTypeStyles = Route<Void>("/timetable/mine/lesson-types.css")
     static let manifest = Route<Void>("/manifest.webmanifest")
 
     // Compete
