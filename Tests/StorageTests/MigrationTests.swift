@@ -51,6 +51,7 @@ import Testing
         7: "ed84d3ce074e2918a0c683a683fc0b386ee6cfc2f10d1741299c38beb2142c66",
         8: "987539fbcdad71db8370b9c9c9c383f62f98aee73680b0319ec24a4ddf0652c0",
         9: "cdcd7b22e8a6dbb270acc3ceb541fc10d4f94419760f6f3f634a4849a13f7b89",
+        10: "a5fd97571f6b28b4e0b3dcc19a33a90de7360781104530c640cacff75a16199a",
     ]
 
     @Test func landedStepsNeverChange() {

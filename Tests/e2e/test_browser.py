@@ -353,3 +353,25 @@ def test_a_nickname_for_a_group_and_my_own_lesson_colours(browser, campus):
     assert "Соседи" not in page
     css = campus.call("GET", "/timetable/mine/lesson-types.css", headers={"Cookie": f"campus_session={token}"}).text
     assert "#aa00ff" not in css
+
+
+def test_favorites_saved_together_as_one_schedule(browser, campus):
+    """Two starred groups, ticked together and named, become a schedule of their own with a week
+    of both groups' lessons."""
+    log_in(browser, campus, "student@campus.test", "campus-student")
+    for group in ("010101", "913801"):
+        browser.get(campus.url + f"/timetable/groups/{group}")
+        browser.find_element(By.ID, "favorite").click()
+        wait_text(browser, (By.CLASS_NAME, "flash"), "Added to your favorites.")
+    browser.get(campus.url + "/timetable/mine")
+    # Clicked as a script does: the player bar at the bottom of the window may cover them.
+    for box in browser.find_elements(By.CSS_SELECTOR, "#save-schedule input[type=checkbox]"):
+        browser.execute_script("arguments[0].click()", box)
+    fill(browser, "schedule-name", "Friends")
+    browser.execute_script("arguments[0].click()", browser.find_element(By.ID, "save-schedule-button"))
+    wait_text(browser, (By.CLASS_NAME, "flash"), "“Friends” is saved.")
+    assert browser.find_element(By.ID, "schedule-title").text == "Friends"
+    groups = {link.text for link in browser.find_elements(By.CSS_SELECTOR, ".lesson .group")}
+    assert {"010101", "913801"} & groups, groups
+    feed = browser.find_element(By.ID, "subscribe").get_attribute("href")
+    assert requests.get(feed, timeout=10).text.startswith("BEGIN:VCALENDAR")

@@ -129,6 +129,7 @@ public enum CampusApp {
         MyTimetablePages(services: services).register(on: pageRouter)
         MyNotesPages(services: services).register(on: pageRouter)
         MyTouchesPages(services: services).register(on: pageRouter)
+        MySchedulesPages(services: services).register(on: pageRouter)
         CompetePages(services: services).register(on: pageRouter)
         CompetitionFormPages(services: services).register(on: pageRouter)
         ListenPages(services: services).register(on: pageRouter)

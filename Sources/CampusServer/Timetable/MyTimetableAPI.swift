@@ -59,13 +59,12 @@ extension APIHandler {
     func getPersonalCalendar(_ input: Operations.getPersonalCalendar.Input) async throws
         -> Operations.getPersonalCalendar.Output
     {
-        let (feed, user) = try await myTimetable.calendarFeed(token: input.path.token)
-        let (targets, filter) = try myTimetable.targets(of: user)
-        let t = services.languages.choose(choice: user.language, acceptLanguage: nil)
+        let source = try await myTimetable.feedSource(token: input.path.token)
+        let t = services.languages.choose(choice: source.user.language, acceptLanguage: nil)
         let host = URL(string: services.configuration.resolvedBaseURL)?.host ?? "campus"
         let text = try await timetable.iCalendar(
-            of: targets, name: t("My timetable"), host: host, filter: filter, reminderMinutes: feed.reminderMinutes,
-            words: .init(t))
+            of: source.targets, name: source.name ?? t("My timetable"), host: host, filter: source.filter,
+            reminderMinutes: source.reminderMinutes, words: .init(t))
         return .ok(.init(body: .text_calendar(HTTPBody(text))))
     }
 

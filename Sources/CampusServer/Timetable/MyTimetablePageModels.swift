@@ -79,6 +79,23 @@ struct MyTimetablePage: PageModel {
     var nicknames: [Nickname]
     var hasNicknames: Bool
     var colours: [Colour]
+
+    struct Saved: Sendable {
+        var name: String
+        var url: String
+        var deleteURL: String
+    }
+
+    /// A favorite that can join a saved schedule (a group, a teacher or a room).
+    struct Member: Sendable {
+        var value: String
+        var name: String
+    }
+
+    var saved: [Saved]
+    var hasSaved: Bool
+    var members: [Member]
+    var canSave: Bool
 }
 
 /// The nickname form on a group's page.

@@ -57,7 +57,7 @@ struct MyTimetablePages: Sendable {
                     .filter { $0.start > now && !shown.contains($0) }
                     .map {
                         SchedulePageBuilder.lesson(
-                            $0, types: today.types, now: now, target: target, text: text, notes: notes,
+                            $0, types: today.types, now: now, showGroups: false, text: text, notes: notes,
                             noteBack: SiteRoutes.today.path)
                     }
                     ?? []
@@ -95,7 +95,9 @@ struct MyTimetablePages: Sendable {
     ) async throws -> (Glance.Entry, Set<Occurrence>) {
         let (found, types) = try await services.timetable.nowAndNext(of: [target], filter: filter)
         func lesson(_ occurrence: Occurrence) -> SchedulePage.Lesson {
-            SchedulePageBuilder.lesson(occurrence, types: types, now: now, target: target, text: text, notes: notes)
+            SchedulePageBuilder.lesson(
+                occurrence, types: types, now: now, showGroups: SchedulePageBuilder.showsGroups([target]), text: text,
+                notes: notes)
         }
         var next = found.next.map(lesson)
         if let occurrence = found.next { next?.when = text.when(occurrence.date, today: now.date) }
@@ -132,6 +134,11 @@ struct MyTimetablePages: Sendable {
         let nicknames = try await mine.nicknames(of: user)
         let colours = try await mine.lessonColours(of: user)
         let types = try await services.directory.lessonTypes()
+        let saved = try await mine.savedSchedules(of: user)
+        let members = favorites.filter { $0.favorite.kind != .department }.map {
+            MyTimetablePage.Member(
+                value: "\($0.favorite.kind.rawValue):\($0.favorite.id)", name: Self.name($0, nicknames))
+        }
         let none = MyTimetablePage.Reminder(value: "", label: t("No reminders"), selected: feed.reminderMinutes == nil)
         return .page(
             MyTimetablePage(
@@ -158,7 +165,14 @@ struct MyTimetablePages: Sendable {
                         typeId: type.id, typeClass: SchedulePageBuilder.typeClass(type), name: type.name,
                         abbreviation: type.abbreviation, colour: colours[type.id] ?? type.colour,
                         isOwn: colours[type.id] != nil)
-                }))
+                },
+                saved: saved.map {
+                    .init(
+                        name: $0.name, url: SiteRoutes.savedSchedule.path($0.id),
+                        deleteURL: SiteRoutes.deleteSavedSchedule.path($0.id))
+                },
+                hasSaved: !saved.isEmpty,
+                members: members, canSave: members.count >= 2))
     }
 
     static func kindName(_ kind: Favorite.Kind, _ t: Translator) -> String {

@@ -10,9 +10,9 @@ struct SchedulePageBuilder: Sendable {
     var timetable: TimetableService { services.timetable }
 
     func page(
-        _ request: PageRequest, target: TimetableService.Target, title: String, subtitle: String, route: String,
+        _ request: PageRequest, targets: [TimetableService.Target], title: String, subtitle: String, route: String,
         feed: String, subgroup: Int, showSubgroups: Bool, term: TermDates?, card: SchedulePage.Card?,
-        favorite: Favorite
+        favorite: Favorite?
     ) async throws -> SchedulePage {
         let today = timetable.today()
         var anchor = today
@@ -29,7 +29,7 @@ struct SchedulePageBuilder: Sendable {
         }
         let week = Schedule.week(holding: anchor)
         let filter = ScheduleFilter(subgroup: subgroup == 0 ? nil : subgroup)
-        let result = try await timetable.schedule(of: [target], in: week, filter: filter)
+        let result = try await timetable.schedule(of: targets, in: week, filter: filter)
         let now = LocalDateTime(services.now(), in: timetable.timeZone)
         let view = request.query("view")
         let subgroupText = subgroup == 0 ? nil : String(subgroup)
@@ -47,12 +47,13 @@ struct SchedulePageBuilder: Sendable {
         let noteBack = request.visitor.user == nil ? nil : link([("week", weekText)] + query)
         func lesson(_ occurrence: Occurrence, _ types: [String: LessonType]) -> SchedulePage.Lesson {
             Self.lesson(
-                occurrence, types: types, now: now, target: target, text: text, notes: notes, noteBack: noteBack,
+                occurrence, types: types, now: now, showGroups: Self.showsGroups(targets), text: text, notes: notes,
+                noteBack: noteBack,
                 nicknames: nicknames)
         }
 
         // Now and next, from today on.
-        let (nowNext, types) = try await timetable.nowAndNext(of: [target], filter: filter)
+        let (nowNext, types) = try await timetable.nowAndNext(of: targets, filter: filter)
         var banner = SchedulePage.Banner()
         if let current = nowNext.current.first {
             banner.current = lesson(current, types)
@@ -108,7 +109,7 @@ struct SchedulePageBuilder: Sendable {
         let weekNumber = result.calendar.week(of: week.lowerBound)
         var subgroups: [SchedulePage.Choice] = []
         if showSubgroups {
-            let all = try await timetable.lessons(of: [target], in: term?.span ?? week)
+            let all = try await timetable.lessons(of: targets, in: term?.span ?? week)
             let present = Set(all.map(\.subgroup)).union(subgroup == 0 ? [] : [subgroup])
             subgroups = ([0] + present.filter { $0 != 0 }.sorted()).map { number in
                 .init(
@@ -120,7 +121,7 @@ struct SchedulePageBuilder: Sendable {
         }
         var nicknameBox: NicknameBox?
         var title = title
-        if favorite.kind == .group, request.visitor.user != nil {
+        if let favorite, favorite.kind == .group, request.visitor.user != nil {
             nicknameBox = NicknameBox(group: favorite.id, value: nicknames[favorite.id] ?? "", back: link(query))
             if let nickname = nicknames[favorite.id] { title += " · " + nickname }
         }
@@ -137,12 +138,13 @@ struct SchedulePageBuilder: Sendable {
             gridView: view == "grid",
             gridURL: link([("week", weekText), ("subgroup", subgroupText), ("view", "grid")]),
             listURL: link([("week", weekText), ("subgroup", subgroupText), ("view", "list")]), subgroups: subgroups,
-            favorite: try await star(favorite, request: request, back: link(query)), nickname: nicknameBox)
+            favorite: favorite == nil ? nil : try await star(favorite, request: request, back: link(query)),
+            nickname: nicknameBox)
     }
 
     /// The star for a signed-in visitor: whether it is a favorite of theirs.
-    private func star(_ favorite: Favorite, request: PageRequest, back: String) async throws -> FavoriteToggle? {
-        guard let user = request.visitor.user else { return nil }
+    private func star(_ favorite: Favorite?, request: PageRequest, back: String) async throws -> FavoriteToggle? {
+        guard let favorite, let user = request.visitor.user else { return nil }
         let favorites = try await services.myTimetable.favorites(of: user)
         return FavoriteToggle(
             kind: favorite.kind.rawValue, id: favorite.id,
@@ -155,19 +157,23 @@ struct SchedulePageBuilder: Sendable {
         static func < (lhs: SlotKey, rhs: SlotKey) -> Bool { (lhs.start, lhs.end) < (rhs.start, rhs.end) }
     }
 
+    /// Whether lessons name their groups: not on one group's own schedule.
+    static func showsGroups(_ targets: [TimetableService.Target]) -> Bool {
+        guard targets.count == 1, case .group = targets[0] else { return true }
+        return false
+    }
+
     static func lesson(
-        _ occurrence: Occurrence, types: [String: LessonType], now: LocalDateTime, target: TimetableService.Target,
+        _ occurrence: Occurrence, types: [String: LessonType], now: LocalDateTime, showGroups: Bool,
         text: ScheduleText, notes: [LessonNote] = [], noteBack: String? = nil, nicknames: [String: String] = [:]
     ) -> SchedulePage.Lesson {
         let lesson = occurrence.lesson
         let type = lesson.typeID.map { types[$0] ?? .unknown($0) }
-        var groups: [SchedulePage.Link] = []
-        if case .group = target {
-        } else {
-            groups = lesson.groups.map {
+        let groups: [SchedulePage.Link] =
+            showGroups
+            ? lesson.groups.map {
                 .init(name: PersonalTouches.groupName($0, nicknames: nicknames), url: SiteRoutes.group.path($0))
-            }
-        }
+            } : []
         return SchedulePage.Lesson(
             start: lesson.start.description, end: lesson.end.description, subject: lesson.subject,
             fullSubject: lesson.subjectFullName ?? lesson.subject, typeClass: type.map(Self.typeClass) ?? "lt-none",

@@ -225,7 +225,7 @@ struct TimetablePages: Sendable {
         }
         return .page(
             try await builder.page(
-                request, target: .group(name), title: t("Group {name}", ["name": name]),
+                request, targets: [.group(name)], title: t("Group {name}", ["name": name]),
                 subtitle: subtitle.joined(separator: " · "),
                 route: SiteRoutes.group.path(name), feed: APIRoutes.groupCalendar.path(name), subgroup: subgroup ?? 0,
                 showSubgroups: true, term: group.group.term, card: nil, favorite: Favorite(kind: .group, id: name)))
@@ -237,7 +237,7 @@ struct TimetablePages: Sendable {
         if !teacher.departments.isEmpty { subtitle.append(teacher.departments.joined(separator: ", ")) }
         return .page(
             try await builder.page(
-                request, target: .teacher(teacher.urlID), title: teacher.fullName,
+                request, targets: [.teacher(teacher.urlID)], title: teacher.fullName,
                 subtitle: subtitle.joined(separator: " · "), route: SiteRoutes.teacher.path(teacher.urlID),
                 feed: APIRoutes.teacherCalendar.path(teacher.urlID), subgroup: 0, showSubgroups: false,
                 term: teacher.term, card: card.map { Self.card($0, request.t) },
@@ -262,7 +262,7 @@ struct TimetablePages: Sendable {
         let room = try await directory.room(id: try request.id("roomId"))
         return .page(
             try await builder.page(
-                request, target: .room(room.id), title: request.t("Room {name}", ["name": room.displayName]),
+                request, targets: [.room(room.id)], title: request.t("Room {name}", ["name": room.displayName]),
                 subtitle: Self.detail(room, request.t),
                 route: SiteRoutes.room.path(room.id), feed: APIRoutes.roomCalendar.path(room.id), subgroup: 0,
                 showSubgroups: false, term: nil, card: nil, favorite: Favorite(kind: .room, id: String(room.id))))

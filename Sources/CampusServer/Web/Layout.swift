@@ -124,6 +124,7 @@ struct SiteLinks: Sendable {
     var nicknames = SiteRoutes.nicknames.path
     var lessonColours = SiteRoutes.lessonColours.path
     var myLessonTypeStyles = SiteRoutes.myLessonTypeStyles.path
+    var savedSchedules = SiteRoutes.savedSchedules.path
     var manifest = SiteRoutes.manifest.path
     var compete = SiteRoutes.compete.path
     var newCompetition = SiteRoutes.newCompetition.path

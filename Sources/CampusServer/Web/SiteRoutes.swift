@@ -48,6 +48,9 @@ enum SiteRoutes {
     static let nicknames = Route<Void>("/timetable/mine/nicknames")
     static let lessonColours = Route<Void>("/timetable/mine/colours")
     static let myLessonTypeStyles = Route<Void>("/timetable/mine/lesson-types.css")
+    static let savedSchedules = Route<Void>("/timetable/mine/schedules")
+    static let savedSchedule = Route<Int64>("/timetable/mine/schedules/{scheduleId}")
+    static let deleteSavedSchedule = Route<Int64>("/timetable/mine/schedules/{scheduleId}/delete")
     static let manifest = Route<Void>("/manifest.webmanifest")
 
     // Compete

@@ -1,0 +1,66 @@
+import CampusAPI
+import CampusClient
+import CampusTestSupport
+import Foundation
+import HTTPTypes
+import HummingbirdTesting
+import Storage
+import Testing
+
+@testable import CampusServer
+
+/// Saved compound schedules: each student's own, with their own lessons and calendar feed.
+@Suite struct MySchedulesTests {
+    @Test(arguments: TestDatabases.kinds)
+    func savedSchedulesAreTheirOwnersAlone(_ kind: Database.Kind) async throws {
+        try await TestServer.run(kind, configure: { $0.baseURL = "https://campus.example.org" }) { server in
+            let (ann, ben) = try await MyTimetableTests.cast(server)
+            let saved = try await server.api(token: ann).createSavedSchedule(
+                body: .json(.init(name: " Both ", groups: ["151004", "010101", "151004"]))
+            ).created.body.json
+            #expect(saved.name == "Both" && saved.groups == ["151004", "010101"])
+            #expect(saved.calendarUrl.hasPrefix("https://campus.example.org/api/v1/calendars/"))
+
+            // Its lessons are the compound schedule's.
+            let week = (from: "2023-09-25", to: "2023-10-01")
+            let lessons = try await server.api(token: ann).getSavedScheduleLessons(
+                path: .init(scheduleId: saved.id), query: .init(from: week.from, to: week.to)
+            ).ok.body.json
+            let compound = try await server.api().getCompoundSchedule(
+                body: .json(.init(groups: ["151004", "010101"], from: week.from, to: week.to))
+            ).ok.body.json
+            #expect(lessons.days.flatMap(\.lessons).map(\.lessonId) == compound.days.flatMap(\.lessons).map(\.lessonId))
+            #expect(!lessons.days.flatMap(\.lessons).isEmpty)
+
+            // Its feed needs no login; Ben finds nothing of it.
+            let path = String(saved.calendarUrl.dropFirst("https://campus.example.org".count))
+            let feed = try await server.request(.get, path)
+            #expect(feed.status == .ok && feed.text.contains("X-WR-CALNAME:Both"))
+            #expect(try await server.api(token: ben).listSavedSchedules().ok.body.json.items.isEmpty)
+            for (method, suffix, body) in [
+                (HTTPRequest.Method.get, "", nil), (.get, "/lessons", nil),
+                (.put, "", #"{"name":"Mine","groups":["151004"]}"#), (.delete, "", nil),
+            ] {
+                let answer = try await server.request(
+                    method, "/api/v1/me/schedules/\(saved.id)\(suffix)", json: body as String?, token: ben)
+                #expect(answer.status == .notFound, "\(method) \(suffix)")
+            }
+
+            // What is wrong is said; replacing and deleting (the feed then 404s).
+            let empty = try await server.request(.post, "/api/v1/me/schedules", json: #"{"name":"x"}"#, token: ann)
+            #expect(empty.status == .unprocessableContent)
+            let unknown = try await server.request(
+                .post, "/api/v1/me/schedules", json: #"{"name":"x","groups":["999999"]}"#, token: ann)
+            #expect(unknown.status == .unprocessableContent && unknown.text.contains("999999"))
+            let replaced = try await server.api(token: ann).replaceSavedSchedule(
+                path: .init(scheduleId: saved.id), body: .json(.init(name: "Teacher", teachers: ["i-kirinovich"]))
+            ).ok.body.json
+            #expect(
+                replaced.groups.isEmpty && replaced.teachers == ["i-kirinovich"]
+                    && replaced.calendarUrl == saved.calendarUrl)
+            #expect(
+                try await server.request(.delete, "/api/v1/me/schedules/\(saved.id)", token: ann).status == .noContent)
+            #expect(try await server.request(.get, path).status == .notFound)
+        }
+    }
+}
