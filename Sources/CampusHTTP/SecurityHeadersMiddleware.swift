@@ -10,7 +10,21 @@ import NIOCore
 public struct SecurityHeadersMiddleware: RouterMiddleware {
     public typealias Context = CampusRequestContext
 
-    public init() {}
+    /// Origins pages may show images from besides their own (`https://iis.bsuir.by`, where the
+    /// institution keeps teachers' photos).
+    let imageOrigins: [String]
+
+    public init(imageOrigins: [String] = []) {
+        self.imageOrigins = imageOrigins.filter { Self.isOrigin($0) }
+    }
+
+    /// `https://host[:port]` and nothing else, so that no origin can add a directive of its own.
+    public static func isOrigin(_ text: String) -> Bool {
+        guard let url = URL(string: text), url.scheme == "https", let host = url.host, !host.isEmpty,
+            url.path.isEmpty, url.query == nil, url.fragment == nil, url.user == nil
+        else { return false }
+        return text.unicodeScalars.allSatisfy { $0.isASCII && !" ;,'\"".unicodeScalars.contains($0) }
+    }
 
     public func handle(
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
@@ -26,7 +40,8 @@ public struct SecurityHeadersMiddleware: RouterMiddleware {
             response.headers[.contentSecurityPolicy] == nil
         {
             response.headers[.contentSecurityPolicy] =
-                "default-src 'self'; img-src 'self' data:; media-src 'self' blob:; style-src 'self'; script-src 'self'; "
+                "default-src 'self'; img-src \((["'self'", "data:"] + imageOrigins).joined(separator: " ")); "
+                + "media-src 'self' blob:; style-src 'self'; script-src 'self'; "
                 + "connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'self'"
         }
         return response

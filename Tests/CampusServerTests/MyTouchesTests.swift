@@ -1,5 +1,6 @@
 import CampusAPI
 import CampusClient
+import CampusHTTP
 import CampusTestSupport
 import Foundation
 import HTTPTypes
@@ -71,5 +72,28 @@ import Testing
                     == .noContent)
             #expect(try await server.api(token: ann).listNicknames().ok.body.json.items.isEmpty)
         }
+    }
+}
+
+/// A teacher's page shows their photo (from the institution's photo host, which the content
+/// security policy allows) and e-mail.
+@Suite struct TeacherPageTests {
+    @Test func aTeachersPhotoAndEmail() async throws {
+        try await TestServer.run { server in
+            try await server.importFixtures()
+            let page = try await server.request(
+                .get, "/timetable/teachers/i-kirinovich", headers: [.accept: "text/html"])
+            #expect(page.text.contains(#"src="https://iis.bsuir.by/api/v1/employees/photo/"#))
+            let policy = page.headers[HTTPField.Name("Content-Security-Policy")!] ?? ""
+            #expect(policy.contains("img-src 'self' data: https://iis.bsuir.by;"))
+        }
+    }
+
+    @Test func onlyOriginsAreAllowedAsImageHosts() {
+        #expect(SecurityHeadersMiddleware.isOrigin("https://iis.bsuir.by"))
+        #expect(SecurityHeadersMiddleware.isOrigin("https://photos.example.org:8443"))
+        #expect(!SecurityHeadersMiddleware.isOrigin("http://iis.bsuir.by"))
+        #expect(!SecurityHeadersMiddleware.isOrigin("https://a.org; script-src *"))
+        #expect(!SecurityHeadersMiddleware.isOrigin("https://a.org/path"))
     }
 }

@@ -1,4 +1,5 @@
 import Accounts
+import CampusHTTP
 import Foundation
 import Logging
 import Prometheus
@@ -30,6 +31,17 @@ public struct ServerConfiguration: Sendable {
     public var housekeepingInterval: Duration = .seconds(60)
     /// An IIS-compatible server to sync the timetable from, if any.
     public var iisURL: URL?
+
+    /// Where teachers' photos may come from: the IIS server's origin (BSUIR's by default, where
+    /// imported IIS data points). A page shows a photo only from here (the content security
+    /// policy allows these and no other image hosts).
+    public var photoOrigins: [String] {
+        let iis = iisURL.flatMap { url -> String? in
+            guard let scheme = url.scheme, let host = url.host else { return nil }
+            return "\(scheme)://\(host)" + (url.port.map { ":\($0)" } ?? "")
+        }
+        return [iis ?? "https://iis.bsuir.by"].filter(SecurityHeadersMiddleware.isOrigin)
+    }
     public var iisSyncInterval: Duration = .seconds(6 * 3600)
     /// A folder of audio files scanned into the catalogue before the server starts serving.
     public var libraryFolder: String?

@@ -195,4 +195,13 @@ struct SchedulePage: PageModel {
     var favorite: FavoriteToggle?
     /// The visitor's nickname for the group, on a group's page.
     var nickname: NicknameBox?
+    /// A teacher's photo and e-mail, on a teacher's page.
+    var person: Person?
+
+    struct Person: Sendable {
+        var photo: String
+        var hasPhoto: Bool
+        var email: String
+        var hasEmail: Bool
+    }
 }

@@ -235,13 +235,19 @@ struct TimetablePages: Sendable {
         let (teacher, card) = try await directory.teacher(urlID: try request.parameter("urlId"))
         var subtitle = [teacher.rank, teacher.degree ?? teacher.degreeAbbreviation].compactMap { $0 }
         if !teacher.departments.isEmpty { subtitle.append(teacher.departments.joined(separator: ", ")) }
-        return .page(
-            try await builder.page(
-                request, targets: [.teacher(teacher.urlID)], title: teacher.fullName,
-                subtitle: subtitle.joined(separator: " · "), route: SiteRoutes.teacher.path(teacher.urlID),
-                feed: APIRoutes.teacherCalendar.path(teacher.urlID), subgroup: 0, showSubgroups: false,
-                term: teacher.term, card: card.map { Self.card($0, request.t) },
-                favorite: Favorite(kind: .teacher, id: teacher.urlID)))
+        var page = try await builder.page(
+            request, targets: [.teacher(teacher.urlID)], title: teacher.fullName,
+            subtitle: subtitle.joined(separator: " · "), route: SiteRoutes.teacher.path(teacher.urlID),
+            feed: APIRoutes.teacherCalendar.path(teacher.urlID), subgroup: 0, showSubgroups: false,
+            term: teacher.term, card: card.map { Self.card($0, request.t) },
+            favorite: Favorite(kind: .teacher, id: teacher.urlID))
+        // The photo only from where the content security policy lets images come from.
+        let photo = teacher.photoURL.flatMap { url -> String? in
+            services.configuration.photoOrigins.contains { url.hasPrefix($0 + "/") } ? url : nil
+        }
+        page.person = .init(
+            photo: photo ?? "", hasPhoto: photo != nil, email: teacher.email ?? "", hasEmail: teacher.email != nil)
+        return .page(page)
     }
 
     static func card(_ card: TeacherCard, _ t: Translator) -> SchedulePage.Card {
