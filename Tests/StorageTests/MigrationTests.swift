@@ -52,6 +52,7 @@ import Testing
         8: "987539fbcdad71db8370b9c9c9c383f62f98aee73680b0319ec24a4ddf0652c0",
         9: "cdcd7b22e8a6dbb270acc3ceb541fc10d4f94419760f6f3f634a4849a13f7b89",
         10: "a5fd97571f6b28b4e0b3dcc19a33a90de7360781104530c640cacff75a16199a",
+        11: "671d612ec54b0f608d3aec1cec046c9de6a82295f80993e120206b2f203501c6",
     ]
 
     @Test func landedStepsNeverChange() {

@@ -375,3 +375,25 @@ def test_favorites_saved_together_as_one_schedule(browser, campus):
     assert {"010101", "913801"} & groups, groups
     feed = browser.find_element(By.ID, "subscribe").get_attribute("href")
     assert requests.get(feed, timeout=10).text.startswith("BEGIN:VCALENDAR")
+
+
+def test_a_student_answers_a_teachers_card(browser, campus):
+    """A student says whether a teacher marks attendance and what they are like; the card counts
+    it, and an admin can hide the description."""
+    log_in(browser, campus, "student@campus.test", "campus-student")
+    browser.get(campus.url + "/timetable/teachers/i-kirinovich")
+    browser.find_element(By.CSS_SELECTOR, ".card-answer summary").click()
+    Select(browser.find_element(By.ID, "card-attendance")).select_by_value("yes")
+    Select(browser.find_element(By.ID, "card-automatic")).select_by_value("no")
+    fill(browser, "card-description", "Explains twice, asks once")
+    browser.execute_script("arguments[0].click()", browser.find_element(By.ID, "save-card"))
+    wait_text(browser, (By.CLASS_NAME, "flash"), "Your answer is saved.")
+    card = browser.find_element(By.ID, "teacher-card").text
+    assert "Explains twice, asks once" in card and "1 answer" in card and "Marks attendance" in card
+    assert browser.find_element(By.ID, "card-attendance").get_attribute("value") == "yes"
+
+    token = campus.login("admin@campus.test", "campus-admin")
+    page = campus.call("GET", "/timetable/teachers/i-kirinovich", headers={"Cookie": f"campus_session={token}"}).text
+    assert "Explains twice, asks once" in page
+    summary = campus.call("GET", "/api/v1/teachers/i-kirinovich/card").json()
+    assert summary["answers"] == 1 and summary["attendance"]["yes"] == 1

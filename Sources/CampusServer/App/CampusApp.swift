@@ -130,6 +130,7 @@ public enum CampusApp {
         MyNotesPages(services: services).register(on: pageRouter)
         MyTouchesPages(services: services).register(on: pageRouter)
         MySchedulesPages(services: services).register(on: pageRouter)
+        TeacherCardPages(services: services).register(on: pageRouter)
         CompetePages(services: services).register(on: pageRouter)
         CompetitionFormPages(services: services).register(on: pageRouter)
         ListenPages(services: services).register(on: pageRouter)

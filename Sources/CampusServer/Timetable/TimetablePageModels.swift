@@ -161,12 +161,38 @@ struct SchedulePage: PageModel {
         var url: String
     }
 
+    /// What students say of a teacher, and the visitor's own answer.
     struct Card: Sendable {
-        var description: String?
+        struct Description: Sendable {
+            var text: String
+            var hidden: Bool
+            var moderationURL: String
+            var canModerate: Bool
+        }
+
+        struct Option: Sendable {
+            var value: String
+            var label: String
+            var selected: Bool
+        }
+
+        struct AnswerForm: Sendable {
+            var url: String
+            var deleteURL: String
+            var hasAnswer: Bool
+            var description: String
+            var attendance: [Option]
+            var automaticPass: [Option]
+        }
+
         var subject: String?
         var attendance: String?
         var automatic: String?
         var automaticYes: Bool
+        var counts: String
+        var descriptions: [Description]
+        var hasDescriptions: Bool
+        var form: AnswerForm?
     }
 
     var title: String

@@ -235,11 +235,19 @@ struct TimetablePages: Sendable {
         let (teacher, card) = try await directory.teacher(urlID: try request.parameter("urlId"))
         var subtitle = [teacher.rank, teacher.degree ?? teacher.degreeAbbreviation].compactMap { $0 }
         if !teacher.departments.isEmpty { subtitle.append(teacher.departments.joined(separator: ", ")) }
+        var answer: TeacherCardAnswer?
+        if let user = request.visitor.user {
+            answer = try await services.myTimetable.cardAnswer(teacher: teacher.urlID, of: user)
+        }
         var page = try await builder.page(
             request, targets: [.teacher(teacher.urlID)], title: teacher.fullName,
             subtitle: subtitle.joined(separator: " · "), route: SiteRoutes.teacher.path(teacher.urlID),
             feed: APIRoutes.teacherCalendar.path(teacher.urlID), subgroup: 0, showSubgroups: false,
-            term: teacher.term, card: card.map { Self.card($0, request.t) },
+            term: teacher.term,
+            card: TeacherCardPages.card(
+                try await services.myTimetable.cardSummary(teacher: teacher.urlID), imported: card,
+                answer: answer,
+                teacher: teacher.urlID, user: request.visitor.user, request.t),
             favorite: Favorite(kind: .teacher, id: teacher.urlID))
         // The photo only from where the content security policy lets images come from.
         let photo = teacher.photoURL.flatMap { url -> String? in
@@ -248,20 +256,6 @@ struct TimetablePages: Sendable {
         page.person = .init(
             photo: photo ?? "", hasPhoto: photo != nil, email: teacher.email ?? "", hasEmail: teacher.email != nil)
         return .page(page)
-    }
-
-    static func card(_ card: TeacherCard, _ t: Translator) -> SchedulePage.Card {
-        var attendance: String?
-        switch card.marksAttendance {
-        case .yes: attendance = t("Marks attendance")
-        case .no: attendance = t("Does not mark attendance")
-        case .sometimes: attendance = t("Sometimes marks attendance")
-        case nil: break
-        }
-        return SchedulePage.Card(
-            description: card.description, subject: card.subject, attendance: attendance,
-            automatic: card.automaticPassPossible.map { $0 ? t("Automatic pass possible") : t("No automatic pass") },
-            automaticYes: card.automaticPassPossible ?? false)
     }
 
     @Sendable func roomSchedule(_ request: PageRequest) async throws -> PageAnswer {

@@ -6,7 +6,7 @@ extension Database {
     /// Every migration Campus knows, in order. Later modules append theirs here.
     public static let migrations: [Migration] = [
         .accounts, .timetable, .compete, .listen, .rankingIndexAndFeedLinks, .userLanguage, .personalTimetable,
-        .lessonNotes, .personalTouches, .savedSchedules,
+        .lessonNotes, .personalTouches, .savedSchedules, .teacherCardAnswers,
     ]
 
     /// Applies the migrations this database has not seen, in one transaction. Several app
