@@ -66,7 +66,7 @@ struct MyTimetablePages: Sendable {
             }
         }
         var favorites: [Glance.Entry] = []
-        for view in try await self.mine.favorites(of: user).prefix(Self.glanceFavorites) {
+        for view in try await self.mine.favorites(of: user, limit: Self.glanceFavorites) {
             let url = Self.url(of: view.favorite)
             let name = Self.name(view, nicknames)
             guard let target = MyTimetableService.target(of: view.favorite) else {

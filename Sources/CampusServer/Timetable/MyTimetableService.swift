@@ -32,13 +32,18 @@ struct MyTimetableService: Sendable {
 
     // MARK: Favorites
 
-    func favorites(of user: UserRecord) async throws -> [FavoriteView] {
-        let favorites = try await database.read { db in try await PersonalStore(db).favorites(userID: user.id) }
+    /// The user's favorites with their names (a directory read each): the first `limit` of them.
+    func favorites(of user: UserRecord, limit: Int = Favorite.limit) async throws -> [FavoriteView] {
         var views: [FavoriteView] = []
-        for favorite in favorites {
+        for favorite in try await kept(by: user).prefix(limit) {
             views.append(FavoriteView(favorite: favorite, name: (try? await name(of: favorite)) ?? favorite.id))
         }
         return views
+    }
+
+    /// The user's favorites without their names: one read, for a page's star.
+    func kept(by user: UserRecord) async throws -> [Favorite] {
+        try await database.read { db in try await PersonalStore(db).favorites(userID: user.id) }
     }
 
     /// Adds a favorite after finding it in the directory (404 when there is none such).

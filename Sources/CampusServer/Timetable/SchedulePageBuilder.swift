@@ -145,10 +145,10 @@ struct SchedulePageBuilder: Sendable {
     /// The star for a signed-in visitor: whether it is a favorite of theirs.
     private func star(_ favorite: Favorite?, request: PageRequest, back: String) async throws -> FavoriteToggle? {
         guard let favorite, let user = request.visitor.user else { return nil }
-        let favorites = try await services.myTimetable.favorites(of: user)
+        let favorites = try await services.myTimetable.kept(by: user)
         return FavoriteToggle(
             kind: favorite.kind.rawValue, id: favorite.id,
-            isFavorite: favorites.contains { $0.favorite == favorite }, back: back)
+            isFavorite: favorites.contains(favorite), back: back)
     }
 
     struct SlotKey: Hashable, Comparable {
