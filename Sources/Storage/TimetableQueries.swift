@@ -81,6 +81,17 @@ extension TimetableStore {
             .map(group(from:))
     }
 
+    /// Whether a profile may name this group: one of the timetable's, or any while it has none
+    /// (an institution may set up accounts before its first import).
+    public func acceptsGroup(_ name: String) async throws -> Bool {
+        try await db.raw(
+            """
+            SELECT 1 AS found WHERE EXISTS (SELECT 1 FROM study_groups WHERE name = \(bind: name))
+            OR NOT EXISTS (SELECT 1 FROM study_groups)
+            """
+        ).first() != nil
+    }
+
     private static let teacherColumns = """
         id, url_id, first_name, middle_name, last_name, rank, degree, degree_abbreviation, photo_url, email,
         lessons_start, lessons_end, exams_start, exams_end

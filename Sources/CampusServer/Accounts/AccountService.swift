@@ -223,17 +223,11 @@ struct AccountService: Sendable {
         let subgroup = change.subgroup.flatMap { value in
             validator.check { () throws(FieldProblem) in try AccountRules.subgroup(value) }
         }
-        // A new group must be one of the timetable's, once it has any.
-        if let group, group != user.group {
-            let known = try await database.read { db in
-                let store = TimetableStore(db)
-                if try await store.group(named: group) != nil { return true }
-                return try await store.counts().groups == 0
-            }
-            if !known {
-                validator.add(
-                    FieldProblem(field: "group", detail: "There is no group {name} in the timetable.", ["name": group]))
-            }
+        if let group, group != user.group,
+            try await !database.read({ db in try await TimetableStore(db).acceptsGroup(group) })
+        {
+            validator.add(
+                FieldProblem(field: "group", detail: "There is no group {name} in the timetable.", ["name": group]))
         }
         try validator.finish()
         let now = now()
