@@ -43,10 +43,12 @@ public struct Problem: Error, Sendable, Equatable {
         Problem(.badRequest, detail: detail, values)
     }
 
-    public static func unauthorized(_ detail: String = "Log in first: send `Authorization: Bearer <token>`.") -> Problem
-    {
+    /// A 401; without a detail of its own, it says how to log in (a phrase, so it is translated).
+    public static func unauthorized(_ detail: String? = nil) -> Problem {
         Problem(
-            .unauthorized, detail: detail, headers: [.wwwAuthenticate: "Bearer realm=\"campus\""])
+            .unauthorized,
+            phrase: detail.map { Phrase($0) } ?? Phrase("Log in first: send `Authorization: Bearer <token>`."),
+            headers: [.wwwAuthenticate: "Bearer realm=\"campus\""])
     }
 
     public static func forbidden(_ detail: String, _ values: [String: String] = [:]) -> Problem {

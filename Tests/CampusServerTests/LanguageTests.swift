@@ -84,6 +84,10 @@ import Testing
             let detail = try #require(russian.json["detail"] as? String)
             #expect(english.json["detail"] as? String == "The email address or the password is wrong.")
             #expect(detail != english.json["detail"] as? String && detail.contains("парол"))
+            // The 401 that says how to log in, too.
+            let anonymous = try await server.request(.get, "/api/v1/me", headers: [.acceptLanguage: "ru"])
+            #expect(anonymous.status == .unauthorized)
+            #expect((anonymous.json["detail"] as? String)?.hasPrefix("Сначала войдите") == true)
         }
     }
 
