@@ -124,6 +124,7 @@ let package = Package(
                 .product(name: "Ink", package: "Ink"),
                 .product(name: "CSV", package: "CSV.swift"),
                 .product(name: "SQLKit", package: "sql-kit"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
@@ -168,7 +169,7 @@ let package = Package(
         .testTarget(
             name: "CampusServerTests",
             dependencies: [
-                "CampusServer", "CampusClient", "CampusAPI", "Storage", "Timetable", "Formats", "InputRules",
+                "CampusServer", "CampusClient", "CampusAPI", "Storage", "Timetable", "Listen", "Formats", "InputRules",
                 "HTTPInput", "CampusHTTP", "CampusTestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
@@ -181,6 +182,7 @@ let package = Package(
                 .product(name: "OpenAPIAsyncHTTPClient", package: "swift-openapi-async-http-client"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Yams", package: "Yams"),
+                .product(name: "SQLKit", package: "sql-kit"),
                 .product(name: "SnapshotTesting", package: "swift-snapshot-testing"),
             ],
             exclude: ["__Snapshots__"]

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Ranged streaming of a 10 MB audio file: wrk against Campus (GET /api/v1/media/{id}/stream with
-# a bearer token, so every request also checks the session and reads the catalogue) and against
-# nginx serving the same file from disk, side by side: 1 MiB ranges at random places (a Lua
-# script), the whole file, and a suffix range.
-#   Benchmarks/streaming.sh [CAMPUS_BINARY] [SECONDS]
+# a bearer token, so every request also checks the session and finds the item) and against nginx
+# serving the same file from disk, side by side: 64 KiB ranges at random places with 64
+# connections (players seeking and probing), 1 MiB ranges at random places (a Lua script), the
+# whole file, and a suffix range. ONLY=small runs the first alone.
+#   [ONLY=small] [CONNECTIONS=8] Benchmarks/streaming.sh [CAMPUS_BINARY] [SECONDS]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 binary=${1:-.build/release/campus}
@@ -61,27 +62,38 @@ nginx -c "$work/nginx.conf"
 for _ in $(seq 100); do curl -sf -o /dev/null "http://127.0.0.1:$nginx_port/ten.mp3" && break; sleep 0.05; done
 curl -sf -o /dev/null "http://127.0.0.1:$nginx_port/ten.mp3" || { echo "nginx does not serve the file" >&2; exit 1; }
 
-cat > "$work/ranges.lua" <<LUA
+for length in 1048576 65536; do
+  cat > "$work/ranges-$length.lua" <<LUA
 math.randomseed(42)
 request = function()
-  local first = math.random(0, $size - 1048576)
-  wrk.headers["Range"] = "bytes=" .. first .. "-" .. (first + 1048575)
+  local first = math.random(0, $size - $length)
+  wrk.headers["Range"] = "bytes=" .. first .. "-" .. (first + $length - 1)
   return wrk.format("GET")
 end
 LUA
+done
 
 run() { # name url extra-wrk-args…
   local name=$1 url=$2
   shift 2
-  wrk -t1 -c${CONNECTIONS:-8} -d2s "$@" "$url" >/dev/null
+  wrk -t1 -c${connections:-8} -d2s "$@" "$url" >/dev/null
   echo "== $name"
-  wrk -t1 -c${CONNECTIONS:-8} -d"${seconds}s" --latency "$@" "$url" | grep -E "Requests/sec|Transfer/sec|  50%|  99%|Non-2xx"
+  wrk -t1 -c${connections:-8} -d"${seconds}s" --latency "$@" "$url" | grep -E "Requests/sec|Transfer/sec|  50%|  99%|Non-2xx"
 }
 campus="http://127.0.0.1:$campus_port/api/v1/media/$id/stream"
 nginx="http://127.0.0.1:$nginx_port/ten.mp3"
 auth="Authorization: Bearer $token"
-run "Campus, random 1 MiB ranges" "$campus" -H "$auth" -s "$work/ranges.lua"
-run "nginx, random 1 MiB ranges" "$nginx" -s "$work/ranges.lua"
+only=${ONLY:-all}
+if [ "$only" = all ] || [ "$only" = small ]; then
+  # What players do when they seek or probe: small ranges, many connections (issue 15's row).
+  connections=64
+  run "Campus, random 64 KiB ranges, 64 connections" "$campus" -H "$auth" -s "$work/ranges-65536.lua"
+  run "nginx, random 64 KiB ranges, 64 connections" "$nginx" -s "$work/ranges-65536.lua"
+  connections=${CONNECTIONS:-8}
+fi
+[ "$only" = small ] && exit 0
+run "Campus, random 1 MiB ranges" "$campus" -H "$auth" -s "$work/ranges-1048576.lua"
+run "nginx, random 1 MiB ranges" "$nginx" -s "$work/ranges-1048576.lua"
 run "Campus, whole file" "$campus" -H "$auth"
 run "nginx, whole file" "$nginx"
 run "Campus, last 64 KiB" "$campus" -H "$auth" -H "Range: bytes=-65536"

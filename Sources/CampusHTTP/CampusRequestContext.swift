@@ -8,6 +8,8 @@ import NIOCore
 public struct CampusRequestContext: RequestContext, RemoteAddressRequestContext {
     public var coreContext: CoreRequestContextStorage
     public let remoteAddress: SocketAddress?
+    /// The connection the request came on (a live source's is handed over to its station).
+    public let channel: any Channel
     /// The matched route's properties, set by ``RouteLookupMiddleware``; nil for paths no route has.
     public var route: RouteProperties?
     /// The largest body this request may have; set by ``BodyLimitMiddleware`` from the route.
@@ -16,6 +18,7 @@ public struct CampusRequestContext: RequestContext, RemoteAddressRequestContext 
     public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
         remoteAddress = source.channel.remoteAddress
+        channel = source.channel
     }
 
     public var maxUploadSize: Int { bodyLimit }

@@ -22,14 +22,18 @@ import NIOHTTPTypes
 public enum CampusHTTPServer {
     /// The server, closing connections idle for `idleTimeout` and, unless `perAddress` is nil,
     /// letting one address hold at most that many connections.
-    public static func builder(idleTimeout: Duration, perAddress: Int?) -> HTTPServerBuilder {
+    /// Live sources (Icecast clients) may connect to paths under `liveSources` (``LiveSourceHandler``).
+    public static func builder(idleTimeout: Duration, perAddress: Int?, liveSources: String? = nil)
+        -> HTTPServerBuilder
+    {
         let counter = perAddress.map { ConnectionCounter(limit: $0) }
         let timeout = TimeAmount.seconds(max(1, idleTimeout.components.seconds))
         let configuration = HTTP1Channel.Configuration(
             additionalChannelHandlers: [ParseErrorProblemHandler(), IdleTimeoutHandler(timeout: timeout)])
         return HTTPServerBuilder { responder in
             LimitedHTTP1Channel(
-                inner: HTTP1Channel(responder: responder, configuration: configuration), counter: counter)
+                inner: HTTP1Channel(responder: responder, configuration: configuration), counter: counter,
+                liveSources: liveSources)
         }
     }
 }
@@ -64,6 +68,7 @@ struct LimitedHTTP1Channel: ServerChildChannel {
     typealias Value = HTTP1Channel.Value
     let inner: HTTP1Channel
     let counter: ConnectionCounter?
+    let liveSources: String?
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
         var admitted = true
@@ -72,6 +77,9 @@ struct LimitedHTTP1Channel: ServerChildChannel {
             channel.closeFuture.whenComplete { _ in counter.closed(address) }
         }
         return inner.setup(channel: channel, logger: logger).flatMapThrowing { value in
+            if let liveSources {
+                try channel.pipeline.syncOperations.addHandler(LiveSourceHandler(prefix: liveSources), position: .first)
+            }
             if !admitted {
                 try channel.pipeline.syncOperations.addHandler(TooManyConnectionsHandler(), position: .first)
             }

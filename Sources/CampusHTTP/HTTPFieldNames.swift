@@ -8,4 +8,10 @@ extension HTTPField.Name {
     public static let xFrameOptions = Self("X-Frame-Options")!
     public static let referrerPolicy = Self("Referrer-Policy")!
     public static let contentSecurityPolicy = Self("Content-Security-Policy")!
+    // Icecast's: a listener asks for in-stream metadata, a stream says what station it is.
+    public static let icyMetadata = Self("Icy-MetaData")!
+    public static let icyMetaint = Self("icy-metaint")!
+    public static let icyName = Self("icy-name")!
+    public static let icyGenre = Self("icy-genre")!
+    public static let icyDescription = Self("icy-description")!
 }

@@ -17,8 +17,15 @@ public struct PathCheckMiddleware: RouterMiddleware {
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
     ) async throws -> Response {
         let path = request.uri.path
-        guard let decoded = path.removingPercentEncoding else {
-            throw Problem.badRequest("The path is not percent-encoded UTF-8.")
+        // Most paths hold no escape: decoding (Foundation, through NSString) is then skipped.
+        let decoded: String
+        if path.utf8.contains(UInt8(ascii: "%")) {
+            guard let plain = path.removingPercentEncoding else {
+                throw Problem.badRequest("The path is not percent-encoded UTF-8.")
+            }
+            decoded = plain
+        } else {
+            decoded = path
         }
         if let control = TextRules.firstControl(in: decoded) {
             throw Problem.badRequest(

@@ -24,7 +24,8 @@ public struct RequestValidationMiddleware: RouterMiddleware {
         for (key, value) in request.uri.queryParameters { query[String(key), default: []].append(String(value)) }
         var path: [String: String] = [:]
         for (name, value) in context.parameters {
-            path[String(name)] = String(value).removingPercentEncoding ?? String(value)
+            let value = String(value)
+            path[String(name)] = value.utf8.contains(UInt8(ascii: "%")) ? value.removingPercentEncoding ?? value : value
         }
         try validator.checkParameters(of: operation, path: path, query: query)
         guard operation.hasBody, request.headers[.contentType]?.lowercased().hasPrefix("application/json") == true

@@ -35,22 +35,27 @@ public final class ResponseCache: Sendable {
     private let state = NIOLockedValueBox(State())
     /// Reads the version of the data the answers are made of.
     let readVersion: @Sendable () async throws -> String
-    /// The most entries and body bytes kept; when either is reached, the cache starts over.
-    /// An answer bigger than a sixteenth of the bytes is not kept.
+    /// The most entries and bytes kept (counted as ``cost(of:key:)`` does); when either is
+    /// reached, the cache starts over. An answer bigger than a sixteenth of the bytes is not kept.
     let capacity: Int
     let maximumBytes: Int
+    /// The query parameters the cached operations know: only these are part of a key, so that a
+    /// made-up parameter neither makes a new entry nor flushes the others.
+    let keyParameters: Set<Substring>
     static let recheckInterval: Duration = .seconds(1)
 
     public init(
-        capacity: Int = 5000, maximumBytes: Int = 64 << 20, version: @escaping @Sendable () async throws -> String
+        capacity: Int = 5000, maximumBytes: Int = 64 << 20, keyParameters: Set<String> = [],
+        version: @escaping @Sendable () async throws -> String
     ) {
         self.readVersion = version
         self.capacity = capacity
         self.maximumBytes = maximumBytes
+        self.keyParameters = Set(keyParameters.map { Substring($0) })
     }
 
     /// The timetable's version, read from the database at most once a second.
-    func currentVersion() async throws -> String {
+    public func currentVersion() async throws -> String {
         let now = ContinuousClock.now
         let cached = state.withLockedValue { state -> String? in
             guard let version = state.version, let checked = state.checked,
@@ -74,10 +79,35 @@ public final class ResponseCache: Sendable {
     }
 
     /// The key of a request's answer: today's date (a schedule without dates is this week's),
-    /// the path and the query.
-    static func key(_ request: Request, today: String) -> String {
-        "\(today) \(request.uri.path)?\(request.uri.query ?? "")"
+    /// the path and the known parameters of the query, in order (the query as it came when it is
+    /// already so, which is what clients send).
+    func key(_ request: Request, today: String) -> String {
+        "\(today) \(request.uri.path)?\(Self.knownQuery(request.uri.query ?? "", keeping: keyParameters))"
     }
+
+    /// `query` with only the parameters named in `known`, sorted by name (stable for repeats).
+    /// One pass over the query; a handful of parameters are put in order by insertion.
+    static func knownQuery(_ query: String, keeping known: Set<Substring>) -> Substring {
+        guard !query.isEmpty else { return "" }
+        var kept: [(name: Substring, part: Substring)] = []
+        var asSent = true
+        for part in query.split(separator: "&", omittingEmptySubsequences: false) {
+            let name = part.prefix { $0 != "=" }
+            guard !part.isEmpty, known.contains(name) else {
+                asSent = false
+                continue
+            }
+            var at = kept.count
+            while at > 0, kept[at - 1].name > name { at -= 1 }
+            if at != kept.count { asSent = false }
+            kept.insert((name, part), at: at)
+        }
+        if asSent { return Substring(query) }
+        return Substring(kept.map(\.part).joined(separator: "&"))
+    }
+
+    /// How many answers are kept.
+    public var count: Int { state.withLockedValue { $0.entries.count } }
 
     /// Whether nothing is kept (then a request need not ask for the version).
     var isEmpty: Bool { state.withLockedValue { $0.entries.isEmpty } }
@@ -89,12 +119,30 @@ public final class ResponseCache: Sendable {
         }
     }
 
+    /// What an entry costs besides its body and key: the entry, its headers and the table's slot.
+    static let entryOverhead = 512
+
+    /// What `entry` under `key` takes of the memory, as the allocator sees it: the body's storage
+    /// (not just its bytes), the key, the tag and the rest of the entry.
+    static func cost(of entry: Entry, key: String) -> Int {
+        entry.body.capacity + key.utf8.count + entry.etag.utf8.count + entryOverhead
+    }
+
     func store(_ entry: Entry, for key: String) {
+        guard entry.body.readableBytes <= maximumBytes / 16 else { return }
+        var entry = entry
+        // A body collected as it was written sits in storage grown by doubling: it is kept in
+        // storage of its own size (NIO rounds that up to a power of two, which the cost counts).
+        if entry.body.capacity > entry.body.readableBytes {
+            var exact = ByteBufferAllocator().buffer(capacity: entry.body.readableBytes)
+            exact.writeImmutableBuffer(entry.body)
+            entry.body = exact
+        }
+        let cost = Self.cost(of: entry, key: key)
         state.withLockedValue { state in
-            let size = entry.body.readableBytes
-            guard state.version == entry.version, size <= maximumBytes / 16 else { return }
-            if state.entries.count >= capacity || state.bytes + size > maximumBytes { state.removeAll() }
-            state.bytes += size - (state.entries[key]?.body.readableBytes ?? 0)
+            guard state.version == entry.version else { return }
+            if state.entries.count >= capacity || state.bytes + cost > maximumBytes { state.removeAll() }
+            state.bytes += cost - (state.entries[key].map { Self.cost(of: $0, key: key) } ?? 0)
             state.entries[key] = entry
         }
     }

@@ -31,7 +31,7 @@ public struct ResponseCacheMiddleware: RouterMiddleware {
         else {
             return try await next(request, context)
         }
-        let key = ResponseCache.key(request, today: today())
+        let key = cache.key(request, today: today())
         let response = try await next(request, context)
         guard response.status == .ok else { return response }
         let collector = BodyCollector()
@@ -71,7 +71,7 @@ where Inner.Context == CampusRequestContext {
 
     public func respond(to request: Request, context: Context) async throws -> Response {
         guard request.method == .get, !cache.isEmpty, let version = try? await cache.currentVersion(),
-            let entry = cache.entry(ResponseCache.key(request, today: today()), version: version)
+            let entry = cache.entry(cache.key(request, today: today()), version: version)
         else {
             return try await inner.respond(to: request, context: context)
         }

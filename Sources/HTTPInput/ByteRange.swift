@@ -1,5 +1,3 @@
-import Foundation
-
 /// A `Range: bytes=…` request header (RFC 9110 §14.1.2) for a file of a known size.
 public enum ByteRangeRequest: Equatable, Sendable {
     /// No range, or one the server ignores (several ranges, or a malformed header): the whole file.
@@ -14,14 +12,24 @@ public enum ByteRangeRequest: Equatable, Sendable {
             self = .whole
             return
         }
-        let text = header.trimmingCharacters(in: .whitespaces)
-        guard text.count <= 100, text.lowercased().hasPrefix("bytes="), !text.contains(",") else {
+        // Read as bytes: players send one on every request, and Foundation's trimming bridges
+        // through NSString (a few per cent of a small range's cost).
+        let bytes = Array(header.utf8)
+        func isBlank(_ byte: UInt8) -> Bool { byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
+        guard bytes.count <= 100, !bytes.contains(UInt8(ascii: ",")) else {
             self = .whole
             return
         }
-        let spec = text.dropFirst("bytes=".count).trimmingCharacters(in: .whitespaces)
-        let parts = spec.split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
-        guard parts.count == 2, parts.allSatisfy({ $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }) else {
+        var text = bytes[...].drop(while: isBlank)
+        while let last = text.last, isBlank(last) { text = text.dropLast() }
+        guard String(decoding: text.prefix(6), as: UTF8.self).lowercased() == "bytes=" else {
+            self = .whole
+            return
+        }
+        let spec = text.dropFirst(6).drop(while: isBlank)
+        let parts = spec.split(separator: UInt8(ascii: "-"), maxSplits: 1, omittingEmptySubsequences: false)
+            .map { String(decoding: $0, as: UTF8.self) }
+        guard parts.count == 2, parts.allSatisfy({ $0.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 } }) else {
             self = .whole
             return
         }

@@ -111,17 +111,58 @@ public struct MediaItem: Sendable, Equatable {
     }
 }
 
-/// A radio station (metadata only; its live broadcast is a separate feature).
+/// A campus radio station (seed 001): one live broadcast at its mount, which a source (ffmpeg,
+/// butt, Mixxx, liquidsoap) sends to as to Icecast with the station's own password, and listeners
+/// hear at `/radio/{mount}`.
 public struct Station: Sendable, Equatable {
     public var id: Int64
     public var name: String
-    public var region: String
+    /// The path part after `/radio/`: `campus`, `live.mp3`.
+    public var mount: String
     public var description: String
+    public var genre: String
+    /// The radio region it is for (the listener's radio region setting picks it).
+    public var region: String
+    /// The most listeners at once; the next one is turned away (503).
+    public var listenerLimit: Int
+    /// The radio programme its broadcasts are recorded into and its fallback plays from.
+    public var programmeID: Int64?
+    /// Whether each broadcast becomes a new episode of the programme.
+    public var recordsBroadcasts: Bool
 
-    public init(id: Int64, name: String, region: String, description: String = "") {
+    public init(
+        id: Int64, name: String, mount: String, description: String = "", genre: String = "", region: String = "",
+        listenerLimit: Int = Station.defaultListenerLimit, programmeID: Int64? = nil, recordsBroadcasts: Bool = false
+    ) {
         self.id = id
         self.name = name
-        self.region = region
+        self.mount = mount
         self.description = description
+        self.genre = genre
+        self.region = region
+        self.listenerLimit = listenerLimit
+        self.programmeID = programmeID
+        self.recordsBroadcasts = recordsBroadcasts
+    }
+
+    public static let defaultListenerLimit = 1000
+    public static let listenerLimits = 1...100_000
+    public static let nameLength = 100
+    public static let descriptionLength = 2000
+    public static let genreLength = 100
+    public static let regionLength = 100
+    /// A source password's length: long enough not to be guessed over the network.
+    public static let passwordLengths = 8...200
+
+    /// Whether `mount` is one a station may have: 1 to 64 lower-case letters, digits, `.`, `-`
+    /// and `_`, starting with a letter or digit (Icecast's mounts without the slash).
+    public static func isMount(_ mount: String) -> Bool {
+        let bytes = Array(mount.utf8)
+        guard (1...64).contains(bytes.count) else { return false }
+        func allowed(_ byte: UInt8, first: Bool) -> Bool {
+            (0x61...0x7A).contains(byte) || (0x30...0x39).contains(byte)
+                || (!first && (byte == 0x2E || byte == 0x2D || byte == 0x5F))
+        }
+        return bytes.enumerated().allSatisfy { allowed($0.element, first: $0.offset == 0) }
     }
 }

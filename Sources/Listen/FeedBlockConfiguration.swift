@@ -14,23 +14,28 @@ public struct FeedBlockConfiguration: Sendable, Equatable, Codable {
         case banner
         case genres
         case background
+        /// Radio stations, each to play live.
+        case stations
     }
 
     /// What fills a block: the newest parents of a kind, a genre's parents, a system playlist,
-    /// the genres, the first parent the listener has not rated, or (for `ad` and `banner`) the
-    /// block's own title and link.
+    /// the genres, the first parent the listener has not rated, the radio stations (of the
+    /// listener's radio region when it has stations), or (for `ad` and `banner`) the block's own
+    /// title and link.
     public enum Source: Sendable, Equatable, Hashable {
         case newest(ParentKind)
         case genre(Int64)
         case system(SystemPlaylist)
         case genres
         case unrated
+        case stations
         case link
 
         public init?(_ text: String) {
             switch text {
             case "genres": self = .genres
             case "unrated": self = .unrated
+            case "stations": self = .stations
             case "link": self = .link
             default:
                 if let system = SystemPlaylist(rawValue: text) {
@@ -52,6 +57,7 @@ public struct FeedBlockConfiguration: Sendable, Equatable, Codable {
             case .system(let playlist): playlist.rawValue
             case .genres: "genres"
             case .unrated: "unrated"
+            case .stations: "stations"
             case .link: "link"
             }
         }
@@ -90,7 +96,7 @@ public struct FeedBlockConfiguration: Sendable, Equatable, Codable {
             throw PlayerError(
                 field: "source",
                 detail:
-                    "“{source}” is not a source: newest:album (or podcast, audiobook, programme), genre:ID, recently_played, most_played, recommended, genres, unrated or link.",
+                    "“{source}” is not a source: newest:album (or podcast, audiobook, programme), genre:ID, recently_played, most_played, recommended, genres, unrated, stations or link.",
                 ["source": String(source.prefix(40))])
         }
         guard Self.itemLimit.contains(limit) else {

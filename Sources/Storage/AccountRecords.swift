@@ -55,10 +55,17 @@ public struct OutboxMessage: Sendable, Equatable {
     public var attempts: Int
 }
 
-public struct Avatar: Sendable, Equatable {
+/// An image kept in the database (an avatar, a station's image), as it was uploaded.
+public struct StoredImage: Sendable, Equatable {
     public var contentType: String
     public var data: [UInt8]
     public var updatedAt: Date
+
+    public init(contentType: String, data: [UInt8], updatedAt: Date) {
+        self.contentType = contentType
+        self.data = data
+        self.updatedAt = updatedAt
+    }
 }
 
 public enum StoreError: Error, Equatable {

@@ -94,22 +94,26 @@ public struct AccountStore: Sendable {
             .set("updated_at", to: now.epoch)
             .where("id", .equal, userID)
             .run()
+        try await AccountChange.user(userID).announce(in: db)
     }
 
     /// The language the user chose (a catalogue's code), or nil to follow their browser.
     public func setLanguage(userID: Int64, language: String?, now: Date) async throws {
         try await db.update("users").set("language", to: language).set("updated_at", to: now.epoch)
             .where("id", .equal, userID).run()
+        try await AccountChange.user(userID).announce(in: db)
     }
 
     public func setPasswordHash(userID: Int64, hash: String, now: Date) async throws {
         try await db.update("users").set("password_hash", to: hash).set("updated_at", to: now.epoch)
             .where("id", .equal, userID).run()
+        try await AccountChange.user(userID).announce(in: db)
     }
 
     public func setRole(userID: Int64, role: Role, now: Date) async throws {
         try await db.update("users").set("role", to: role.rawValue).set("updated_at", to: now.epoch)
             .where("id", .equal, userID).run()
+        try await AccountChange.user(userID).announce(in: db)
     }
 
     public func count(role: Role) async throws -> Int {
@@ -124,6 +128,7 @@ public struct AccountStore: Sendable {
     /// Deletes the account; everything that belongs only to it goes with it (foreign keys cascade).
     public func deleteUser(id: Int64) async throws {
         try await db.delete(from: "users").where("id", .equal, id).run()
+        try await AccountChange.user(id).announce(in: db)
     }
 
     /// Accounts whose name or email contains `search` (any letter case), newest first.
@@ -165,14 +170,15 @@ public struct AccountStore: Sendable {
         try await db.delete(from: "avatars").where("user_id", .equal, userID).run()
         try await db.insert(into: "avatars").columns("user_id", "content_type", "data", "updated_at")
             .values(SQLBind(userID), SQLBind(contentType), SQLBind(Data(data)), SQLBind(now.epoch)).run()
+        try await AccountChange.user(userID).announce(in: db)
     }
 
-    public func avatar(userID: Int64) async throws -> Avatar? {
+    public func avatar(userID: Int64) async throws -> StoredImage? {
         guard
             let row = try await db.select().columns("content_type", "data", "updated_at").from("avatars")
                 .where("user_id", .equal, userID).first()
         else { return nil }
-        return Avatar(
+        return StoredImage(
             contentType: try row.decode(column: "content_type", as: String.self),
             data: [UInt8](try row.decode(column: "data", as: Data.self)),
             updatedAt: Date(epoch: try row.decode(column: "updated_at", as: Int64.self)))
@@ -180,6 +186,7 @@ public struct AccountStore: Sendable {
 
     public func deleteAvatar(userID: Int64) async throws {
         try await db.delete(from: "avatars").where("user_id", .equal, userID).run()
+        try await AccountChange.user(userID).announce(in: db)
     }
 
     // MARK: Sessions
@@ -232,6 +239,7 @@ public struct AccountStore: Sendable {
 
     public func deleteSession(tokenHash: String) async throws {
         try await db.delete(from: "sessions").where("token_hash", .equal, tokenHash).run()
+        try await AccountChange.session(tokenHash: tokenHash).announce(in: db)
     }
 
     /// Ends every session of a user but `keeping` (the one making the request, if any).
@@ -239,6 +247,7 @@ public struct AccountStore: Sendable {
         var query = db.delete(from: "sessions").where("user_id", .equal, userID)
         if let keeping { query = query.where("id", .notEqual, keeping) }
         try await query.run()
+        try await AccountChange.user(userID).announce(in: db)
     }
 
     public func sessionCount(userID: Int64) async throws -> Int {

@@ -23,12 +23,21 @@ public struct SearchHit: Sendable, Equatable {
         case media(MediaKind)
         case parent(ParentKind)
         case author
+        /// A radio station, at its mount.
+        case station(mount: String)
     }
     public var kind: Kind
     public var id: Int64
     public var title: String
-    /// The author's name, or the parent's title for an item.
+    /// The author's name, or the parent's title for an item (a station's genre).
     public var subtitle: String?
+
+    public init(kind: Kind, id: Int64, title: String, subtitle: String?) {
+        self.kind = kind
+        self.id = id
+        self.title = title
+        self.subtitle = subtitle
+    }
 }
 
 /// What a parent holds for the scanner to write.

@@ -65,10 +65,10 @@ public final class Database: Sendable {
 
     public let kind: Kind
     public let location: DatabaseLocation
-    private let backend: Backend
-    private let logger: Logger
+    let backend: Backend
+    let logger: Logger
 
-    private enum Backend: Sendable {
+    enum Backend: Sendable {
         case sqlite(SQLiteBackend)
         case postgres(PostgresBackend)
     }
@@ -144,6 +144,29 @@ public func isUniqueViolation(_ error: any Error) -> Bool {
     return false
 }
 
+/// Whether `error` is SQLite's "database is locked": another process held the lock longer than
+/// the busy timeout, or SQLite refused to wait (it does when waiting could deadlock).
+func isBusy(_ error: any Error) -> Bool {
+    guard let error = error as? SQLiteError else { return false }
+    switch error.reason {
+    case .busy, .busyInRecovery, .busyInSnapshot, .busyTimeout, .locked: return true
+    default: return false
+    }
+}
+
+/// Runs `body`, again (up to `attempts` times, a moment later) while SQLite says the database is
+/// locked: for what several processes starting at once do (switching to WAL, migrating).
+func retryingWhileBusy<T: Sendable>(attempts: Int = 5, _ body: () async throws -> T) async throws -> T {
+    for attempt in 1... {
+        do {
+            return try await body()
+        } catch  where isBusy(error) && attempt < attempts {
+            try await Task.sleep(for: .milliseconds(50 * attempt))
+        }
+    }
+    fatalError("unreachable")
+}
+
 // MARK: - SQLite
 
 /// Opens SQLite connections with the settings Campus relies on.
@@ -196,7 +219,7 @@ final class SQLiteBackend: @unchecked Sendable {
         // WAL lets readers go on while one writer commits; it is a property of the file.
         let first = try await source.makeConnection(logger: logger, on: eventLoop).get()
         do {
-            _ = try await first.query("PRAGMA journal_mode = WAL").get()
+            _ = try await retryingWhileBusy { try await first.query("PRAGMA journal_mode = WAL").get() }
             try await first.close().get()
         } catch {
             try? await first.close().get()
@@ -247,7 +270,7 @@ final class SQLiteBackend: @unchecked Sendable {
 // MARK: - PostgreSQL
 
 final class PostgresBackend: Sendable {
-    private let client: PostgresClient
+    let client: PostgresClient
     private let runTask: Task<Void, Never>
     private let logger: Logger
 

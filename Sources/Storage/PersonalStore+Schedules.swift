@@ -6,13 +6,13 @@ import Timetable
 /// Students' saved compound schedules; every method but the feed's takes the owner.
 extension PersonalStore {
     public func savedSchedules(userID: Int64) async throws -> [SavedSchedule] {
-        let rows = try await db.select().columns("id", "name", "token").from("saved_schedules")
+        let rows = try await db.select().columns("id", "name", "token", "in_my_schedule").from("saved_schedules")
             .where("user_id", .equal, userID).orderBy("id").all()
         return try await withMembers(rows)
     }
 
     public func savedSchedule(id: Int64, userID: Int64) async throws -> SavedSchedule? {
-        let rows = try await db.select().columns("id", "name", "token").from("saved_schedules")
+        let rows = try await db.select().columns("id", "name", "token", "in_my_schedule").from("saved_schedules")
             .where("id", .equal, id).where("user_id", .equal, userID).all()
         return try await withMembers(rows).first
     }
@@ -35,27 +35,40 @@ extension PersonalStore {
     }
 
     public func addSavedSchedule(
-        name: String, members: [Favorite], token: String, userID: Int64, now: Date
+        name: String, members: [Favorite], token: String, inMySchedule: Bool = false, userID: Int64, now: Date
     ) async throws -> SavedSchedule {
         guard
             let id = try await db.insert(into: "saved_schedules")
-                .columns("user_id", "name", "token", "created_at", "updated_at")
-                .values(SQLBind(userID), SQLBind(name), SQLBind(token), SQLBind(now.epoch), SQLBind(now.epoch))
+                .columns("user_id", "name", "token", "in_my_schedule", "created_at", "updated_at")
+                .values(
+                    SQLBind(userID), SQLBind(name), SQLBind(token), SQLBind(inMySchedule), SQLBind(now.epoch),
+                    SQLBind(now.epoch)
+                )
                 .returning("id").first(decodingColumn: "id", as: Int64.self)
         else { throw StoreError.damaged("saved_schedules: no id returned") }
         try await setMembers(members, scheduleID: id)
-        return SavedSchedule(id: id, name: name, members: members, token: token)
+        return SavedSchedule(id: id, name: name, members: members, token: token, inMySchedule: inMySchedule)
     }
 
-    /// Replaces a schedule's name and members; false when the user has no such schedule.
-    public func replaceSavedSchedule(id: Int64, name: String, members: [Favorite], userID: Int64, now: Date)
-        async throws -> Bool
-    {
-        guard try await savedSchedule(id: id, userID: userID) != nil else { return false }
-        try await db.update("saved_schedules").set("name", to: name).set("updated_at", to: now.epoch)
+    /// Replaces a schedule's name and members (and whether it is in the user's own schedule, when
+    /// given); false when the user has no such schedule.
+    public func replaceSavedSchedule(
+        id: Int64, name: String, members: [Favorite], inMySchedule: Bool? = nil, userID: Int64, now: Date
+    ) async throws -> Bool {
+        guard let existing = try await savedSchedule(id: id, userID: userID) else { return false }
+        try await db.update("saved_schedules").set("name", to: name)
+            .set("in_my_schedule", to: inMySchedule ?? existing.inMySchedule).set("updated_at", to: now.epoch)
             .where("id", .equal, id).where("user_id", .equal, userID).run()
         try await db.delete(from: "saved_schedule_members").where("schedule_id", .equal, id).run()
         try await setMembers(members, scheduleID: id)
+        return true
+    }
+
+    /// Whether a schedule's lessons join the user's own; false when the user has no such schedule.
+    public func setInMySchedule(_ included: Bool, id: Int64, userID: Int64, now: Date) async throws -> Bool {
+        guard try await savedSchedule(id: id, userID: userID) != nil else { return false }
+        try await db.update("saved_schedules").set("in_my_schedule", to: included).set("updated_at", to: now.epoch)
+            .where("id", .equal, id).where("user_id", .equal, userID).run()
         return true
     }
 
@@ -89,7 +102,8 @@ extension PersonalStore {
             schedules.append(
                 SavedSchedule(
                     id: id, name: try row.decode(column: "name", as: String.self), members: members,
-                    token: try row.decode(column: "token", as: String.self)))
+                    token: try row.decode(column: "token", as: String.self),
+                    inMySchedule: try row.decode(column: "in_my_schedule", as: Bool.self)))
         }
         return schedules
     }

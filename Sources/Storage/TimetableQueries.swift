@@ -318,6 +318,27 @@ extension TimetableStore {
         return lessons
     }
 
+    /// The day bounds of these lessons that ``Lesson/dateRange`` cannot say: a weekly lesson with
+    /// only a first or a last day, or with its last day before its first (as a source sent it).
+    /// A range asked of ``lessons(groups:teachers:rooms:ids:in:)`` compares these days as stored.
+    public func irregularDayBounds(of ids: [Int64]) async throws -> [Int64: (first: Int?, last: Int?)] {
+        var bounds: [Int64: (first: Int?, last: Int?)] = [:]
+        for part in ids.chunked(Self.chunk) {
+            for row in try await db.raw(
+                """
+                SELECT id, start_day, end_day FROM lessons WHERE id IN (\(list(Array(part)))) AND date_day IS NULL
+                AND (start_day IS NOT NULL OR end_day IS NOT NULL)
+                AND NOT (start_day IS NOT NULL AND end_day IS NOT NULL AND start_day <= end_day)
+                """
+            ).all() {
+                bounds[try row.decode(column: "id", as: Int64.self)] = (
+                    try row.decode(column: "start_day", as: Int?.self), try row.decode(column: "end_day", as: Int?.self)
+                )
+            }
+        }
+        return bounds
+    }
+
     /// The last-update dates of the schedules stored for groups and teachers (IIS sync compares
     /// them with the server's).
     public func lastUpdates() async throws -> [ScheduleOwner: LocalDate] {

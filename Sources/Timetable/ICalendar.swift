@@ -31,20 +31,40 @@ public struct ICalendar: Sendable {
         public var groups: @Sendable (String) -> String
         /// "Lesson: {subject}", a reminder's text.
         public var reminder: @Sendable (String) -> String
+        /// "Due: {subject}", a task's deadline and its reminder.
+        public var deadline: @Sendable (String) -> String
 
         public init(
             subgroup: @escaping @Sendable (Int) -> String, teachers: @escaping @Sendable (String) -> String,
-            groups: @escaping @Sendable (String) -> String, reminder: @escaping @Sendable (String) -> String
+            groups: @escaping @Sendable (String) -> String, reminder: @escaping @Sendable (String) -> String,
+            deadline: @escaping @Sendable (String) -> String
         ) {
             self.subgroup = subgroup
             self.teachers = teachers
             self.groups = groups
             self.reminder = reminder
+            self.deadline = deadline
         }
 
         public static let english = Words(
             subgroup: { "subgroup \($0)" }, teachers: { "Teachers: \($0)" }, groups: { "Groups: \($0)" },
-            reminder: { "Lesson: \($0)" })
+            reminder: { "Lesson: \($0)" }, deadline: { "Due: \($0)" })
+    }
+
+    /// A task's deadline, an event of its own (without an end: a moment, RFC 5545 3.6.1). With
+    /// reminders on, it is reminded a day before.
+    public struct Deadline: Sendable {
+        public var taskID: Int64
+        public var subject: String
+        public var text: String
+        public var at: Date
+
+        public init(taskID: Int64, subject: String, text: String, at: Date) {
+            self.taskID = taskID
+            self.subject = subject
+            self.text = text
+            self.at = at
+        }
     }
 
     /// The longest a reminder may come before a lesson: a week.
@@ -76,7 +96,8 @@ public struct ICalendar: Sendable {
     /// The calendar of `lessons` within `range` (a repeating lesson without dates of its own is
     /// bounded by it).
     public func render(
-        _ lessons: [Lesson], within range: ClosedRange<LocalDate>, filter: ScheduleFilter = ScheduleFilter()
+        _ lessons: [Lesson], within range: ClosedRange<LocalDate>, filter: ScheduleFilter = ScheduleFilter(),
+        deadlines: [Deadline] = []
     )
         -> String
     {
@@ -88,7 +109,9 @@ public struct ICalendar: Sendable {
             "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//Campus//Timetable//EN", "CALSCALE:GREGORIAN",
             "METHOD:PUBLISH", "X-WR-CALNAME:\(escape(name))", "X-WR-TIMEZONE:\(timeZone.identifier)",
         ]
-        let days = events.flatMap { event in [event.first, event.repeating?.until ?? event.first] }
+        let days =
+            events.flatMap { event in [event.first, event.repeating?.until ?? event.first] }
+            + deadlines.map { LocalDate($0.at, in: timeZone) }
         if let first = days.min(), let last = days.max() {
             lines += timeZoneComponent(from: first.adding(days: -7), to: last.adding(days: 7))
         }
@@ -133,8 +156,28 @@ public struct ICalendar: Sendable {
             }
             lines.append("END:VEVENT")
         }
+        for deadline in deadlines.sorted(by: { $0.taskID < $1.taskID }) {
+            lines += self.event(for: deadline, stamp: stamp)
+        }
         lines.append("END:VCALENDAR")
         return lines.map(Self.fold).joined(separator: "\r\n") + "\r\n"
+    }
+
+    /// A deadline's event: at its moment, in the institution's time zone, a day's reminder.
+    func event(for deadline: Deadline, stamp: String) -> [String] {
+        let local = LocalDateTime(deadline.at, in: timeZone)
+        let summary = words.deadline(deadline.subject)
+        var lines = [
+            "BEGIN:VEVENT", "UID:task-\(deadline.taskID)@\(host)", "DTSTAMP:\(stamp)",
+            "DTSTART;TZID=\(timeZone.identifier):\(Self.local(local))",
+            "SUMMARY:\(escape(summary))",
+        ]
+        if !deadline.text.isEmpty { lines.append("DESCRIPTION:\(escape(deadline.text))") }
+        if reminderMinutes != nil {
+            lines += ["BEGIN:VALARM", "ACTION:DISPLAY", "DESCRIPTION:\(escape(summary))", "TRIGGER:-P1D", "END:VALARM"]
+        }
+        lines.append("END:VEVENT")
+        return lines
     }
 
     /// The events of one lesson. In a cycle of N weeks, each study week of the lesson starts its
@@ -225,6 +268,12 @@ public struct ICalendar: Sendable {
     static func local(_ date: LocalDate, _ time: WallTime) -> String {
         padded(date.year, 4) + padded(date.month, 2) + padded(date.day, 2) + "T" + padded(time.hour, 2)
             + padded(time.minute, 2) + "00"
+    }
+
+    static func local(_ moment: LocalDateTime) -> String {
+        let date = moment.date
+        return padded(date.year, 4) + padded(date.month, 2) + padded(date.day, 2) + "T" + padded(moment.minutes / 60, 2)
+            + padded(moment.minutes % 60, 2) + "00"
     }
 
     static func utc(_ moment: Date) -> String {

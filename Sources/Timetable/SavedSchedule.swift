@@ -6,12 +6,15 @@ public struct SavedSchedule: Sendable, Equatable {
     /// Groups, teachers and rooms, in the order given (a department is no schedule).
     public var members: [Favorite]
     public var token: String
+    /// Whether its lessons join the user's own schedule.
+    public var inMySchedule: Bool
 
-    public init(id: Int64, name: String, members: [Favorite], token: String) {
+    public init(id: Int64, name: String, members: [Favorite], token: String, inMySchedule: Bool = false) {
         self.id = id
         self.name = name
         self.members = members
         self.token = token
+        self.inMySchedule = inMySchedule
     }
 
     public static let nameLength = 100

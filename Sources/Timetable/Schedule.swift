@@ -2,16 +2,24 @@
 public struct ScheduleFilter: Sendable, Hashable {
     /// Show whole-group lessons (subgroup 0) and this subgroup's; nil shows every subgroup.
     public var subgroup: Int?
+    /// The groups `subgroup` is about; nil for every group. A student's own schedule with other
+    /// schedules in it (saved compounds) keeps every subgroup of the others' lessons.
+    public var subgroupOf: Set<String>?
     /// Show only these subjects (short or full names, any letter case); nil shows all.
     public var subjects: Set<String>?
 
-    public init(subgroup: Int? = nil, subjects: Set<String>? = nil) {
+    public init(subgroup: Int? = nil, subgroupOf: Set<String>? = nil, subjects: Set<String>? = nil) {
         self.subgroup = subgroup
+        self.subgroupOf = subgroupOf
         self.subjects = subjects
     }
 
     public func admits(_ lesson: Lesson) -> Bool {
-        if let subgroup, subgroup != 0, lesson.subgroup != 0, lesson.subgroup != subgroup { return false }
+        if let subgroup, subgroup != 0, lesson.subgroup != 0, lesson.subgroup != subgroup,
+            subgroupOf.map({ !$0.isDisjoint(with: lesson.groups) }) ?? true
+        {
+            return false
+        }
         if let subjects {
             let wanted = Set(subjects.map { $0.lowercased() })
             guard

@@ -17,7 +17,7 @@ struct Campus: AsyncParsableCommand {
             """,
         subcommands: [
             Serve.self, Migrate.self, UserCommand.self, ImportCommand.self, SyncCommand.self, ScheduleCommand.self,
-            CalendarCommand.self, DemoCommand.self, LibraryCommand.self, PodcastCommand.self,
+            CalendarCommand.self, DemoCommand.self, LibraryCommand.self, PodcastCommand.self, StationCommand.self,
         ],
         defaultSubcommand: Serve.self)
 }
@@ -129,6 +129,13 @@ struct Serve: AsyncParsableCommand {
     var baseURL: String?
 
     @Option(
+        name: .customLong("instance-url"),
+        help: """
+            The address other Campus instances reach this one by, to relay the radio sources it holds             (default http://HOST:PORT; env CAMPUS_INSTANCE_URL).
+            """)
+    var instanceURL: String?
+
+    @Option(
         name: .customLong("time-zone"),
         help: "The institution's IANA time zone (default Europe/Minsk; env CAMPUS_TIME_ZONE).")
     var timeZone: String?
@@ -216,6 +223,11 @@ struct Serve: AsyncParsableCommand {
         configuration.port = port
         configuration.dataDirectory = storage.resolvedDataDirectory
         configuration.baseURL = baseURL ?? Environment.value("CAMPUS_BASE_URL")
+        configuration.instanceURL = (instanceURL ?? Environment.value("CAMPUS_INSTANCE_URL")).map {
+            var url = $0
+            while url.hasSuffix("/") { url.removeLast() }
+            return url
+        }
         if let zone = timeZone ?? Environment.value("CAMPUS_TIME_ZONE") {
             guard let timeZone = TimeZone(identifier: zone) else {
                 throw ValidationError("\"\(zone)\" is not an IANA time zone such as Europe/Minsk.")

@@ -245,7 +245,6 @@ extension TestServer {
             #expect(records.series?.value == 8.25)
             #expect(records.series?.holders.map(\.competitionId) == [second])
             #expect(records.runs == 2)
-
             let all = try await server.api(token: cast.ben).getRecords().ok.body.json
             #expect(all.allTime.map(\.value) == [8.25])
             #expect(all.series.first?.name == "Park run II")
@@ -255,6 +254,22 @@ extension TestServer {
             #expect(stats.competitions == 2)
             #expect(stats.personalBests.map(\.value) == [8.25])
             #expect(stats.results.map(\.value) == [5.2, 8.25])
+            // Kept records are written once per change of the rankings, with a tag for that.
+            let recordsPath = "/api/v1/competitions/\(first)/records"
+            let tagged = try await server.request(.get, recordsPath, token: cast.ben)
+            let tag = try #require(tagged.headers[.eTag])
+            #expect(
+                try await server.request(.get, recordsPath, token: cast.ben, headers: [.ifNoneMatch: tag]).status
+                    == .notModified)
+            // Kept records follow a changed ranking: Ben's better result is both records now.
+            _ = try await server.request(
+                .put, "/api/v1/competitions/\(first)/participants/\(cast.benID)/result", json: #"{"value": 9}"#,
+                token: cast.owner)
+            let better = try await server.api(token: cast.ben).getCompetitionRecords(path: .init(competitionId: first))
+                .ok.body.json
+            #expect(better.competition?.value == 9 && better.series?.value == 9)
+            #expect(better.series?.holders.map(\.competitionId) == [first])
+            #expect(try await server.request(.get, recordsPath, token: cast.ben).headers[.eTag] != tag)
 
             // Deleting a competition removes its entries from everyone's history and stats.
             #expect(

@@ -63,4 +63,56 @@ import Testing
             #expect(try await server.request(.get, path).status == .notFound)
         }
     }
+
+    @Test(arguments: TestDatabases.kinds)
+    func aSavedScheduleKeptInMyScheduleJoinsIt(_ kind: Database.Kind) async throws {
+        try await TestServer.run(kind) { server in
+            let (ann, ben) = try await MyTimetableTests.cast(server)
+            let week = (from: "2023-09-25", to: "2023-10-01")
+            func mine(_ token: String) async throws -> Set<Int64> {
+                Set(
+                    try await server.api(token: token).getMySchedule(query: .init(from: week.from, to: week.to)).ok
+                        .body.json.days.flatMap(\.lessons).map(\.lessonId))
+            }
+            let before = try await mine(ann)
+            let saved = try await server.api(token: ann).createSavedSchedule(
+                body: .json(.init(name: "Kirinovich", teachers: ["i-kirinovich"]))
+            ).created.body.json
+            #expect(!saved.inMySchedule)
+            #expect(try await mine(ann) == before)
+            let teacher = Set(
+                try await server.api().getTeacherSchedule(
+                    path: .init(urlId: "i-kirinovich"), query: .init(from: week.from, to: week.to)
+                ).ok.body.json.days.flatMap(\.lessons).map(\.lessonId))
+            #expect(!teacher.subtracting(before).isEmpty)
+            // Kept in it: my group (my subgroup of it) and every lesson of the teacher.
+            let kept = try await server.api(token: ann).replaceSavedSchedule(
+                path: .init(scheduleId: saved.id),
+                body: .json(.init(name: "Kirinovich", teachers: ["i-kirinovich"], inMySchedule: true))
+            ).ok.body.json
+            #expect(kept.inMySchedule)
+            #expect(try await mine(ann) == before.union(teacher))
+            // A replace that does not say keeps it; the page of my schedule shows it.
+            let renamed = try await server.api(token: ann).replaceSavedSchedule(
+                path: .init(scheduleId: saved.id), body: .json(.init(name: "K.", teachers: ["i-kirinovich"]))
+            ).ok.body.json
+            #expect(renamed.inMySchedule)
+            let page = try await server.request(
+                .get, "/timetable?week=\(week.from)", headers: [.accept: "text/html", .cookie: "campus_session=\(ann)"]
+            ).text
+            #expect(page.contains("id=\"schedule-title\">My schedule") && page.contains("K."))
+            #expect(page.contains("id=\"find-schedule\""))
+            let directory = try await server.request(
+                .get, "/timetable?find=1", headers: [.accept: "text/html", .cookie: "campus_session=\(ann)"]
+            ).text
+            #expect(directory.contains("id=\"timetable-search\""))
+
+            // Ben, without a group, has a schedule of his own once he keeps one in it; Ann's is not his.
+            #expect(try await server.request(.get, "/api/v1/me/schedule", token: ben).status == .notFound)
+            _ = try await server.api(token: ben).createSavedSchedule(
+                body: .json(.init(name: "Room", teachers: ["i-kirinovich"], inMySchedule: true))
+            ).created
+            #expect(try await mine(ben) == teacher)
+        }
+    }
 }

@@ -1,6 +1,7 @@
 import CampusHTTP
 import Foundation
 import Testing
+import Timetable
 
 @testable import CampusServer
 
@@ -26,7 +27,11 @@ import Testing
         #expect(
             declared == [
                 "GET /api/v1/competitions/{competitionId}/ranking": RankingPageMiddleware.name,
+                "GET /api/v1/competitions/{competitionId}/records": RecordsMiddleware.name,
                 "GET /api/v1/media/{mediaId}/stream": MediaStreamMiddleware.name,
+                "GET /api/v1/groups/{name}/schedule": ScheduleMiddleware.name,
+                "GET /api/v1/teachers/{urlId}/schedule": ScheduleMiddleware.name,
+                "GET /api/v1/rooms/{roomId}/schedule": ScheduleMiddleware.name,
             ])
     }
 
@@ -36,8 +41,10 @@ import Testing
         #expect(
             limits == [
                 "PUT /api/v1/me/avatar": BodyLimits.avatar,
+                "PUT /api/v1/stations/{mount}/image": BodyLimits.stationImage,
                 "POST /api/v1/competitions/{competitionId}/participants/{userId}/gpx": BodyLimits.gpx,
                 "POST /api/v1/library/uploads": ListenService.uploadLimit,
+                "POST /api/v1/me/tasks/{taskId}/images": StudyTask.imageSize,
             ])
     }
 

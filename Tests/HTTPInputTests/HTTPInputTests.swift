@@ -9,7 +9,8 @@ import Testing
         ("bytes=0-99", ByteRangeRequest.part(0...99)), ("bytes=100-", .part(100...999)),
         ("bytes=-100", .part(900...999)), ("bytes=990-2000", .part(990...999)), ("bytes=1000-", .unsatisfiable),
         ("bytes=-0", .unsatisfiable), ("bytes=5-1", .whole), ("bytes=0-1,5-6", .whole), ("items=0-1", .whole),
-        ("bytes=a-b", .whole), ("bytes=٣-٤", .whole), ("bytes=99999999999999999999-", .whole), ("bytes=-", .whole),
+        ("bytes=a-b", .whole), ("bytes=٣-٤", .whole), ("  BYTES=0-99 ", .part(0...99)), ("bytes= 5-9", .part(5...9)),
+        ("bytes=99999999999999999999-", .whole), ("bytes=-", .whole),
     ])
     func rangeHeaders(_ header: String, _ expected: ByteRangeRequest) {
         #expect(ByteRangeRequest(header: header, size: 1000) == expected)
@@ -28,6 +29,13 @@ import Testing
         #expect(RFC3339.date("9999-12-31T23:59:59Z") == nil)
         #expect(RFC3339.date("2026-11-22") == nil)
         #expect(RFC3339.date(String(repeating: "9", count: 100)) == nil)
+        // All of the text is the date: Foundation's parser alone would read these.
+        for text in [
+            "2026-11-22T09:00:00Z*", "2026-11-22T09:00:00Zabc", "2026-11-22T09:00:00+03:00x", "2026-11-22T09:00:00",
+        ] {
+            #expect(RFC3339.date(text) == nil, "\(text)")
+        }
+        #expect(RFC3339.date("2026-11-22t09:00:00z") == Date(timeIntervalSince1970: 1_795_338_000))
     }
 
     @Test func multipartBoundaries() {

@@ -27,9 +27,15 @@ import Testing
             for _ in 0..<3 {
                 group.addTask {
                     let database = try await Database.open(location, logger: TestDatabases.logger)
-                    let applied = try await database.migrate(logger: TestDatabases.logger)
-                    await database.close()
-                    return applied.count
+                    // Closed whatever happens: a pool released unclosed stops the whole test process.
+                    do {
+                        let applied = try await database.migrate(logger: TestDatabases.logger)
+                        await database.close()
+                        return applied.count
+                    } catch {
+                        await database.close()
+                        throw error
+                    }
                 }
             }
             return try await group.reduce(into: [Int]()) { $0.append($1) }
@@ -53,6 +59,12 @@ import Testing
         9: "cdcd7b22e8a6dbb270acc3ceb541fc10d4f94419760f6f3f634a4849a13f7b89",
         10: "a5fd97571f6b28b4e0b3dcc19a33a90de7360781104530c640cacff75a16199a",
         11: "671d612ec54b0f608d3aec1cec046c9de6a82295f80993e120206b2f203501c6",
+        12: "60a2932c92a32376d347b8487a16c28ef99098a31b086b00dbc28d68e5d97859",
+        13: "d9f848fd9a9c5a03bfbef1ed30cf3c447cbb05eadaafdeeb1fae7862ccad3f4c",
+        14: "8c693e34e159cb9c1df4ca5bdfb0c898df534dceedf1f38c4ceab8c3a05c6a1d",
+        15: "01c9443d2c5359b1b41a7b287f4c7730565518943a56139ee47041a3182e2300",
+        16: "9ef1c59a496db54baa3790f24f5d219979881d313915c116f2b9ad46c4e84d49",
+        17: "5dcbebfce8d39fb65fbbc5e2b8f87d8b0057de2215a715d07a7b1b7c028fb41a",
     ]
 
     @Test func landedStepsNeverChange() {

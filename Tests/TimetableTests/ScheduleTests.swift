@@ -51,6 +51,14 @@ import Testing
         let lectures = Schedule.occurrences(
             of: lessons, in: week, calendar: .bsuir, filter: ScheduleFilter(subjects: ["лекция"]))
         #expect(lectures.map(\.lesson.id) == [2, 4])
+        // A subgroup of one group: another group's subgroups all stay (a saved schedule in mine).
+        var other = lesson("Чужая", "12:25", "13:45", subgroup: 2, id: 5)
+        other.groups = ["010101"]
+        var mine = lesson("Своя", "12:25", "13:45", subgroup: 2, id: 6)
+        mine.groups = ["151004"]
+        let scoped = ScheduleFilter(subgroup: 1, subgroupOf: ["151004"])
+        #expect(scoped.admits(other) && !scoped.admits(mine))
+        #expect(!ScheduleFilter(subgroup: 1).admits(other))
     }
 
     @Test func windowsAreGapsBetweenLessonsNotBeforeOrAfter() {

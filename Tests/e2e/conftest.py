@@ -7,7 +7,6 @@ import os
 import signal
 import socket
 import subprocess
-import tempfile
 import time
 import uuid
 from pathlib import Path
@@ -155,3 +154,21 @@ def any_database(request, data_dir):
     server = Campus(data_dir, database=database, demo=True).start()
     yield server
     server.stop()
+
+
+@pytest.fixture
+def browser(tmp_path):
+    """Debian's Chromium driven by Selenium, headless, with a profile of its own."""
+    from selenium import webdriver
+    from selenium.webdriver.chrome.options import Options
+    from selenium.webdriver.chrome.service import Service
+
+    options = Options()
+    options.binary_location = "/usr/bin/chromium"
+    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1200,900",
+                     f"--user-data-dir={tmp_path / 'chromium'}"):
+        options.add_argument(argument)
+    driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+    driver.implicitly_wait(5)
+    yield driver
+    driver.quit()

@@ -1,48 +1,14 @@
 """The web app in a real browser: Debian's Chromium driven by Selenium."""
+import json
+import subprocess
 import time
 
-import pytest
 import requests
-from selenium import webdriver
-from selenium.webdriver.chrome.options import Options
-from selenium.webdriver.chrome.service import Service
-from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as EC
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
-
-@pytest.fixture
-def browser(tmp_path):
-    options = Options()
-    options.binary_location = "/usr/bin/chromium"
-    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1200,900",
-                     f"--user-data-dir={tmp_path / 'chromium'}"):
-        options.add_argument(argument)
-    driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
-    driver.implicitly_wait(5)
-    yield driver
-    driver.quit()
-
-
-def wait_text(browser, locator, text):
-    """Waits until the element shows `text` (the page before a click may still be on screen)."""
-    WebDriverWait(browser, 10, ignored_exceptions=(StaleElementReferenceException,)).until(
-        EC.text_to_be_present_in_element(locator, text))
-
-
-def fill(browser, field, value):
-    element = browser.find_element(By.ID, field)
-    element.clear()
-    element.send_keys(value)
-
-
-def log_in(browser, campus, email, password):
-    browser.get(campus.url + "/login")
-    fill(browser, "email", email)
-    fill(browser, "password", password)
-    browser.find_element(By.ID, "login-submit").click()
-    wait_text(browser, (By.CLASS_NAME, "flash"), "Welcome")
+from browsing import fill, log_in, wait_text
 
 
 def test_register_log_in_edit_profile_log_out(browser, any_database, tmp_path):
@@ -300,7 +266,7 @@ def test_favorites_today_at_a_glance_and_my_calendar(browser, campus):
     assert "Киринович" not in browser.find_element(By.ID, "favorites").text
 
 
-def test_a_note_on_a_lesson_is_marked_where_the_lesson_is(browser, campus):
+def test_a_note_on_a_lesson_is_marked_where_the_lesson_is(browser, campus, tmp_path):
     """A student writes a note on one day of a lesson and sees it on the lesson in the week grid;
     another student does not."""
     log_in(browser, campus, "student@campus.test", "campus-student")
@@ -325,6 +291,27 @@ def test_a_note_on_a_lesson_is_marked_where_the_lesson_is(browser, campus):
     token = campus.login("organizer@campus.test", "campus-organizer")
     page = campus.call("GET", "/timetable/groups/151004", headers={"Cookie": f"campus_session={token}"}).text
     assert "Ask about the coursework" not in page
+
+    # The old app's notes, kept by slot, come in from a file: the slot of the lesson noted above,
+    # and one no lesson has.
+    student = campus.login("student@campus.test", "campus-student")
+    noted = campus.call("GET", "/api/v1/me/notes", token=student).json()["items"][0]
+    week = campus.call("GET", "/api/v1/me/schedule", token=student,
+                       params={"from": noted["date"], "to": noted["date"]}).json()
+    day = week["days"][0]
+    starts = sorted({lesson["start"] for lesson in day["lessons"]})
+    lesson = next(lesson for lesson in day["lessons"] if lesson["lessonId"] == noted["lessonId"])
+    parity = "odd" if day["week"] % 2 == 1 else "even"
+    slot = f"{parity}_{day['weekday']}_{starts.index(lesson['start']) + 1}"
+    notes = tmp_path / "notes.json"
+    notes.write_text(json.dumps({slot: "From the old app", "even_7_9": "Sunday"}), encoding="utf-8")
+    browser.get(campus.url + "/timetable/mine")
+    browser.find_element(By.ID, "notes-file").send_keys(str(notes))
+    browser.execute_script("arguments[0].click()", browser.find_element(By.ID, "import-notes-button"))
+    flash = browser.find_element(By.CLASS_NAME, "flash").text
+    assert "even_7_9" in flash, flash
+    texts = [note["text"] for note in campus.call("GET", "/api/v1/me/notes", token=student).json()["items"]]
+    assert ("From the old app" in texts) == ("1 note is imported." in flash), (flash, texts)
 
 
 def test_a_nickname_for_a_group_and_my_own_lesson_colours(browser, campus):
@@ -376,6 +363,22 @@ def test_favorites_saved_together_as_one_schedule(browser, campus):
     feed = browser.find_element(By.ID, "subscribe").get_attribute("href")
     assert requests.get(feed, timeout=10).text.startswith("BEGIN:VCALENDAR")
 
+    # Kept in my schedule: the timetable opens on my group's week with the friends' lessons in it.
+    browser.get(campus.url + "/timetable/mine")
+    toggle = browser.find_element(By.CSS_SELECTOR, "#saved-schedules .in-my-schedule")
+    assert toggle.get_attribute("aria-pressed") == "false"
+    browser.execute_script("arguments[0].click()", toggle)
+    wait_text(browser, (By.CLASS_NAME, "flash"), "“Friends” is in your schedule.")
+    browser.find_element(By.LINK_TEXT, "Timetable").click()
+    wait_text(browser, (By.ID, "schedule-title"), "My schedule")
+    assert "Friends" in browser.find_element(By.CSS_SELECTOR, ".schedule-who .muted").text
+    token = campus.login("student@campus.test", "campus-student")
+    week = campus.call("GET", "/api/v1/me/schedule", token=token).json()
+    groups = {group for day in week["days"] for lesson in day["lessons"] for group in lesson["groups"]}
+    assert {"151004", "010101", "913801"} <= groups, groups
+    browser.find_element(By.ID, "find-schedule").click()
+    WebDriverWait(browser, 10).until(EC.presence_of_element_located((By.ID, "timetable-search")))
+
 
 def test_a_student_answers_a_teachers_card(browser, campus):
     """A student says whether a teacher marks attendance and what they are like; the card counts
@@ -397,3 +400,117 @@ def test_a_student_answers_a_teachers_card(browser, campus):
     assert "Explains twice, asks once" in page
     summary = campus.call("GET", "/api/v1/teachers/i-kirinovich/card").json()
     assert summary["answers"] == 1 and summary["attendance"]["yes"] == 1
+
+
+def test_a_task_with_a_deadline_picked_from_the_lesson_list(browser, campus, tmp_path):
+    """A student starts a task from a subject of their schedule, picks one of its next lessons as
+    the deadline, attaches a photo, and sees the task with its countdown on the tasks page and
+    the home page; done, it moves to the done ones."""
+    log_in(browser, campus, "student@campus.test", "campus-student")
+    browser.get(campus.url + "/timetable/mine/tasks")
+    assert "No tasks yet" in browser.find_element(By.ID, "open-tasks").text
+    subject = browser.find_element(By.CSS_SELECTOR, ".task-subjects a")
+    name = subject.text
+    subject.click()
+    WebDriverWait(browser, 10).until(EC.presence_of_element_located((By.ID, "task-form")))
+    assert browser.find_element(By.ID, "task-subject").get_attribute("value") == name
+    choice = browser.find_element(By.CSS_SELECTOR, "#deadline-choices input[name=deadlineAt]")
+    picked = choice.get_attribute("value")
+    browser.execute_script("arguments[0].click()", choice)
+    fill(browser, "task-text", "Lab report, printed")
+    photo = tmp_path / "board.png"
+    photo.write_bytes(bytes([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) + bytes(200))
+    browser.find_element(By.ID, "task-image").send_keys(str(photo))
+    browser.execute_script("arguments[0].click()", browser.find_element(By.ID, "save-task"))
+    wait_text(browser, (By.CLASS_NAME, "flash"), "Your task is saved.")
+    row = browser.find_element(By.CSS_SELECTOR, "#open-tasks .task").text
+    assert name in row and "Lab report, printed" in row and "in " in row, row
+
+    # The deadline is the lesson's start, as the API offers it.
+    token = campus.login("student@campus.test", "campus-student")
+    task = campus.call("GET", "/api/v1/me/tasks", token=token).json()["items"][0]
+    lessons = campus.call("GET", "/api/v1/me/upcoming-lessons", token=token,
+                          params={"subject": name, "limit": 50}).json()["items"]
+    starts = {lesson["startsAt"]: lesson for lesson in lessons}
+    assert task["deadline"] in starts and len(task["images"]) == 1
+    lesson = starts[task["deadline"]]
+    assert picked == f"{lesson['lesson']['date']}T{lesson['lesson']['start']}"
+    image = campus.call("GET", task["images"][0]["url"], token=token)
+    assert image.status_code == 200 and image.headers["Content-Type"] == "image/png"
+
+    browser.get(campus.url + "/")
+    assert name in browser.find_element(By.ID, "glance-tasks").text
+    browser.get(campus.url + "/timetable/mine/tasks")
+    browser.execute_script("arguments[0].click()", browser.find_element(By.CSS_SELECTOR, "#open-tasks .task button"))
+    wait_text(browser, (By.CLASS_NAME, "flash"), "is done.")
+    assert name in browser.find_element(By.ID, "done-tasks").text
+
+
+def test_an_admin_adds_changes_and_removes_a_radio_station(browser, campus, tmp_path):
+    """Listen → Radio: an admin adds a station with its source password, changes it on its page,
+    and removes it; a student sees no such forms."""
+    log_in(browser, campus, "admin@campus.test", "campus-admin")
+    browser.get(campus.url + "/listen/radio?region=")
+    browser.find_element(By.CSS_SELECTOR, "#new-station").find_element(By.XPATH, "..").find_element(
+        By.TAG_NAME, "summary").click()
+    fill(browser, "station-name", "Campus FM")
+    fill(browser, "station-mount", "campus.mp3")
+    fill(browser, "station-password", "on-air-2026")
+    browser.execute_script("arguments[0].click()", browser.find_element(By.ID, "add-station"))
+    wait_text(browser, (By.CLASS_NAME, "flash"), "“Campus FM” is added.")
+
+    # A second station at the same mount comes back in its form, the mistake said beside the
+    # field and what was written kept.
+    browser.get(campus.url + "/listen/radio?region=")
+    browser.find_element(By.CSS_SELECTOR, "#new-station").find_element(By.XPATH, "..").find_element(
+        By.TAG_NAME, "summary").click()
+    fill(browser, "station-name", "Campus FM 2")
+    fill(browser, "station-mount", "campus.mp3")
+    fill(browser, "station-password", "on-air-2026")
+    browser.execute_script("arguments[0].click()", browser.find_element(By.ID, "add-station"))
+    wait_text(browser, (By.ID, "station-mount-error"), "Another station broadcasts at campus.mp3.")
+    assert browser.find_element(By.ID, "station-name").get_attribute("value") == "Campus FM 2"
+    assert browser.find_element(By.ID, "station-mount").get_attribute("aria-invalid") == "true"
+    browser.get(campus.url + "/listen/radio/campus.mp3")
+    assert browser.find_element(By.ID, "station-name").text == "Campus FM"
+    station = campus.call("GET", "/api/v1/stations/campus.mp3").json()
+    assert station["onAir"] is False and station["listenerLimit"] == 1000
+
+    browser.find_element(By.CSS_SELECTOR, "#edit-station").find_element(By.XPATH, "..").find_element(
+        By.TAG_NAME, "summary").click()
+    genre = browser.find_element(By.CSS_SELECTOR, "#edit-station input[name=genre]")
+    genre.clear()
+    genre.send_keys("Jazz")
+    browser.execute_script("arguments[0].click()", browser.find_element(By.ID, "save-station"))
+    wait_text(browser, (By.CLASS_NAME, "flash"), "“Campus FM” is saved.")
+    assert campus.call("GET", "/api/v1/stations/campus.mp3").json()["genre"] == "Jazz"
+
+    # Recording needs a programme: the change comes back open, with the reason.
+    browser.find_element(By.CSS_SELECTOR, "#edit-station").find_element(By.XPATH, "..").find_element(
+        By.TAG_NAME, "summary").click()
+    browser.execute_script("arguments[0].click()", browser.find_element(By.ID, "station-records"))
+    browser.execute_script("arguments[0].click()", browser.find_element(By.ID, "save-station"))
+    wait_text(browser, (By.ID, "station-records-error"), "records its broadcasts into a radio programme")
+    assert browser.find_element(By.ID, "station-records").is_selected()
+    assert campus.call("GET", "/api/v1/stations/campus.mp3").json()["recordsBroadcasts"] is False
+
+    # An image for the station: it shows on its page and in the API.
+    png = tmp_path / "station.png"
+    subprocess.run(["ffmpeg", "-hide_banner", "-loglevel", "error", "-f", "lavfi", "-i", "color=c=blue:s=64x64",
+                    "-frames:v", "1", str(png)], check=True)
+    browser.find_element(By.ID, "station-image-form").find_element(By.XPATH, "..").find_element(
+        By.TAG_NAME, "summary").click()
+    browser.find_element(By.ID, "station-image-file").send_keys(str(png))
+    browser.execute_script("arguments[0].click()", browser.find_element(By.ID, "upload-station-image"))
+    wait_text(browser, (By.CLASS_NAME, "flash"), "The image is saved.")
+    image = browser.find_element(By.ID, "station-image")
+    assert browser.execute_script("return arguments[0].naturalWidth", image) == 64
+    assert campus.call("GET", "/api/v1/stations/campus.mp3").json()["imageUrl"]
+
+    token = campus.login("student@campus.test", "campus-student")
+    page = campus.call("GET", "/listen/radio/campus.mp3", headers={"Cookie": f"campus_session={token}"}).text
+    assert 'id="edit-station"' not in page and 'id="remove-station"' not in page
+
+    browser.execute_script("HTMLFormElement.prototype.submit.call(document.getElementById('remove-station').form)")
+    wait_text(browser, (By.CLASS_NAME, "flash"), "The station is removed.")
+    assert campus.call("GET", "/api/v1/stations/campus.mp3").status_code == 404

@@ -14,6 +14,8 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as EC
 from selenium.webdriver.support.ui import WebDriverWait
 
+from browsing import wait_text
+
 GPX = pathlib.Path(__file__).resolve().parents[3] / "shared" / "fixtures" / "gpx"
 
 
@@ -75,7 +77,7 @@ def test_organizer_creates_participant_joins_and_both_see_results_live(campus, t
     organizer.find_element(By.ID, "description").send_keys("Ground floor to the roof.")
     organizer.find_element(By.ID, "metric-time").click()
     organizer.find_element(By.ID, "submit").click()
-    WebDriverWait(organizer, 10).until(EC.text_to_be_present_in_element((By.ID, "competition-name"), "Stairs sprint"))
+    wait_text(organizer, (By.ID, "competition-name"), "Stairs sprint")
     competition = int(organizer.find_element(By.ID, "competition").get_attribute("data-id"))
 
     # The participant finds it among the active competitions and joins.
@@ -105,7 +107,7 @@ def test_organizer_creates_participant_joins_and_both_see_results_live(campus, t
     ron = organizer.find_element(By.CSS_SELECTOR, "#participants tr[data-user] input.result-input[aria-label='Result of Ron Runner']")
     ron.send_keys("12:34")
     ron.submit()
-    WebDriverWait(organizer, 10).until(EC.text_to_be_present_in_element((By.CLASS_NAME, "flash"), "Result saved"))
+    wait_text(organizer, (By.CLASS_NAME, "flash"), "Result saved")
     wait_rows(participant, [["1", "Ron Runner", "12:34"], ["–", "Wanda Walker", "no result yet"]])
     assert participant.execute_script("return window.stillThisPage") is True
 

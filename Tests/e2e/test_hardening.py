@@ -2,7 +2,6 @@
 4xx problem document (or an import error that names the field), and the server still answers
 afterwards."""
 import csv
-import functools
 import http.server
 import io
 import json

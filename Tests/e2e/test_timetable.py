@@ -71,6 +71,8 @@ def expand_feed(server, path, start, end):
     events = recurring_ical_events.of(calendar).between(start, end + datetime.timedelta(days=1))
     found = collections.Counter()
     for event in events:
+        if str(event["UID"]).startswith("task-"):
+            continue  # a task's deadline (the personal feed's), not a lesson
         begin, finish = event["DTSTART"].dt, event["DTEND"].dt
         assert str(begin.tzinfo) == "Europe/Minsk"
         summary = str(event["SUMMARY"])
@@ -169,12 +171,28 @@ def test_my_calendar_feed_equals_my_schedule_with_its_reminders(data_dir):
                 assert lesson["subgroup"] in (0, 2)
                 api[(day["date"], lesson["start"], lesson["end"], lesson["subject"],
                      ", ".join(room["name"] for room in lesson["rooms"]))] += 1
+        # Tasks: an open one's deadline is in the feed with a reminder a day before; a done one's is not.
+        due = f"{(start + datetime.timedelta(days=9)).isoformat()}T09:00:00Z"
+        task = server.call("POST", "/api/v1/me/tasks", token=token,
+                           json={"subject": "ОАиП", "text": "Lab 2", "deadline": due}).json()
+        done = server.call("POST", "/api/v1/me/tasks", token=token,
+                           json={"subject": "ОАиП", "deadline": due, "done": True}).json()
         found, calendar = expand_feed(server, path, start, end)
         assert sum(api.values()) > 100
         assert found == api
+        deadlines = {}
         for event in calendar.walk("VEVENT"):
             alarms = event.walk("VALARM")
+            if str(event["UID"]).startswith("task-"):
+                deadlines[str(event["UID"]).split("@")[0]] = event
+                assert len(alarms) == 1 and alarms[0]["TRIGGER"].dt == datetime.timedelta(days=-1)
+                continue
             assert len(alarms) == 1 and alarms[0]["TRIGGER"].dt == datetime.timedelta(minutes=-30)
+        assert set(deadlines) == {f"task-{task['id']}"}, deadlines.keys()
+        deadline = deadlines[f"task-{task['id']}"]
+        assert deadline["DTSTART"].dt == datetime.datetime.fromisoformat(due)
+        assert str(deadline["SUMMARY"]) == "Due: ОАиП" and str(deadline["DESCRIPTION"]) == "Lab 2"
+        assert done["id"] != task["id"]
         moved = server.call("PUT", "/api/v1/me/calendar", token=token, json={"newAddress": True}).json()
         assert moved["url"] != feed["url"] and "reminderMinutes" not in moved
         assert server.call("GET", path).status_code == 404

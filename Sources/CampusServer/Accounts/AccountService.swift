@@ -26,6 +26,8 @@ struct AccountService: Sendable {
     let logger: Logger
     /// Called after an account is deleted, so that cached rankings are read again.
     var accountDeleted: @Sendable () -> Void = {}
+    /// Sessions kept in memory (the server's; the CLI keeps none).
+    var sessions: SessionMemory? = nil
 
     /// Sessions end after this long without use; each use (checked at most hourly) extends them.
     static let sessionLifetime: TimeInterval = 30 * 24 * 3600
@@ -100,26 +102,48 @@ struct AccountService: Sendable {
         return (token, session, found.user)
     }
 
-    /// The user of an unexpired session token, extending the session when it is in use.
+    /// The user of an unexpired session token, extending the session when it is in use. Read
+    /// from memory when it holds the session (see `SessionMemory`), else from the database.
     func authenticate(token: String) async throws -> Authenticated? {
         guard !token.isEmpty, token.utf8.count <= 200 else { return nil }
         let now = now()
         let hash = Token.hash(token)
-        guard
-            let found = try await database.read({ db in try await AccountStore(db).session(tokenHash: hash, now: now) })
-        else { return nil }
-        if now.timeIntervalSince(found.session.lastSeenAt) > Self.sessionTouchInterval {
-            let expires = now.addingTimeInterval(Self.sessionLifetime)
-            try await database.write { db in
-                try await AccountStore(db).touchSession(id: found.session.id, now: now, expiresAt: expires)
-            }
+        var account: Authenticated
+        if let kept = sessions?.find(tokenHash: hash), kept.session.expiresAt > now {
+            account = kept
+        } else {
+            let mark = sessions?.mark()
+            guard
+                let found = try await database.read({ db in
+                    try await AccountStore(db).session(tokenHash: hash, now: now)
+                })
+            else { return nil }
+            account = Authenticated(user: found.user, session: found.session)
+            sessions?.keep(account, tokenHash: hash, mark: mark)
         }
-        return Authenticated(user: found.user, session: found.session)
+        if now.timeIntervalSince(account.session.lastSeenAt) > Self.sessionTouchInterval {
+            let expires = now.addingTimeInterval(Self.sessionLifetime)
+            let mark = sessions?.mark()
+            try await database.write { [id = account.session.id] db in
+                try await AccountStore(db).touchSession(id: id, now: now, expiresAt: expires)
+            }
+            account.session.lastSeenAt = now.rounded
+            account.session.expiresAt = expires.rounded
+            sessions?.keep(account, tokenHash: hash, mark: mark)
+        }
+        return account
+    }
+
+    /// Makes this instance's memory forget `change` at once (other instances hear it from the
+    /// database): after each write that changes an account or ends a session.
+    private func forget(_ change: AccountChange) {
+        sessions?.forget(change)
     }
 
     func logout(token: String) async throws {
         let hash = Token.hash(token)
         try await database.write { db in try await AccountStore(db).deleteSession(tokenHash: hash) }
+        forget(.session(tokenHash: hash))
     }
 
     // MARK: Password reset
@@ -187,6 +211,7 @@ struct AccountService: Sendable {
             try await store.deleteSessions(userID: userID)
             return userID
         }
+        if let userID { forget(.user(userID)) }
         guard let userID else {
             throw Problem(
                 .forbidden, type: "/problems/invalid-reset-token", title: "The reset link does not work",
@@ -231,6 +256,7 @@ struct AccountService: Sendable {
         }
         try validator.finish()
         let now = now()
+        defer { forget(.user(user.id)) }
         return try await database.write { [group] db in
             let store = AccountStore(db)
             try await store.updateProfile(
@@ -255,6 +281,7 @@ struct AccountService: Sendable {
             try await store.setPasswordHash(userID: account.user.id, hash: hash, now: now)
             try await store.deleteSessions(userID: account.user.id, keeping: account.session.id)
         }
+        forget(.user(account.user.id))
         logger.info("password changed", metadata: ["user": "\(account.user.id)"])
     }
 
@@ -282,6 +309,7 @@ struct AccountService: Sendable {
             try await CompeteStore(db).handOver(competitionsOf: user.id, now: now)
             try await store.deleteUser(id: user.id)
         }
+        forget(.user(user.id))
         accountDeleted()
         logger.info("account deleted", metadata: ["user": "\(user.id)"])
     }
@@ -293,17 +321,11 @@ struct AccountService: Sendable {
     /// Stores an avatar after checking that the bytes are the image type they claim to be.
     func setAvatar(of user: UserRecord, contentType: String, data: [UInt8]) async throws -> UserRecord {
         guard data.count <= BodyLimits.avatar else { throw Problem.tooLarge(limit: BodyLimits.avatar) }
-        guard let detected = ImageKind(sniffing: data) else {
-            throw Problem.invalid(
-                FieldProblem(field: "avatar", detail: "The avatar must be a PNG, JPEG or WebP image."))
-        }
-        guard detected.mediaType == contentType || contentType == "application/octet-stream" else {
-            throw Problem.invalid(
-                FieldProblem(
-                    field: "avatar", detail: "The file is a {fileType} image but was sent as {sentType}.",
-                    ["fileType": detected.mediaType, "sentType": contentType]))
-        }
+        let detected = try ImageKind.of(
+            data, sentAs: contentType, field: "avatar",
+            notAnImage: Phrase("The avatar must be a PNG, JPEG or WebP image."))
         let now = now()
+        defer { forget(.user(user.id)) }
         return try await database.write { db in
             let store = AccountStore(db)
             try await store.setAvatar(userID: user.id, contentType: detected.mediaType, data: data, now: now)
@@ -314,6 +336,7 @@ struct AccountService: Sendable {
 
     func deleteAvatar(of user: UserRecord) async throws {
         try await database.write { db in try await AccountStore(db).deleteAvatar(userID: user.id) }
+        forget(.user(user.id))
     }
 
     // MARK: Roles
@@ -333,6 +356,7 @@ struct AccountService: Sendable {
             try await store.setRole(userID: userID, role: role, now: now)
             return try await store.user(id: userID) ?? target
         }
+        forget(.user(userID))
         logger.notice(
             "role changed", metadata: ["user": "\(userID)", "role": "\(role.rawValue)", "by": "\(actor.id)"])
         return user
@@ -368,33 +392,8 @@ struct AccountService: Sendable {
     }
 
     /// An account's avatar image, if it has one.
-    func avatar(of userID: Int64) async throws -> Avatar? {
+    func avatar(of userID: Int64) async throws -> StoredImage? {
         try await database.read { db in try await AccountStore(db).avatar(userID: userID) }
-    }
-}
-
-/// Image formats accepted for avatars, recognized by their first bytes.
-enum ImageKind {
-    case png, jpeg, webp
-
-    init?(sniffing data: [UInt8]) {
-        if data.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) {
-            self = .png
-        } else if data.starts(with: [0xFF, 0xD8, 0xFF]) {
-            self = .jpeg
-        } else if data.count >= 12, data.starts(with: Array("RIFF".utf8)), Array(data[8..<12]) == Array("WEBP".utf8) {
-            self = .webp
-        } else {
-            return nil
-        }
-    }
-
-    var mediaType: String {
-        switch self {
-        case .png: "image/png"
-        case .jpeg: "image/jpeg"
-        case .webp: "image/webp"
-        }
     }
 }
 

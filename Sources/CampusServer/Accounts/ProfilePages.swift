@@ -105,7 +105,7 @@ struct ProfilePages: Sendable {
                 of: account.user, contentType: "application/octet-stream", data: [UInt8](data))
             return .redirect(SiteRoutes.profile.path, flash: request.t("Your avatar is saved."))
         } catch let failure as ValidationFailure {
-            page.avatarError = failure.summary
+            page.avatarError = request.t.detail(failure)
             return .page(page, status: .unprocessableContent)
         } catch let problem as Problem where problem.status == .contentTooLarge {
             page.avatarError = request.t.detail(problem)

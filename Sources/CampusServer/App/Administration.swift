@@ -9,12 +9,15 @@ import Storage
 /// What the `campus` command line does to accounts, with the same rules as the API.
 public struct Administration: Sendable {
     let accounts: AccountService
+    let stations: StationService
     let database: Database
 
     public init(database: Database, configuration: ServerConfiguration, logger: Logger) {
         self.database = database
         let now: @Sendable () -> Date = { Date() }
         let outbox = Outbox(database: database, sender: LogMailSender(logger: logger), logger: logger, now: now)
+        self.stations = StationService(
+            database: database, hasher: PasswordHasher(cost: configuration.bcryptCost), now: now)
         self.accounts = AccountService(
             database: database, hasher: PasswordHasher(cost: configuration.bcryptCost),
             throttle: configuration.loginThrottle, outbox: outbox, baseURL: configuration.resolvedBaseURL,

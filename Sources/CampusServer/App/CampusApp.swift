@@ -45,14 +45,18 @@ public enum CampusApp {
                 for failure in summary.failed.prefix(20) { logger.warning("Not readable: \(failure)") }
             }
             let secret = try await database.serverSecret()
+            let documentation = try APIDocumentation.bundled()
             let services = Services(
                 configuration: configuration, database: database, secret: secret, metrics: MetricsRegistry.registry,
-                mailSender: mailSender, languages: languages, logger: logger, now: now)
-            let router = try await makeRouter(services: services)
+                mailSender: mailSender, languages: languages,
+                cacheKeyParameters: documentation.cachedQueryParameters, logger: logger, now: now)
+            let router = try await makeRouter(services: services, documentation: documentation)
             let baseURL = configuration.resolvedBaseURL
             var background: [any Service] = [
                 DatabaseService(database: database),
+                services.sessions,
                 services.leaderboards,
+                services.liveRadio,
                 HousekeepingService(
                     outbox: services.outbox, accounts: services.accounts,
                     interval: configuration.housekeepingInterval, logger: logger),
@@ -70,12 +74,14 @@ public enum CampusApp {
                     today: { [timetable = services.timetable] in timetable.todayKey() }),
                 server: CampusHTTPServer.builder(
                     idleTimeout: configuration.limits.idleTimeout,
-                    perAddress: configuration.trustForwardedFor ? nil : configuration.limits.connectionsPerAddress),
+                    perAddress: configuration.trustForwardedFor ? nil : configuration.limits.connectionsPerAddress,
+                    liveSources: RadioRoutes.prefix),
                 configuration: .init(
                     address: .hostname(configuration.host, port: configuration.port), serverName: "Campus"),
                 services: background,
                 onServerRunning: { channel in
                     let port = channel.localAddress?.port ?? configuration.port
+                    services.liveRadio.serving(host: configuration.host, port: port)
                     logger.notice(
                         "Campus is running", metadata: ["url": "\(baseURL)/", "database": "\(database.location)"])
                     await onRunning(port)
@@ -87,11 +93,12 @@ public enum CampusApp {
         }
     }
 
-    static func makeRouter(services: Services) async throws -> Router<CampusRequestContext> {
+    static func makeRouter(services: Services, documentation: APIDocumentation) async throws
+        -> Router<CampusRequestContext>
+    {
         let resources = try Resources.locate()
         let templates = try LocalizedTemplates(
             directory: resources.templates, scripts: resources.staticFiles, languages: services.languages)
-        let documentation = try APIDocumentation.bundled()
         let renderer = PageRenderer(services: services, templates: templates)
         let routes = RouteTable()
         let timetable = services.timetable
@@ -114,6 +121,8 @@ public enum CampusApp {
         router.add(middleware: RequestScopeMiddleware(trustForwardedFor: services.configuration.trustForwardedFor))
         router.add(middleware: RequestValidationMiddleware(validator: documentation.validator))
         router.add(middleware: RankingPageMiddleware(services: services))
+        router.add(middleware: RecordsMiddleware(services: services))
+        router.add(middleware: ScheduleMiddleware(services: services))
         router.add(middleware: MediaStreamMiddleware(services: services))
         router.add(middleware: GeneratedHeadersMiddleware())
 
@@ -128,6 +137,7 @@ public enum CampusApp {
         TimetablePages(services: services).register(on: pageRouter)
         MyTimetablePages(services: services).register(on: pageRouter)
         MyNotesPages(services: services).register(on: pageRouter)
+        MyTasksPages(services: services).register(on: pageRouter)
         MyTouchesPages(services: services).register(on: pageRouter)
         MySchedulesPages(services: services).register(on: pageRouter)
         TeacherCardPages(services: services).register(on: pageRouter)
@@ -138,6 +148,8 @@ public enum CampusApp {
         LibraryPages(services: services).register(on: pageRouter)
         ReactionPages(services: services).register(on: pageRouter)
         ListenSettingsPages(services: services).register(on: pageRouter)
+        RadioPages(services: services).register(on: pageRouter)
+        RadioRoutes(services: services).register(on: router, routes: routes)
         // Static files: the route is `/static/**`; FileMiddleware answers it from the bundle.
         router.group("/static")
             .add(

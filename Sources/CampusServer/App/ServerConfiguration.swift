@@ -13,6 +13,9 @@ public struct ServerConfiguration: Sendable {
     public var database: DatabaseLocation
     /// The address users reach the server by, for links in mail; defaults to http://host:port.
     public var baseURL: String?
+    /// The address other Campus instances reach this one by, to relay the radio sources it holds;
+    /// defaults to http://host:port as it listens.
+    public var instanceURL: String?
     /// The institution's time zone: lesson times are wall-clock times there.
     public var timeZone: TimeZone = TimeZone(identifier: "Europe/Minsk") ?? .gmt
     /// bcrypt's cost factor; each step doubles the work of checking a password.

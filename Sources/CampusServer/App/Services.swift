@@ -17,12 +17,16 @@ final class Services: Sendable {
     let configuration: ServerConfiguration
     let database: Database
     let accounts: AccountService
+    let sessions: SessionMemory
     let timetable: TimetableService
     let directory: TimetableDirectory
     let myTimetable: MyTimetableService
     let leaderboards: Leaderboards
     let compete: CompeteService
     let listen: ListenService
+    let stations: StationService
+    let radio: RadioHub
+    let liveRadio: LiveRadio
     let responseCache: ResponseCache
     let transcodes: TranscodeSlots
     let outbox: Outbox
@@ -36,7 +40,8 @@ final class Services: Sendable {
 
     init(
         configuration: ServerConfiguration, database: Database, secret: String, metrics: PrometheusCollectorRegistry,
-        mailSender: (any MailSender)?, languages: Languages, logger: Logger, now: @escaping @Sendable () -> Date
+        mailSender: (any MailSender)?, languages: Languages, cacheKeyParameters: Set<String>, logger: Logger,
+        now: @escaping @Sendable () -> Date
     ) {
         self.configuration = configuration
         self.languages = languages
@@ -49,28 +54,48 @@ final class Services: Sendable {
         let outbox = Outbox(
             database: database, sender: mailSender ?? LogMailSender(logger: logger), logger: logger, now: now)
         self.outbox = outbox
-        self.timetable = TimetableService(database: database, timeZone: configuration.timeZone, now: now)
-        self.responseCache = ResponseCache(version: {
-            try await database.read { db in try await TimetableStore(db).version() }
-        })
-        let cache = self.responseCache
+        let cache = ResponseCache(
+            keyParameters: cacheKeyParameters,
+            version: {
+                try await database.read { db in try await TimetableStore(db).version() }
+            })
+        self.responseCache = cache
+        self.timetable = TimetableService(
+            database: database, timeZone: configuration.timeZone, now: now,
+            version: { try await cache.currentVersion() })
         self.directory = TimetableDirectory(database: database, changed: { cache.invalidate() })
         self.myTimetable = MyTimetableService(
             database: database, timetable: timetable, directory: directory, now: now)
-        self.transcodes = TranscodeSlots(
+        let transcodes = TranscodeSlots(
             total: configuration.limits.transcodes, perHolder: configuration.limits.transcodesPerUser)
+        self.transcodes = transcodes
         let leaderboards = Leaderboards(
             database: database, logger: logger, encodeEvent: Leaderboards.Snapshot.event(version:competition:ranked:))
         self.leaderboards = leaderboards
-        self.compete = CompeteService(database: database, leaderboards: leaderboards, now: now, logger: logger)
+        self.compete = CompeteService(
+            database: database, leaderboards: leaderboards,
+            seriesRecords: SeriesRecords(database: database, leaderboards: leaderboards), now: now, logger: logger)
         self.listen = ListenService(
             database: database, dataDirectory: configuration.dataDirectory, links: LinkSigner(secret: secret),
             outbound: configuration.outbound, now: now, logger: logger)
+        let radio = RadioHub()
+        self.radio = radio
+        self.liveRadio = LiveRadio(
+            hub: radio, database: database,
+            recordings: RadioRecordings(
+                database: database,
+                directory: URL(fileURLWithPath: configuration.dataDirectory).appendingPathComponent("recordings").path,
+                timeZone: configuration.timeZone, logger: logger, now: now),
+            slots: transcodes, relayBase: configuration.instanceURL, logger: logger, now: now)
+        self.stations = StationService(
+            database: database, hasher: PasswordHasher(cost: configuration.bcryptCost), now: now)
+        let sessions = SessionMemory(database: database)
+        self.sessions = sessions
         self.accounts = AccountService(
             database: database, hasher: PasswordHasher(cost: configuration.bcryptCost),
             throttle: configuration.loginThrottle, outbox: outbox, baseURL: configuration.resolvedBaseURL,
             languages: languages, now: now,
-            logger: logger, accountDeleted: { leaderboards.invalidate() })
+            logger: logger, accountDeleted: { leaderboards.invalidate() }, sessions: sessions)
     }
 
     static let defaultInstitutionName = "Campus"

@@ -376,6 +376,6 @@ extension Leaderboards.Snapshot {
             version: version, competition: competition, ranked: ranked,
             rankedCount: ranked.lazy.filter { $0.rank != nil }.count, limit: 100, offset: 0)
         let json = (try? encoder.encode(document)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
-        return Array(Leaderboards.event(name: "ranking", id: String(version), data: json))
+        return Array(ServerSentEvent.text(name: "ranking", id: String(version), data: json))
     }
 }

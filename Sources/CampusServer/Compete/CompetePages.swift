@@ -159,7 +159,7 @@ struct CompetePages: Sendable {
 
     /// A date and time for reading, in the institution's time zone.
     private func dateText(_ date: Date?) -> String? {
-        CompetitionFormPages.localInput(date, in: services.configuration.timeZone)?
+        DateTimeField.value(date, in: services.configuration.timeZone)?
             .replacingOccurrences(of: "T", with: " ")
     }
 

@@ -13,6 +13,7 @@ import Storage
 struct CompeteService: Sendable {
     let database: Database
     let leaderboards: Leaderboards
+    let seriesRecords: SeriesRecords
     let now: @Sendable () -> Date
     let logger: Logger
 
@@ -349,28 +350,8 @@ struct CompeteService: Sendable {
 
     /// The best of this competition and of every run of its template.
     /// The best of this competition, of every run of its template, and how many runs have results.
-    func records(of competition: Competition) async throws -> (competition: Record?, series: Record?, runs: Int) {
-        // Each run's best results are the first places of its ranking, which is kept in memory.
-        let runs = try await database.read { db in
-            try await CompeteStore(db).competitionIDs(seriesID: competition.seriesID)
-        }
-        var results: [ResultRecord] = []
-        for id in runs {
-            guard let snapshot = try await leaderboards.snapshot(id) else { continue }
-            let run = snapshot.competition
-            for item in snapshot.ranked {
-                guard item.rank == 1, let value = item.entry.result else { break }
-                results.append(
-                    ResultRecord(
-                        competitionID: run.id, competitionName: run.name, seriesID: run.seriesID, metric: run.metric,
-                        unit: run.unit, participantID: item.entry.participantID,
-                        participantName: item.entry.participantName, value: value,
-                        at: item.entry.resultAt ?? item.entry.joinedAt))
-            }
-        }
-        let own = Records.best(results.filter { $0.competitionID == competition.id })
-        let series = Records.bySeries(results)[competition.seriesID]
-        return (own, series, Set(results.map(\.competitionID)).count)
+    func records(of competition: Competition) async throws -> SeriesRecords.Answer {
+        try await seriesRecords.records(of: competition)
     }
 
     func allRecords() async throws -> (allTime: [Record], series: [Int64: Record]) {

@@ -43,8 +43,8 @@ struct CompetitionFormPages: Sendable {
         return CompetitionFormPage(
             title: title, submit: submit, action: action, cancel: cancel, from: from, name: draft.name,
             description: draft.description, unit: draft.unit ?? "",
-            startsAt: Self.localInput(draft.startsAt, in: zone) ?? "",
-            endsAt: Self.localInput(draft.endsAt, in: zone) ?? "", participantUploads: draft.participantUploads,
+            startsAt: DateTimeField.value(draft.startsAt, in: zone) ?? "",
+            endsAt: DateTimeField.value(draft.endsAt, in: zone) ?? "", participantUploads: draft.participantUploads,
             metrics: Metric.allCases.map {
                 .init(
                     value: $0.rawValue, name: text.metric($0), rule: text.rankingRule($0), checked: $0 == draft.metric)
@@ -52,26 +52,11 @@ struct CompetitionFormPages: Sendable {
             errors: errors)
     }
 
-    /// A date as a `datetime-local` input shows it, in the institution's time zone.
-    static func localInput(_ date: Date?, in zone: TimeZone) -> String? {
-        guard let date else { return nil }
-        let local = LocalDateTime(date, in: zone)
-        return "\(local.date.iso)T\(WallTime(minutes: local.minutes)?.description ?? "00:00")"
-    }
-
-    /// A `datetime-local` field: `.some(nil)` when empty, nil when it is not a date and time
-    /// Campus reads.
-    static func parseLocal(_ text: String?, in zone: TimeZone) -> Date?? {
-        guard let text = text?.trimmingCharacters(in: .whitespaces), !text.isEmpty else { return .some(nil) }
-        guard case .success(let local) = LocalDateTime.read(local: text) else { return nil }
-        return .some(local.moment(in: zone))
-    }
-
     /// The change a form asks for; a date that is not one is a field problem.
     private func change(_ form: CompetitionForm) throws -> CompetitionChange {
         var validator = Validator()
-        let starts = Self.parseLocal(form.startsAt, in: zone)
-        let ends = Self.parseLocal(form.endsAt, in: zone)
+        let starts = DateTimeField.read(form.startsAt, in: zone)
+        let ends = DateTimeField.read(form.endsAt, in: zone)
         for (field, date) in [("startsAt", starts), ("endsAt", ends)] where date == nil {
             validator.add(FieldProblem(field: field, detail: "Write a date and time between 1900 and 2200."))
         }
@@ -90,8 +75,8 @@ struct CompetitionFormPages: Sendable {
         draft.description = form.description ?? ""
         draft.metric = form.metric.flatMap(Metric.init(rawValue:)) ?? .distance
         draft.unit = form.unit
-        draft.startsAt = Self.parseLocal(form.startsAt, in: zone) ?? nil
-        draft.endsAt = Self.parseLocal(form.endsAt, in: zone) ?? nil
+        draft.startsAt = DateTimeField.read(form.startsAt, in: zone) ?? nil
+        draft.endsAt = DateTimeField.read(form.endsAt, in: zone) ?? nil
         draft.participantUploads = form.participantUploads != nil
         return draft
     }

@@ -143,7 +143,7 @@ final class Leaderboards: Service, Sendable {
             if let snapshot = try await load(id) {
                 broadcast(snapshot)
             } else {
-                finish(id, with: Self.event(name: "deleted", id: nil, data: #"{"competitionId":\#(id)}"#))
+                finish(id, with: ServerSentEvent.text(name: "deleted", id: nil, data: #"{"competitionId":\#(id)}"#))
             }
         } catch {
             logger.warning(
@@ -205,7 +205,7 @@ final class Leaderboards: Service, Sendable {
         let id = snapshot.competition.id
         let key = UUID()
         let (stream, continuation) = Stream.makeStream(bufferingPolicy: .bufferingNewest(8))
-        continuation.yield(Self.event(name: nil, id: nil, data: nil, retry: 2000))
+        continuation.yield(ServerSentEvent.text(name: nil, id: nil, data: nil, retry: 2000))
         continuation.yield(snapshot.event)
         continuation.onTermination = { [weak self] _ in
             self?.state.withLockedValue { state in
@@ -225,19 +225,6 @@ final class Leaderboards: Service, Sendable {
 
     var subscriberCount: Int { state.withLockedValue { $0.subscribers.values.reduce(0) { $0 + $1.count } } }
 
-    /// One SSE event: `event:`, `id:`, `retry:` and `data:` lines, then a blank line.
-    static func event(name: String?, id: String?, data: String?, retry: Int? = nil) -> ArraySlice<UInt8> {
-        var text = ""
-        if let retry { text += "retry: \(retry)\n" }
-        if let name { text += "event: \(name)\n" }
-        if let id { text += "id: \(id)\n" }
-        if let data {
-            for line in data.split(separator: "\n", omittingEmptySubsequences: false) { text += "data: \(line)\n" }
-        }
-        if text.isEmpty { text = ":\n" }
-        return ArraySlice((text + "\n").utf8)
-    }
-
     // MARK: Service
 
     /// Polls for changes made elsewhere, sends heartbeats, and ends every stream at shutdown.
@@ -250,7 +237,7 @@ final class Leaderboards: Service, Sendable {
             if sinceHeartbeat >= Self.heartbeatInterval {
                 sinceHeartbeat = .zero
                 let all = state.withLockedValue { $0.subscribers.values.flatMap(\.values) }
-                let ping = Self.event(name: nil, id: nil, data: nil)
+                let ping = ServerSentEvent.text(name: nil, id: nil, data: nil)
                 for continuation in all { continuation.yield(ping) }
             }
         }

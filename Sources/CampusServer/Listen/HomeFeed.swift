@@ -62,6 +62,7 @@ struct HomeFeed: Sendable {
     static let defaultBlocks: [FeedBlockConfiguration] = [
         .init(type: .track, title: "Continue listening", highlight: true, source: "recently_played"),
         .init(type: .listSquare, title: "Recommended for you", source: "recommended"),
+        .init(type: .stations, title: "Radio", source: "stations"),
         .init(type: .listSquare, title: "New albums", source: "newest:album"),
         .init(type: .listRectangular, title: "Podcasts", source: "newest:podcast"),
         .init(type: .gridFourSquares, title: "Audiobooks", source: "newest:audiobook"),
@@ -88,6 +89,7 @@ struct HomeFeed: Sendable {
         case "Lectures and programmes": t("Lectures and programmes")
         case "Genres": t("Genres")
         case "Rate it": t("Rate it")
+        case "Radio": t("Radio")
         default: nil
         }
     }
@@ -105,20 +107,25 @@ struct HomeFeed: Sendable {
                 genre != nil ? Self.genreBlocks : (configured.isEmpty ? Self.defaultBlocks : configured)
             var blocks: [Block] = []
             for configuration in configurations {
-                if let block = try await build(configuration, user: user, genre: genre, store: store) {
+                if let block = try await build(
+                    configuration, user: user, genre: genre, store: store, radio: RadioStore(db))
+                {
                     blocks.append(block)
                 }
             }
             let version = try await store.catalogueVersion()
             let listened = try await store.history(userID: user.id, limit: 1).first?.at.epoch ?? 0
             let configuredAt = try await store.feedChanged()
-            return Feed(blocks: blocks, updatedAt: Date(epoch: max(version.updated, listened, configuredAt)))
+            let stationsAt = try await RadioStore(db).lastChange()
+            return Feed(
+                blocks: blocks, updatedAt: Date(epoch: max(version.updated, listened, configuredAt, stationsAt)))
         }
     }
 
     /// One block, or nil when it would be empty.
     private func build(
-        _ configuration: FeedBlockConfiguration, user: UserRecord, genre: Int64?, store: ListenStore
+        _ configuration: FeedBlockConfiguration, user: UserRecord, genre: Int64?, store: ListenStore,
+        radio: RadioStore
     ) async throws -> Block? {
         guard let source = FeedBlockConfiguration.Source(configuration.source) else { return nil }
         let limit = configuration.limit
@@ -161,6 +168,21 @@ struct HomeFeed: Sendable {
                 return rated
             }
             return nil
+        case .stations:
+            // The listener's radio region's stations, or every station when it has none there.
+            let all = try await radio.stations()
+            let region = try await store.settings(userID: user.id).radioRegion
+            let local = all.filter { $0.region.caseInsensitiveCompare(region) == .orderedSame }
+            let images = try await radio.imageVersions()
+            return block(
+                (local.isEmpty ? all : local).map { station in
+                    let image = images[station.id].map { StationService.imageURL(mount: station.mount, version: $0) }
+                    return Item(
+                        kind: "station", id: station.mount, title: station.name,
+                        subtitle: station.genre.isEmpty ? nil : station.genre,
+                        images: image.map { .init(thumbnail: $0, medium: $0, large: $0, original: $0) },
+                        ref: "station:\(station.mount)", url: SiteRoutes.station.path(station.mount))
+                }, more: SiteRoutes.stations.path)
         case .link:
             let link = configuration.link ?? SiteRoutes.listen.path
             return block(

@@ -154,14 +154,23 @@ extension APIHandler {
         let user = try await requireUser().user
         let page = try Paging(limit: input.query.limit, offset: nil)
         let entries = try await listen.history(for: user, limit: page.limit)
-        return .ok(
+        let played: [Components.Schemas.HistoryEntry] = entries.map { view, event, at in
             .init(
-                body: .json(
-                    entries.map { view, event, at in
-                        .init(
-                            media: view.api, outcome: .init(rawValue: event.outcome.rawValue) ?? .ended,
-                            position: event.position, at: at)
-                    })))
+                kind: .media, media: view.api, outcome: .init(rawValue: event.outcome.rawValue) ?? .ended,
+                position: event.position, at: at)
+        }
+        let listened: [Components.Schemas.HistoryEntry] = try await services.stations.history(
+            of: user, limit: page.limit
+        ).map { event, mount in
+            .init(
+                kind: .radio, station: .init(name: event.stationName, mount: mount), seconds: event.seconds,
+                at: event.startedAt)
+        }
+        // Newest first; a station's event is where its listening began.
+        let merged = (played + listened).enumerated().sorted {
+            $0.element.at != $1.element.at ? $0.element.at > $1.element.at : $0.offset < $1.offset
+        }
+        return .ok(.init(body: .json(merged.prefix(page.limit).map(\.element))))
     }
 
     // MARK: Marks, ratings

@@ -27,19 +27,22 @@ enum CoverURL {
 }
 
 extension SearchHit {
-    var reference: Reference {
-        switch kind {
-        case .author: .author(id)
-        case .parent(let kind): .parent(kind, id)
-        case .media: .media(id)
-        }
-    }
-
     var kindName: String {
         switch kind {
         case .author: "author"
         case .parent(let kind): kind.rawValue
         case .media(let kind): kind.rawValue
+        case .station: "station"
+        }
+    }
+
+    /// The hit as the player and marks name it (`album:3`, `track:7`; a station by its mount).
+    var ref: String {
+        switch kind {
+        case .author: Reference.author(id).description
+        case .parent(let kind): Reference.parent(kind, id).description
+        case .media(let kind): "\(kind.rawValue):\(id)"
+        case .station(let mount): "station:\(mount)"
         }
     }
 
@@ -49,9 +52,8 @@ extension SearchHit {
         case .author: url = SiteRoutes.author.path(id)
         case .parent(let kind): url = SiteRoutes.parent(kind).path(id)
         case .media: url = SiteRoutes.media.path(id)
+        case .station(let mount): url = SiteRoutes.station.path(mount)
         }
-        var ref = reference.description
-        if case .media(let kind) = kind { ref = "\(kind.rawValue):\(id)" }
         return .init(
             id: id, kind: .init(rawValue: kindName) ?? .track, title: title, subtitle: subtitle, ref: ref, url: url)
     }

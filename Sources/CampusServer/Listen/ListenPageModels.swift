@@ -162,6 +162,8 @@ struct ListenHomePage: PageModel {
         var playable: Bool
         var image: String?
         var duration: String?
+        /// A station plays live in the player (not through the queue).
+        var station: StationsPage.Station?
     }
 
     var genre: String?
@@ -178,6 +180,8 @@ struct ListenSearchPage: PageModel {
         var url: String
         var ref: String
         var kind: String
+        /// A station plays live in the player (not through the queue).
+        var station: StationsPage.Station?
     }
 
     var q: String
@@ -361,6 +365,7 @@ struct LibraryPage: PageModel {
         case .banner: t("Banner", context: "feed block type")
         case .genres: t("Genres", context: "feed block type")
         case .background: t("Background image", context: "feed block type")
+        case .stations: t("Radio stations", context: "feed block type")
         }
     }
 }

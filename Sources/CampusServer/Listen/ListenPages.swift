@@ -58,10 +58,15 @@ struct ListenPages: Sendable {
                 hasMore: block.hasMore,
                 moreUrl: block.moreURL ?? "",
                 items: block.items.map { item in
-                    .init(
+                    let station =
+                        item.kind == "station"
+                        ? StationsPage.Station.playable(
+                            name: item.title, mount: item.id, detail: item.subtitle ?? "", image: item.images?.medium)
+                        : nil
+                    return .init(
                         title: item.title, url: item.url, ref: item.ref, subtitle: item.subtitle ?? "",
-                        playable: item.kind != "genre" && item.kind != "link", image: item.images?.medium,
-                        duration: item.duration.map(ListenText.duration))
+                        playable: !["genre", "link", "station"].contains(item.kind), image: item.images?.medium,
+                        duration: item.duration.map(ListenText.duration), station: station)
                 })
         }
     }
@@ -71,9 +76,13 @@ struct ListenPages: Sendable {
         if let query {
             hits = try await listen.search(query, limit: 100).map { hit in
                 let api = hit.api
+                var station: StationsPage.Station?
+                if case .station(let mount) = hit.kind {
+                    station = .playable(name: hit.title, mount: mount, detail: hit.subtitle ?? "", image: nil)
+                }
                 return .init(
                     title: api.title, subtitle: api.subtitle ?? "", url: api.url, ref: api.ref,
-                    kind: Self.badge(hit.kind, t))
+                    kind: Self.badge(hit.kind, t), station: station)
             }
         }
         return .page(ListenSearchPage(q: query ?? "", hits: hits, empty: query != nil && hits.isEmpty))
@@ -85,6 +94,7 @@ struct ListenPages: Sendable {
         case .author: t("author", context: "kind")
         case .parent(let parent): ListenText.badge(parent, t)
         case .media(let media): ListenText.badge(media, t)
+        case .station: t("radio station", context: "kind")
         }
     }
 

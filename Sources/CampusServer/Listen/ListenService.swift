@@ -160,7 +160,18 @@ struct ListenService: Sendable {
         guard query.unicodeScalars.count <= 100 else {
             throw Problem.invalid(FieldProblem(field: "q", detail: "A search has at most 100 characters."))
         }
-        return try await database.read { db in try await ListenStore(db).search(query, limit: limit) }
+        let words = query.lowercased().split(whereSeparator: \.isWhitespace).prefix(8)
+        return try await database.read { db in
+            // Stations are few: matched here, where lower case is lower case in every alphabet.
+            let stations = try await RadioStore(db).stations().filter { station in
+                let name = station.name.lowercased()
+                return words.allSatisfy { name.contains($0) }
+            }
+            let hits = stations.map {
+                SearchHit(kind: .station(mount: $0.mount), id: $0.id, title: $0.name, subtitle: $0.genre)
+            }
+            return Array((hits + (try await ListenStore(db).search(query, limit: limit))).prefix(limit))
+        }
     }
 
     // MARK: References

@@ -18,7 +18,7 @@ import Storage
 struct MediaStreamMiddleware: RouterMiddleware {
     typealias Context = CampusRequestContext
     let services: Services
-    let fileIO = FileIO()
+    let files = OpenMediaFiles()
 
     /// The operation's `x-campus-fast-path`.
     static let name = "media-stream"
@@ -104,21 +104,20 @@ struct MediaStreamMiddleware: RouterMiddleware {
         throw Problem.notFound("There is no media item {id} to stream.", ["id": String(id)])
     }
 
-    private func original(_ file: MediaFile, id: Int64, request: Request, context: Context) async throws -> Response {
+    private func original(_ item: MediaFile, id: Int64, request: Request, context: Context) async throws -> Response {
         // The file may have changed since the last scan: describe what is on disk now.
-        guard let attributes = try? FileManager.default.attributesOfItem(atPath: file.path),
-            let size = (attributes[.size] as? NSNumber)?.int64Value,
-            let modified = attributes[.modificationDate] as? Date
-        else {
+        guard let file = files.file(at: item.path) else {
             throw Problem(
                 .gone,
                 detail: "The file of media item {id} is no longer in the library; an admin should scan it again.",
                 ["id": String(id)])
         }
-        let etag = "\"m\(id)-\(size)-\(Int64(modified.timeIntervalSince1970 * 1000))\""
+        let size = file.identity.size
+        let modified = file.identity.modified
+        let etag = "\"m\(id)-\(size)-\(file.identity.modifiedMilliseconds)\""
         let lastModified = HTTPDate.text(modified)
         var headers: HTTPFields = [
-            .contentType: file.contentType, .acceptRanges: "bytes", .eTag: etag, .lastModified: lastModified,
+            .contentType: item.contentType, .acceptRanges: "bytes", .eTag: etag, .lastModified: lastModified,
             .cacheControl: "private, max-age=3600",
         ]
         if let ifNoneMatch = request.headers[.ifNoneMatch] {
@@ -136,25 +135,41 @@ struct MediaStreamMiddleware: RouterMiddleware {
         if let ifRange = request.headers[.ifRange], ifRange != etag, ifRange != lastModified {
             range = .whole
         }
+        let part: ClosedRange<Int64>
+        let status: HTTPResponse.Status
         switch range {
         case .unsatisfiable:
             return Response(
                 status: .rangeNotSatisfiable,
                 headers: [.contentRange: "bytes */\(size)", .acceptRanges: "bytes", .contentLength: "0"])
         case .whole:
-            headers[.contentLength] = String(size)
-            guard request.method == .get, size > 0 else { return Response(status: .ok, headers: headers) }
-            let body = try await fileIO.loadFile(path: file.path, context: context, chunkLength: Self.chunkLength)
-            return Response(status: .ok, headers: headers, body: body)
-        case .part(let part):
-            headers[.contentRange] = "bytes \(part.lowerBound)-\(part.upperBound)/\(size)"
-            headers[.contentLength] = String(part.count)
-            guard request.method == .get else { return Response(status: .partialContent, headers: headers) }
-            let body = try await fileIO.loadFile(
-                path: file.path, range: Int(part.lowerBound)...Int(part.upperBound), context: context,
-                chunkLength: Self.chunkLength)
-            return Response(status: .partialContent, headers: headers, body: body)
+            guard size > 0 else {
+                headers[.contentLength] = "0"
+                return Response(status: .ok, headers: headers)
+            }
+            (part, status) = (0...(size - 1), .ok)
+        case .part(let asked):
+            headers[.contentRange] = "bytes \(asked.lowerBound)-\(asked.upperBound)/\(size)"
+            (part, status) = (asked, .partialContent)
         }
+        headers[.contentLength] = String(part.count)
+        guard request.method == .get else { return Response(status: status, headers: headers) }
+        // A range a player asks for (up to a chunk) is read before the answer starts, so a failed
+        // read is an error rather than a cut answer; more is sent chunk by chunk as it is read.
+        if part.count <= Self.chunkLength {
+            let bytes = try await files.read(file, offset: part.lowerBound, count: part.count)
+            return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: bytes))
+        }
+        let body = ResponseBody(contentLength: part.count) { [files] writer in
+            var offset = part.lowerBound
+            while offset <= part.upperBound {
+                let count = Int(min(Int64(Self.chunkLength), part.upperBound - offset + 1))
+                try await writer.write(try await files.read(file, offset: offset, count: count))
+                offset += Int64(count)
+            }
+            try await writer.finish(nil)
+        }
+        return Response(status: status, headers: headers, body: body)
     }
 
     /// ffmpeg's MP3 of a local file, sent as it is produced. ffmpeg must have written its first
@@ -171,7 +186,8 @@ struct MediaStreamMiddleware: RouterMiddleware {
         ]
         if head { return Response(status: .ok, headers: headers) }
         let slot = try services.transcodes.take(for: holder)
-        let job = try TranscodeJob.start(ffmpeg: ffmpeg, file: path, bitrate: bitrate, slot: slot)
+        let job = try TranscodeJob.start(
+            ffmpeg: ffmpeg, file: path, output: TranscodeJob.mp3(bitrate: bitrate), slot: slot)
         let first: Data
         do {
             first = try await job.read()

@@ -91,15 +91,17 @@ final class TranscodeJob: Sendable {
         self.slot = slot
     }
 
-    /// Starts ffmpeg on a local file; it may open that file and nothing else.
-    static func start(ffmpeg: String, file: String, bitrate: Int, slot: TranscodeSlots.Slot) throws -> TranscodeJob {
+    /// Starts ffmpeg on a local file; it may open that file and nothing else. `output` says how
+    /// it encodes (``mp3(bitrate:)``); `realTime` reads the file at its own pace (a broadcast).
+    static func start(
+        ffmpeg: String, file: String, output: [String], realTime: Bool = false, slot: TranscodeSlots.Slot
+    ) throws -> TranscodeJob {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: ffmpeg)
-        process.arguments = [
-            "-hide_banner", "-loglevel", "error", "-nostdin", "-protocol_whitelist", "file,pipe", "-i",
-            ExternalTool.fileInput(file), "-map", "0:a:0", "-vn", "-c:a", "libmp3lame", "-b:a", "\(bitrate)k", "-f",
-            "mp3", "pipe:1",
-        ]
+        process.arguments =
+            ["-hide_banner", "-loglevel", "error", "-nostdin", "-protocol_whitelist", "file,pipe"]
+            + (realTime ? ["-re"] : []) + ["-i", ExternalTool.fileInput(file), "-map", "0:a:0", "-vn"] + output
+            + ["pipe:1"]
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = FileHandle.nullDevice
@@ -107,6 +109,9 @@ final class TranscodeJob: Sendable {
         try process.run()
         return TranscodeJob(process: process, output: pipe.fileHandleForReading, slot: slot)
     }
+
+    /// ffmpeg's output options for MP3 at `bitrate` kbit/s.
+    static func mp3(bitrate: Int) -> [String] { ["-c:a", "libmp3lame", "-b:a", "\(bitrate)k", "-f", "mp3"] }
 
     /// The next bytes ffmpeg wrote; empty when it has finished.
     func read() async throws -> Data {
@@ -120,6 +125,11 @@ final class TranscodeJob: Sendable {
         try await NIOThreadPool.singleton.runIfActive { process.waitUntilExit() }
         stop()
         return process.terminationStatus
+    }
+
+    /// Ends ffmpeg without closing its output, so that a read under way sees the end.
+    func interrupt() {
+        if process.isRunning { process.terminate() }
     }
 
     /// Ends ffmpeg if it still runs, and gives the slot back.

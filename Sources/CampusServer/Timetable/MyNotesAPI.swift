@@ -24,9 +24,11 @@ extension APIHandler {
         let user = try await requireUser().user
         guard case .json(let body) = input.body else { throw Problem.badRequest("Send the notes as JSON.") }
         let notes = body.notes.additionalProperties
-        guard notes.count <= 500 else {
+        guard notes.count <= MyTimetableService.notesPerImport else {
             throw Problem.invalid(
-                FieldProblem(field: "notes", detail: "Send at most {count} notes at once.", ["count": "500"]))
+                FieldProblem(
+                    field: "notes", detail: "Send at most {count} notes at once.",
+                    ["count": String(MyTimetableService.notesPerImport)]))
         }
         let result = try await myTimetable.importNotes(notes, for: user)
         return .ok(.init(body: .json(.init(imported: result.imported.map(\.api), unmatched: result.unmatched))))

@@ -17,6 +17,47 @@ struct MyNotesPages: Sendable {
         pages.form(SiteRoutes.lessonNotes, NoteForm.self, add)
         pages.form(SiteRoutes.note, NoteForm.self, change)
         pages.form(SiteRoutes.deleteNote, NoteForm.self, delete)
+        pages.upload(
+            SiteRoutes.importNotes, NotesFileForm.self, bodyLimit: RouteProperties.defaultBodyLimit, importNotes)
+    }
+
+    /// Seed 004's notes from a file: `{"odd_3_2": "text", …}`, as the API takes them.
+    @Sendable func importNotes(_ request: PageRequest, _ account: Authenticated, _ form: NotesFileForm)
+        async throws -> PageAnswer
+    {
+        let t = request.t
+        let back = SiteRoutes.myTimetable.path
+        guard let data = form.file, !data.isEmpty else {
+            return .redirect(back, flash: t("Choose the notes file first."), kind: .error)
+        }
+        guard let notes = try? JSONDecoder().decode([String: String].self, from: data) else {
+            return .redirect(
+                back, flash: t("This file is not the old app's notes: a JSON object of slots and texts."),
+                kind: .error)
+        }
+        guard notes.count <= MyTimetableService.notesPerImport else {
+            return .redirect(
+                back,
+                flash: t("A file holds at most {count} notes.", ["count": String(MyTimetableService.notesPerImport)]),
+                kind: .error)
+        }
+        do {
+            let result = try await mine.importNotes(notes, for: account.user)
+            var message = t.plural("{count} note is imported.", "{count} notes are imported.", result.imported.count)
+            if !result.unmatched.isEmpty {
+                message +=
+                    " "
+                    + t(
+                        "These slots have no single lesson of yours: {keys}.",
+                        ["keys": result.unmatched.prefix(20).joined(separator: ", ")])
+            }
+            return .redirect(back, flash: message, kind: result.imported.isEmpty ? .error : .success)
+        } catch {
+            guard let problem = Problem(describing: error),
+                [.notFound, .conflict, .unprocessableContent].contains(problem.status)
+            else { throw error }
+            return .redirect(back, flash: t.detail(problem), kind: .error)
+        }
     }
 
     @Sendable func page(_ request: PageRequest, _ account: Authenticated) async throws -> PageAnswer {
@@ -72,6 +113,11 @@ struct MyNotesPages: Sendable {
     static func back(_ lessonID: Int64, _ form: NoteForm) -> String {
         SiteRoutes.lessonNotes.path(lessonID, query: [("date", form.date), ("back", form.back)])
     }
+}
+
+struct NotesFileForm: PageForm {
+    var _csrf: String?
+    var file: Data?
 }
 
 struct NoteForm: PageForm {

@@ -18,7 +18,8 @@ extension APIHandler {
     {
         let user = try await requireUser().user
         guard case .json(let body) = input.body else { throw Problem.badRequest("Send the schedule as JSON.") }
-        let schedule = try await myTimetable.addSavedSchedule(name: body.name, members: members(body), for: user)
+        let schedule = try await myTimetable.addSavedSchedule(
+            name: body.name, members: members(body), inMySchedule: body.inMySchedule ?? false, for: user)
         return .created(.init(body: .json(api(schedule))))
     }
 
@@ -35,7 +36,7 @@ extension APIHandler {
         let user = try await requireUser().user
         guard case .json(let body) = input.body else { throw Problem.badRequest("Send the schedule as JSON.") }
         let schedule = try await myTimetable.replaceSavedSchedule(
-            input.path.scheduleId, name: body.name, members: members(body), for: user)
+            input.path.scheduleId, name: body.name, members: members(body), inMySchedule: body.inMySchedule, for: user)
         return .ok(.init(body: .json(api(schedule))))
     }
 
@@ -72,6 +73,7 @@ extension APIHandler {
             groups: schedule.members.filter { $0.kind == .group }.map(\.id),
             teachers: schedule.members.filter { $0.kind == .teacher }.map(\.id),
             rooms: schedule.members.filter { $0.kind == .room }.compactMap { Int64($0.id) },
-            calendarUrl: services.configuration.resolvedBaseURL + APIRoutes.personalCalendar.path(schedule.token))
+            calendarUrl: services.configuration.resolvedBaseURL + APIRoutes.personalCalendar.path(schedule.token),
+            inMySchedule: schedule.inMySchedule)
     }
 }

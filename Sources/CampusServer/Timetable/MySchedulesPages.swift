@@ -31,6 +31,15 @@ struct MySchedulesPages: Sendable {
             return .redirect(
                 SiteRoutes.savedSchedule.path(saved.id), flash: request.t("“{name}” is saved.", ["name": saved.name]))
         }
+        pages.form(SiteRoutes.savedScheduleInMine, InMyScheduleForm.self) { request, account, form in
+            let included = form.included == "1"
+            let saved = try await mine.setInMySchedule(included, try request.id("scheduleId"), for: account.user)
+            return .redirect(
+                SiteRoutes.myTimetable.path,
+                flash: included
+                    ? request.t("“{name}” is in your schedule.", ["name": saved.name])
+                    : request.t("“{name}” is no longer in your schedule.", ["name": saved.name]))
+        }
         pages.form(SiteRoutes.deleteSavedSchedule, CSRFForm.self) { request, account, _ in
             try await mine.deleteSavedSchedule(try request.id("scheduleId"), for: account.user)
             return .redirect(SiteRoutes.myTimetable.path, flash: request.t("The saved schedule is deleted."))
@@ -43,4 +52,10 @@ struct SavedScheduleForm: PageForm {
     var name: String?
     /// `group:151004`, `teacher:i-ivanov`, `room:12`: favorites checked to go together.
     var members: [String]?
+}
+
+struct InMyScheduleForm: PageForm {
+    var _csrf: String?
+    /// "1" to keep the saved schedule's lessons in my schedule, "0" to take them out.
+    var included: String?
 }

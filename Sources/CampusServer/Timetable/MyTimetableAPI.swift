@@ -13,13 +13,9 @@ extension APIHandler {
 
     func getMySchedule(_ input: Operations.getMySchedule.Input) async throws -> Operations.getMySchedule.Output {
         let user = try await requireUser().user
-        let (targets, filter) = try myTimetable.targets(of: user)
+        let (targets, filter) = try await myTimetable.targets(of: user)
         return .ok(
-            .init(
-                body: .json(
-                    try await schedule(
-                        targets, from: input.query.from, to: input.query.to, subgroup: filter.subgroup, subjects: nil)))
-        )
+            .init(body: .json(try await schedule(targets, from: input.query.from, to: input.query.to, filter: filter))))
     }
 
     // MARK: Favorites
@@ -62,9 +58,11 @@ extension APIHandler {
         let source = try await myTimetable.feedSource(token: input.path.token)
         let t = services.languages.choose(choice: source.user.language, acceptLanguage: nil)
         let host = URL(string: services.configuration.resolvedBaseURL)?.host ?? "campus"
+        // A saved schedule's feed is its lessons; the user's own feed adds their tasks' deadlines.
+        let deadlines = source.name == nil ? try await myTimetable.deadlines(of: source.user) : []
         let text = try await timetable.iCalendar(
             of: source.targets, name: source.name ?? t("My timetable"), host: host, filter: source.filter,
-            reminderMinutes: source.reminderMinutes, words: .init(t))
+            reminderMinutes: source.reminderMinutes, deadlines: deadlines, words: .init(t))
         return .ok(.init(body: .text_calendar(HTTPBody(text))))
     }
 

@@ -26,6 +26,9 @@ struct Glance: Sendable {
     var hasLaterToday: Bool
     var favorites: [Entry]
     var hasFavorites: Bool
+    /// The first tasks not done, by deadline.
+    var tasks: [TaskRow]
+    var hasTasks: Bool
 }
 
 /// `/today`: the glance alone, sized for a phone's home screen.
@@ -84,6 +87,9 @@ struct MyTimetablePage: PageModel {
         var name: String
         var url: String
         var deleteURL: String
+        /// Whether its lessons are in my schedule, and the form that changes it.
+        var inMySchedule: Bool
+        var inMyScheduleURL: String
     }
 
     /// A favorite that can join a saved schedule (a group, a teacher or a room).

@@ -18,6 +18,8 @@ struct MyTimetablePages: Sendable {
 
     /// The most favorites the glance shows (each is a schedule read).
     static let glanceFavorites = 12
+    /// The most tasks the glance shows.
+    static let glanceTasks = 3
     /// The reminders a feed offers, in minutes before a lesson.
     static let reminderChoices = [5, 10, 15, 30, 60, 1440]
 
@@ -40,24 +42,29 @@ struct MyTimetablePages: Sendable {
         var mine: Glance.Entry?
         var later: [SchedulePage.Lesson] = []
         let nicknames = try await self.mine.nicknames(of: user)
-        if let (targets, filter) = try? self.mine.targets(of: user), let target = targets.first,
-            let group = user.group
-        {
+        if let (targets, filter) = try? await self.mine.targets(of: user) {
             do {
-                let notes = try await self.mine.notes(of: user)
-                let (entry, shown) = try await self.entry(
-                    target,
-                    name: [nicknames[group], t("Group {name}", ["name": group])].compactMap { $0 }
-                        .joined(separator: " · "), url: SiteRoutes.group.path(group), filter,
-                    now: now, text: text, notes: notes)
-                mine = entry
+                let name = user.group.map { group in
+                    [nicknames[group], t("Group {name}", ["name": group])].compactMap { $0 }.joined(separator: " · ")
+                }
+                // The notes on the lessons shown only: today's and the next one.
+                let found = try await services.timetable.nowAndNext(of: targets, filter: filter)
                 let today = try await services.timetable.schedule(of: targets, in: now.date...now.date, filter: filter)
+                let shownIDs = Set(
+                    (found.0.current + [found.0.next].compactMap { $0 } + (today.days.first?.occurrences ?? []))
+                        .map(\.lesson.id))
+                let notes = try await self.mine.notes(of: user, lessonIDs: Array(shownIDs))
+                let (entry, shown) = self.entry(
+                    found, targets: targets, name: name ?? "", url: SiteRoutes.timetable.path, now: now, text: text,
+                    notes: notes)
+                mine = entry
                 later =
                     today.days.first?.occurrences
                     .filter { $0.start > now && !shown.contains($0) }
                     .map {
                         SchedulePageBuilder.lesson(
-                            $0, types: today.types, now: now, showGroups: false, text: text, notes: notes,
+                            $0, types: today.types, now: now, showGroups: SchedulePageBuilder.showsGroups(targets),
+                            text: text, notes: notes,
                             noteBack: SiteRoutes.today.path)
                     }
                     ?? []
@@ -77,26 +84,37 @@ struct MyTimetablePages: Sendable {
                 continue
             }
             if let (entry, _) = try? await entry(
-                target, name: name, url: url, ScheduleFilter(), now: now, text: text)
+                [target], name: name, url: url, ScheduleFilter(), now: now, text: text)
             {
                 favorites.append(entry)
             }
         }
+        let tasks = try await self.mine.tasks(of: user).prefix { !$0.done }.prefix(Self.glanceTasks)
+            .map { MyTasksPages(services: services).row($0, t) }
         return Glance(
             mine: mine, hasGroup: user.group != nil, laterToday: later, hasLaterToday: !later.isEmpty,
-            favorites: favorites,
-            hasFavorites: !favorites.isEmpty)
+            favorites: favorites, hasFavorites: !favorites.isEmpty, tasks: tasks, hasTasks: !tasks.isEmpty)
     }
 
     /// A schedule's now and next, and the occurrences it shows.
     private func entry(
-        _ target: TimetableService.Target, name: String, url: String, _ filter: ScheduleFilter, now: LocalDateTime,
-        text: ScheduleText, notes: [LessonNote] = []
+        _ targets: [TimetableService.Target], name: String, url: String, _ filter: ScheduleFilter,
+        now: LocalDateTime, text: ScheduleText
     ) async throws -> (Glance.Entry, Set<Occurrence>) {
-        let (found, types) = try await services.timetable.nowAndNext(of: [target], filter: filter)
+        entry(
+            try await services.timetable.nowAndNext(of: targets, filter: filter), targets: targets, name: name,
+            url: url, now: now, text: text)
+    }
+
+    /// An entry of what a schedule has now and next.
+    private func entry(
+        _ found: (NowAndNext, [String: LessonType]), targets: [TimetableService.Target], name: String, url: String,
+        now: LocalDateTime, text: ScheduleText, notes: [LessonNote] = []
+    ) -> (Glance.Entry, Set<Occurrence>) {
+        let (found, types) = found
         func lesson(_ occurrence: Occurrence) -> SchedulePage.Lesson {
             SchedulePageBuilder.lesson(
-                occurrence, types: types, now: now, showGroups: SchedulePageBuilder.showsGroups([target]), text: text,
+                occurrence, types: types, now: now, showGroups: SchedulePageBuilder.showsGroups(targets), text: text,
                 notes: notes)
         }
         var next = found.next.map(lesson)
@@ -169,7 +187,8 @@ struct MyTimetablePages: Sendable {
                 saved: saved.map {
                     .init(
                         name: $0.name, url: SiteRoutes.savedSchedule.path($0.id),
-                        deleteURL: SiteRoutes.deleteSavedSchedule.path($0.id))
+                        deleteURL: SiteRoutes.deleteSavedSchedule.path($0.id), inMySchedule: $0.inMySchedule,
+                        inMyScheduleURL: SiteRoutes.savedScheduleInMine.path($0.id))
                 },
                 hasSaved: !saved.isEmpty,
                 members: members, canSave: members.count >= 2))

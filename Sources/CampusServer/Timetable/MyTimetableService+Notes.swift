@@ -83,6 +83,9 @@ extension MyTimetableService {
 
     // MARK: Seed 004's notes
 
+    /// The most notes one import takes.
+    static let notesPerImport = 500
+
     /// What an import of seed 004's notes did.
     struct NoteImport: Sendable {
         var imported: [LessonNote] = []
@@ -93,8 +96,9 @@ extension MyTimetableService {
     /// Reads seed 004's notes (`{"odd_3_2": "text"}`) into notes on the lessons of my schedule in
     /// those slots, all in one transaction.
     func importNotes(_ notes: [String: String], for user: UserRecord) async throws -> NoteImport {
-        let (targets, filter) = try targets(of: user)
-        let lessons = try await timetable.lessons(of: targets, in: nil).filter { filter.admits($0) }
+        // Seed 004's app knew the student's group alone.
+        let (group, filter) = try ownGroup(of: user)
+        let lessons = try await timetable.lessons(of: [group], in: nil).filter { filter.admits($0) }
         var planned: [(lessonID: Int64, text: String)] = []
         var unmatched: [String] = []
         var validator = Validator()

@@ -20,7 +20,9 @@ extension MyTimetableService {
         return schedule
     }
 
-    func addSavedSchedule(name: String, members: [Favorite], for user: UserRecord) async throws -> SavedSchedule {
+    func addSavedSchedule(name: String, members: [Favorite], inMySchedule: Bool = false, for user: UserRecord)
+        async throws -> SavedSchedule
+    {
         let (name, members) = try await checked(name: name, members: members)
         let now = now()
         return try await database.write { db in
@@ -31,20 +33,30 @@ extension MyTimetableService {
                     ["limit": String(SavedSchedule.limit)])
             }
             return try await store.addSavedSchedule(
-                name: name, members: members, token: Token.make(), userID: user.id, now: now)
+                name: name, members: members, token: Token.make(), inMySchedule: inMySchedule, userID: user.id, now: now
+            )
         }
     }
 
-    func replaceSavedSchedule(_ id: Int64, name: String, members: [Favorite], for user: UserRecord) async throws
-        -> SavedSchedule
-    {
+    func replaceSavedSchedule(
+        _ id: Int64, name: String, members: [Favorite], inMySchedule: Bool? = nil, for user: UserRecord
+    ) async throws -> SavedSchedule {
         let (name, members) = try await checked(name: name, members: members)
         let now = now()
         let replaced = try await database.write { db in
             try await PersonalStore(db).replaceSavedSchedule(
-                id: id, name: name, members: members, userID: user.id, now: now)
+                id: id, name: name, members: members, inMySchedule: inMySchedule, userID: user.id, now: now)
         }
         guard replaced else { throw Problem.notFound("There is no saved schedule {id}.", ["id": String(id)]) }
+        return try await savedSchedule(id, of: user)
+    }
+
+    /// Keeps a saved schedule's lessons in the user's own schedule, or takes them out.
+    func setInMySchedule(_ included: Bool, _ id: Int64, for user: UserRecord) async throws -> SavedSchedule {
+        let changed = try await database.write { db in
+            try await PersonalStore(db).setInMySchedule(included, id: id, userID: user.id, now: now())
+        }
+        guard changed else { throw Problem.notFound("There is no saved schedule {id}.", ["id": String(id)]) }
         return try await savedSchedule(id, of: user)
     }
 
@@ -115,7 +127,7 @@ extension MyTimetableService {
                 reminderMinutes: nil)
         }
         let (feed, user) = try await calendarFeed(token: token)
-        let (targets, filter) = try targets(of: user)
+        let (targets, filter) = try await targets(of: user)
         return FeedSource(
             user: user, targets: targets, filter: filter, name: nil, reminderMinutes: feed.reminderMinutes)
     }

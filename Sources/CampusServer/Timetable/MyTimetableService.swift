@@ -22,12 +22,30 @@ struct MyTimetableService: Sendable {
 
     // MARK: My schedule
 
-    /// The user's own schedule: their group, filtered to their subgroup. 404 without a group.
-    func targets(of user: UserRecord) throws -> (targets: [TimetableService.Target], filter: ScheduleFilter) {
+    /// The user's own schedule: their group, filtered to their subgroup, and the saved schedules
+    /// they keep in it (every subgroup of those). 404 when there is neither.
+    func targets(of user: UserRecord) async throws -> (targets: [TimetableService.Target], filter: ScheduleFilter) {
+        var targets: [TimetableService.Target] = []
+        var filter = ScheduleFilter()
+        if let (group, groupFilter) = try? ownGroup(of: user) {
+            targets.append(group)
+            filter = groupFilter
+        }
+        for saved in try await savedSchedules(of: user) where saved.inMySchedule {
+            for target in Self.targets(of: saved) where !targets.contains(target) { targets.append(target) }
+        }
+        guard !targets.isEmpty else {
+            throw Problem.notFound("You have no group yet: choose your group in your profile.")
+        }
+        return (targets, filter)
+    }
+
+    /// The user's group alone, filtered to their subgroup. 404 without a group.
+    func ownGroup(of user: UserRecord) throws -> (target: TimetableService.Target, filter: ScheduleFilter) {
         guard let group = user.group else {
             throw Problem.notFound("You have no group yet: choose your group in your profile.")
         }
-        return ([.group(group)], ScheduleFilter(subgroup: user.subgroup == 0 ? nil : user.subgroup))
+        return (.group(group), ScheduleFilter(subgroup: user.subgroup == 0 ? nil : user.subgroup, subgroupOf: [group]))
     }
 
     // MARK: Favorites

@@ -12,7 +12,7 @@ struct SchedulePageBuilder: Sendable {
     func page(
         _ request: PageRequest, targets: [TimetableService.Target], title: String, subtitle: String, route: String,
         feed: String, subgroup: Int, showSubgroups: Bool, term: TermDates?, card: SchedulePage.Card?,
-        favorite: Favorite?
+        favorite: Favorite?, subgroupOf: Set<String>? = nil, find: String? = nil
     ) async throws -> SchedulePage {
         let today = timetable.today()
         var anchor = today
@@ -28,7 +28,7 @@ struct SchedulePageBuilder: Sendable {
             anchor = span.lowerBound
         }
         let week = Schedule.week(holding: anchor)
-        let filter = ScheduleFilter(subgroup: subgroup == 0 ? nil : subgroup)
+        let filter = ScheduleFilter(subgroup: subgroup == 0 ? nil : subgroup, subgroupOf: subgroupOf)
         let result = try await timetable.schedule(of: targets, in: week, filter: filter)
         let now = LocalDateTime(services.now(), in: timetable.timeZone)
         let view = request.query("view")
@@ -126,7 +126,7 @@ struct SchedulePageBuilder: Sendable {
             if let nickname = nicknames[favorite.id] { title += " · " + nickname }
         }
         return SchedulePage(
-            title: title, subtitle: subtitle, feed: feed,
+            title: title, subtitle: subtitle, feed: feed, find: find,
             term: term?.span.map { text.span($0.lowerBound, $0.upperBound) },
             card: card,
             weekTitle: text.span(week.lowerBound, week.upperBound),

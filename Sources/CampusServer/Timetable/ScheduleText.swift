@@ -62,6 +62,7 @@ extension ICalendar.Words {
             subgroup: { t("subgroup {number}", ["number": String($0)]) },
             teachers: { t("Teachers: {names}", context: "calendar", ["names": $0]) },
             groups: { t("Groups: {names}", context: "calendar", ["names": $0]) },
-            reminder: { t("Lesson: {subject}", context: "calendar", ["subject": $0]) })
+            reminder: { t("Lesson: {subject}", context: "calendar", ["subject": $0]) },
+            deadline: { t("Due: {subject}", context: "calendar", ["subject": $0]) })
     }
 }

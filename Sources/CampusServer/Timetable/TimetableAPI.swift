@@ -126,9 +126,16 @@ extension APIHandler {
     func schedule(
         _ targets: [TimetableService.Target], from: String?, to: String?, subgroup: Int?, subjects: [String]?
     ) async throws -> Components.Schemas.Schedule {
+        try await schedule(
+            targets, from: from, to: to,
+            filter: ScheduleFilter(
+                subgroup: subgroup == 0 ? nil : subgroup, subjects: subjects.flatMap { $0.isEmpty ? nil : Set($0) }))
+    }
+
+    func schedule(_ targets: [TimetableService.Target], from: String?, to: String?, filter: ScheduleFilter)
+        async throws -> Components.Schemas.Schedule
+    {
         let range = try timetable.range(from: from, to: to)
-        let filter = ScheduleFilter(
-            subgroup: subgroup == 0 ? nil : subgroup, subjects: subjects.flatMap { $0.isEmpty ? nil : Set($0) })
         let result = try await timetable.schedule(of: targets, in: range, filter: filter)
         return .init(
             from: range.lowerBound.iso, to: range.upperBound.iso, timeZone: timetable.timeZone.identifier,

@@ -198,6 +198,8 @@ struct SchedulePage: PageModel {
     var title: String
     var subtitle: String
     var feed: String
+    /// Where to find another schedule: on the visitor's own schedule, which `/timetable` opens on.
+    var find: String? = nil
     var term: String?
     var card: Card?
     var weekTitle: String

@@ -30,6 +30,12 @@ struct TimetablePages: Sendable {
 
     @Sendable func home(_ request: PageRequest) async throws -> PageAnswer {
         let query = request.query("q")
+        // A signed-in student opens on their own schedule; `?find=1` (or a search) shows the directory.
+        if query == nil, request.query("find") == nil, let user = request.visitor.user,
+            let (targets, filter) = try? await services.myTimetable.targets(of: user)
+        {
+            return .page(try await mySchedule(request, user: user, targets: targets, filter: filter))
+        }
         let counts = try await directory.counts()
         var page = TimetableHomePage(
             q: query ?? "",
@@ -51,6 +57,25 @@ struct TimetablePages: Sendable {
                 none: foundGroups.isEmpty && foundTeachers.isEmpty && foundRooms.isEmpty)
         }
         return .page(page)
+    }
+
+    /// The visitor's own schedule: their group (their subgroup of it) and the saved schedules
+    /// they keep in it.
+    func mySchedule(
+        _ request: PageRequest, user: UserRecord, targets: [TimetableService.Target], filter: ScheduleFilter
+    ) async throws -> SchedulePage {
+        let t = request.t
+        var parts: [String] = []
+        if let group = user.group {
+            parts.append(t("Group {name}", ["name": group]))
+            if user.subgroup != 0 { parts.append(t("Subgroup {number}", ["number": String(user.subgroup)])) }
+        }
+        parts += try await services.myTimetable.savedSchedules(of: user).filter(\.inMySchedule).map(\.name)
+        return try await builder.page(
+            request, targets: targets, title: t("My schedule"), subtitle: parts.joined(separator: " · "),
+            route: SiteRoutes.timetable.path, feed: SiteRoutes.myTimetable.path, subgroup: filter.subgroup ?? 0,
+            showSubgroups: false, term: nil, card: nil, favorite: nil, subgroupOf: filter.subgroupOf,
+            find: SiteRoutes.timetable.path(query: [("find", "1")]))
     }
 
     static func item(_ group: StudyGroup, _ specialities: [Int: Speciality], _ t: Translator) -> DirectoryItem {

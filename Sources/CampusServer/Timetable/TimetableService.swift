@@ -13,6 +13,23 @@ struct TimetableService: Sendable {
     let timeZone: TimeZone
     let now: @Sendable () -> Date
     private let todayCache = DayCache()
+    /// The calendar and lesson types as of a version of the timetable (which every change of
+    /// them, and every import, moves on): read once per version rather than for every schedule.
+    private let constants: TimetableConstants
+    /// Each owner's lessons, as of a version of the timetable.
+    private let memory = LessonMemory()
+
+    /// `version` reads the timetable's version (``ResponseCache/currentVersion()``, at most once a
+    /// second); nil reads the calendar and the lesson types each time.
+    init(
+        database: Database, timeZone: TimeZone, now: @escaping @Sendable () -> Date,
+        version: (@Sendable () async throws -> String)? = nil
+    ) {
+        self.database = database
+        self.timeZone = timeZone
+        self.now = now
+        self.constants = TimetableConstants(version: version)
+    }
 
     /// The longest range one schedule request may cover.
     static let maximumDays = 366
@@ -46,8 +63,18 @@ struct TimetableService: Sendable {
     /// The institution's study calendar: BSUIR's 4-week cycle unless set otherwise
     /// (`campus calendar`).
     func studyCalendar() async throws -> StudyCalendar {
-        let setting = try await database.read { db in try await SettingsStore(db).value(.studyCalendar) }
-        return Self.parseCalendar(setting) ?? .bsuir
+        try await constants.get(read: readConstants).calendar
+    }
+
+    /// The calendar and the lesson types, in one read.
+    private func readConstants() async throws -> TimetableConstants.Values {
+        try await database.read { db in
+            let setting = try await SettingsStore(db).value(.studyCalendar)
+            let types = try await TimetableStore(db).lessonTypes()
+            return TimetableConstants.Values(
+                calendar: Self.parseCalendar(setting) ?? .bsuir,
+                types: Dictionary(types.map { ($0.id, $0) }) { a, _ in a })
+        }
     }
 
     /// "bsuir", "odd-even YYYY-MM-DD" (term start) or "dated".
@@ -118,8 +145,30 @@ struct TimetableService: Sendable {
 
     // MARK: Schedules
 
-    /// Checks that the targets exist (404 otherwise) and returns their lessons in `range`.
+    /// Checks that the targets exist (404 otherwise) and returns their lessons in `range`, each
+    /// once, by id: from memory while the timetable's version stays (``LessonMemory``).
     func lessons(of targets: [Target], in range: ClosedRange<LocalDate>?) async throws -> [Lesson] {
+        guard let version = try await constants.version?() else {
+            return try await Self.read(targets, in: range, database: database).map(\.lesson)
+        }
+        var lessons: [Lesson] = []
+        var seen: Set<Int64> = []
+        for target in targets {
+            let kept = try await memory.lessons(of: target, version: version) {
+                try await Self.read([target], in: nil, database: database)
+            }
+            for entry in kept where entry.isIn(range) && seen.insert(entry.lesson.id).inserted {
+                lessons.append(entry.lesson)
+            }
+        }
+        return lessons.sorted { $0.id < $1.id }
+    }
+
+    /// The targets' lessons in `range` from the database, with the day bounds ranges are
+    /// compared with; 404 for a target there is not.
+    private static func read(_ targets: [Target], in range: ClosedRange<LocalDate>?, database: Database)
+        async throws -> [LessonMemory.Kept]
+    {
         try await database.read { db in
             let timetable = TimetableStore(db)
             var groups: [String] = []
@@ -144,13 +193,14 @@ struct TimetableService: Sendable {
                     rooms.append(id)
                 }
             }
-            return try await timetable.lessons(groups: groups, teachers: teachers, rooms: rooms, in: range)
+            let lessons = try await timetable.lessons(groups: groups, teachers: teachers, rooms: rooms, in: range)
+            let irregular = try await timetable.irregularDayBounds(of: lessons.map(\.id))
+            return lessons.map { LessonMemory.Kept($0, irregular: irregular[$0.id]) }
         }
     }
 
     func lessonTypes() async throws -> [String: LessonType] {
-        let types = try await database.read { db in try await TimetableStore(db).lessonTypes() }
-        return Dictionary(types.map { ($0.id, $0) }) { a, _ in a }
+        try await constants.get(read: readConstants).types
     }
 
     /// The schedule of `targets` from `range`'s first to last day, day by day, with windows.
@@ -186,10 +236,11 @@ struct TimetableService: Sendable {
     }
 
     /// The calendar feed of `targets`: every lesson they have, each over its own dates; a weekly
-    /// lesson without dates runs from a year back to a year ahead.
+    /// lesson without dates runs from a year back to a year ahead. A personal feed adds its
+    /// owner's `deadlines`.
     func iCalendar(
         of targets: [Target], name: String, host: String, filter: ScheduleFilter, reminderMinutes: Int? = nil,
-        words: ICalendar.Words = .english
+        deadlines: [ICalendar.Deadline] = [], words: ICalendar.Words = .english
     ) async throws -> String {
         let today = today()
         let lessons = try await lessons(of: targets, in: nil)
@@ -205,7 +256,7 @@ struct TimetableService: Sendable {
         return ICalendar(
             name: name, timeZone: timeZone, calendar: try await studyCalendar(), host: host, stamp: stamp,
             lessonTypes: try await lessonTypes(), reminderMinutes: reminderMinutes, words: words
-        ).render(lessons, within: range, filter: filter)
+        ).render(lessons, within: range, filter: filter, deadlines: deadlines)
     }
 }
 
@@ -223,5 +274,27 @@ final class DayCache: Sendable {
         let text = today.iso
         state.withLockedValue { $0 = (text, today.adding(days: 1).start(in: timeZone)) }
         return text
+    }
+}
+
+/// What every schedule needs besides its lessons, kept for one version of the timetable.
+final class TimetableConstants: Sendable {
+    struct Values: Sendable {
+        var calendar: StudyCalendar
+        var types: [String: LessonType]
+    }
+
+    let version: (@Sendable () async throws -> String)?
+    private let kept = NIOLockedValueBox<(version: String, values: Values)?>(nil)
+
+    init(version: (@Sendable () async throws -> String)?) { self.version = version }
+
+    func get(read: () async throws -> Values) async throws -> Values {
+        guard let version else { return try await read() }
+        let current = try await version()
+        if let kept = kept.withLockedValue({ $0 }), kept.version == current { return kept.values }
+        let values = try await read()
+        kept.withLockedValue { $0 = (current, values) }
+        return values
     }
 }

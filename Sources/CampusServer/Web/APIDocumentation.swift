@@ -32,6 +32,8 @@ struct APIDocumentation: Sendable {
     let validator: RequestValidator
     /// What each operation's `x-campus-…` extensions say about its route, by `METHOD /path`.
     let routeProperties: [String: RouteProperties]
+    /// The query parameters of the cached operations (the response cache's keys hold only these).
+    let cachedQueryParameters: Set<String>
 
     /// The properties of an operation's route: an API route, with what openapi.yaml declares.
     func properties(_ method: HTTPRequest.Method, _ path: String) -> RouteProperties {
@@ -100,6 +102,7 @@ struct APIDocumentation: Sendable {
         self.page = Self.pageValues(root)
         self.validator = try RequestValidator(document: document, formats: APIFormats.checks)
         self.routeProperties = Self.routeProperties(document)
+        self.cachedQueryParameters = Self.cachedQueryParameters(document)
     }
 
     enum DocumentationError: Error { case empty }
@@ -118,6 +121,33 @@ struct APIDocumentation: Sendable {
             }
         }
         return result
+    }
+
+    /// The query parameters of the operations whose answers are cached (`x-campus-cache`): the
+    /// response cache keys answers by these alone.
+    private static func cachedQueryParameters(_ document: [String: Any]) -> Set<String> {
+        let shared = (document["components"] as? [String: Any])?["parameters"] as? [String: Any] ?? [:]
+        func resolved(_ parameter: Any) -> [String: Any]? {
+            guard let parameter = parameter as? [String: Any] else { return nil }
+            if let reference = parameter["$ref"] as? String {
+                return shared[String(reference.split(separator: "/").last ?? "")] as? [String: Any]
+            }
+            return parameter
+        }
+        var names: Set<String> = []
+        for (_, item) in document["paths"] as? [String: Any] ?? [:] {
+            guard let item = item as? [String: Any] else { continue }
+            let common = item["parameters"] as? [Any] ?? []
+            for (_, value) in item {
+                guard let operation = value as? [String: Any], operation["x-campus-cache"] as? String == "timetable"
+                else { continue }
+                for parameter in (common + (operation["parameters"] as? [Any] ?? [])).compactMap(resolved)
+                where parameter["in"] as? String == "query" {
+                    if let name = parameter["name"] as? String { names.insert(name) }
+                }
+            }
+        }
+        return names
     }
 
     // MARK: Reading the document

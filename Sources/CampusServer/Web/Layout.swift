@@ -111,6 +111,7 @@ struct SiteLinks: Sendable {
     var styleSheet = SiteRoutes.styleSheet.path
     var script = SiteRoutes.script.path
     var playerScript = SiteRoutes.playerScript.path
+    var softNavigationScript = SiteRoutes.softNavigationScript.path
     var icon = SiteRoutes.icon.path
     var timetable = SiteRoutes.timetable.path
     var groups = SiteRoutes.groups.path
@@ -125,6 +126,9 @@ struct SiteLinks: Sendable {
     var lessonColours = SiteRoutes.lessonColours.path
     var myLessonTypeStyles = SiteRoutes.myLessonTypeStyles.path
     var savedSchedules = SiteRoutes.savedSchedules.path
+    var tasks = SiteRoutes.tasks.path
+    var importNotes = SiteRoutes.importNotes.path
+    var newTask = SiteRoutes.newTask.path
     var manifest = SiteRoutes.manifest.path
     var compete = SiteRoutes.compete.path
     var newCompetition = SiteRoutes.newCompetition.path
@@ -141,6 +145,7 @@ struct SiteLinks: Sendable {
     var programmes = SiteRoutes.browse(.programme).path
     var liked = SiteRoutes.liked.path
     var listenSettings = SiteRoutes.listenSettings.path
+    var stations = SiteRoutes.stations.path
     var playlists = SiteRoutes.playlists.path
     var marks = SiteRoutes.marks.path
     var listenLibrary = SiteRoutes.listenLibrary.path

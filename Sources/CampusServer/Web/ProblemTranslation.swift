@@ -27,4 +27,7 @@ extension Translator {
 
     /// A field's detail in this language, if the catalogue has its message.
     func detail(_ problem: FieldProblem) -> String { self(problem.phrase) }
+
+    /// Every field's detail in this language, one after another.
+    func detail(_ failure: ValidationFailure) -> String { failure.problems.map { detail($0) }.joined(separator: " ") }
 }

@@ -27,6 +27,7 @@ enum SiteRoutes {
     static let styleSheet = Route<Void>("/static/campus.css")
     static let script = Route<Void>("/static/campus.js")
     static let playerScript = Route<Void>("/static/player.js")
+    static let softNavigationScript = Route<Void>("/static/soft-navigation.js")
     static let icon = Route<Void>("/static/icon.svg")
 
     // Timetable
@@ -48,12 +49,21 @@ enum SiteRoutes {
     static let lessonNotes = Route<Int64>("/timetable/lessons/{lessonId}/notes")
     static let note = Route<Int64>("/timetable/notes/{noteId}")
     static let deleteNote = Route<Int64>("/timetable/notes/{noteId}/delete")
+    static let importNotes = Route<Void>("/timetable/mine/notes/import")
     static let nicknames = Route<Void>("/timetable/mine/nicknames")
     static let lessonColours = Route<Void>("/timetable/mine/colours")
     static let myLessonTypeStyles = Route<Void>("/timetable/mine/lesson-types.css")
     static let savedSchedules = Route<Void>("/timetable/mine/schedules")
     static let savedSchedule = Route<Int64>("/timetable/mine/schedules/{scheduleId}")
     static let deleteSavedSchedule = Route<Int64>("/timetable/mine/schedules/{scheduleId}/delete")
+    static let savedScheduleInMine = Route<Int64>("/timetable/mine/schedules/{scheduleId}/mine")
+    static let tasks = Route<Void>("/timetable/mine/tasks")
+    static let newTask = Route<Void>("/timetable/mine/tasks/new")
+    static let task = Route<Int64>("/timetable/mine/tasks/{taskId}")
+    static let taskDone = Route<Int64>("/timetable/mine/tasks/{taskId}/done")
+    static let deleteTask = Route<Int64>("/timetable/mine/tasks/{taskId}/delete")
+    static let taskImages = Route<Int64>("/timetable/mine/tasks/{taskId}/images")
+    static let deleteTaskImage = Route2<Int64, Int64>("/timetable/mine/tasks/{taskId}/images/{imageId}/delete")
     static let manifest = Route<Void>("/manifest.webmanifest")
 
     // Compete
@@ -92,6 +102,11 @@ enum SiteRoutes {
     static let libraryPodcast = Route<Void>("/listen/library/podcast")
     static let libraryUpload = Route<Void>("/listen/library/upload")
     static let libraryFeed = Route<Void>("/listen/library/feed")
+    static let stations = Route<Void>("/listen/radio")
+    static let station = Route<String>("/listen/radio/{mount}")
+    static let deleteStation = Route<String>("/listen/radio/{mount}/delete")
+    static let stationImage = Route<String>("/listen/radio/{mount}/image")
+    static let deleteStationImage = Route<String>("/listen/radio/{mount}/image/delete")
     static let comments = Route<Void>("/listen/comments")
     static let deleteComment = Route<Int64>("/listen/comments/{id}/delete")
 
@@ -115,10 +130,14 @@ enum APIRoutes {
     static let teacherCalendar = Route<String>("/api/v1/teachers/{urlId}/calendar.ics")
     static let roomCalendar = Route<Int64>("/api/v1/rooms/{roomId}/calendar.ics")
     static let personalCalendar = Route<String>("/api/v1/calendars/{token}/calendar.ics")
+    static let taskImage = Route2<Int64, Int64>("/api/v1/me/tasks/{taskId}/images/{imageId}")
     static let resultsCSV = Route<Int64>("/api/v1/competitions/{competitionId}/results.csv")
     static let liveRanking = Route<Int64>("/api/v1/competitions/{competitionId}/ranking/live")
     static let podcastFeed = Route<Int64>("/api/v1/podcasts/{parentId}/rss")
     static let programmeFeed = Route<Int64>("/api/v1/programmes/{parentId}/rss")
+    static let station = Route<String>("/api/v1/stations/{mount}")
+    static let stationLive = Route<String>("/api/v1/stations/{mount}/live")
+    static let stationImage = Route<String>("/api/v1/stations/{mount}/image")
 
     /// The RSS feed of a podcast or a programme.
     static func feed(_ kind: ParentKind) -> Route<Int64> { kind == .programme ? programmeFeed : podcastFeed }
@@ -126,7 +145,8 @@ enum APIRoutes {
     /// Every route above, for the test that compares them with openapi.yaml.
     static let all: [String] = [
         avatar.pattern, mediaStream.pattern, cover.pattern, groupCalendar.pattern, teacherCalendar.pattern,
-        roomCalendar.pattern, personalCalendar.pattern, resultsCSV.pattern, liveRanking.pattern, podcastFeed.pattern,
-        programmeFeed.pattern,
+        roomCalendar.pattern, personalCalendar.pattern, taskImage.pattern, resultsCSV.pattern, liveRanking.pattern,
+        podcastFeed.pattern,
+        programmeFeed.pattern, station.pattern, stationLive.pattern, stationImage.pattern,
     ]
 }

@@ -6,7 +6,9 @@ extension Database {
     /// Every migration Campus knows, in order. Later modules append theirs here.
     public static let migrations: [Migration] = [
         .accounts, .timetable, .compete, .listen, .rankingIndexAndFeedLinks, .userLanguage, .personalTimetable,
-        .lessonNotes, .personalTouches, .savedSchedules, .teacherCardAnswers,
+        .lessonNotes, .personalTouches, .savedSchedules, .teacherCardAnswers, .studyTasks,
+        .savedSchedulesInMySchedule, .radioStations, .radioSourcesAndRecordings,
+        .radioListeningAndStationImages, .changeCounters,
     ]
 
     /// Applies the migrations this database has not seen, in one transaction. Several app
@@ -17,7 +19,16 @@ extension Database {
         _ migrations: [Migration] = Database.migrations, logger: Logger
     ) async throws -> [AppliedMigration] {
         let kind = self.kind
-        let applied = try await write { db -> [AppliedMigration] in
+        let applied = try await retryingWhileBusy { try await migrateOnce(migrations, kind: kind) }
+        for migration in applied {
+            logger.info(
+                "applied migration", metadata: ["version": "\(migration.version)", "name": "\(migration.name)"])
+        }
+        return applied
+    }
+
+    private func migrateOnce(_ migrations: [Migration], kind: Kind) async throws -> [AppliedMigration] {
+        try await write { db -> [AppliedMigration] in
             if kind == .postgres {
                 try await db.raw("SELECT pg_advisory_xact_lock(4242001)").run()
             }
@@ -52,11 +63,6 @@ extension Database {
             }
             return now
         }
-        for migration in applied {
-            logger.info(
-                "applied migration", metadata: ["version": "\(migration.version)", "name": "\(migration.name)"])
-        }
-        return applied
     }
 
     /// Adds a column unless the table has it.

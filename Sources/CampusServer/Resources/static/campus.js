@@ -34,6 +34,38 @@
     if (event.target.matches && event.target.matches("select[data-submit-on-change]")) event.target.form.submit();
   });
 
+  // A station shows whether it is on the air and what it plays: a station's page follows it live
+  // (Server-Sent Events), the list asks again every 15 seconds.
+  const showStation = (element, station) => {
+    element.classList.toggle("on-air", station.onAir);
+    const state = element.querySelector(".station-state");
+    const said = !station.onAir ? "data-off-air" : station.live === false && element.hasAttribute("data-fallback") ? "data-fallback" : "data-on-air";
+    if (state) state.textContent = element.getAttribute(said);
+    const playing = element.querySelector(".now-playing");
+    if (playing) playing.textContent = station.nowPlaying || "";
+  };
+  document.querySelectorAll("[data-station-live]").forEach((element) => {
+    const events = new EventSource(element.getAttribute("data-station-live"));
+    events.addEventListener("station", (event) => showStation(element, JSON.parse(event.data)));
+    events.addEventListener("deleted", () => events.close());
+  });
+  const stations = document.querySelectorAll("[data-station]");
+  if (stations.length > 0) {
+    const refresh = () => stations.forEach(async (element) => {
+      try {
+        showStation(element, await (await fetch(element.getAttribute("data-station"))).json());
+      } catch (error) { /* The next round tries again. */ }
+    });
+    setInterval(refresh, 15000);
+  }
+
+  // Writing another deadline for a task chooses it among the deadlines offered.
+  document.addEventListener("input", (event) => {
+    if (event.target.id !== "task-deadline") return;
+    const other = document.getElementById("deadline-other");
+    if (other) other.checked = true;
+  });
+
   // Links that start something big ask first (reusing a competition).
   document.addEventListener("click", (event) => {
     const link = event.target.closest ? event.target.closest("a[data-confirm-link]") : null;

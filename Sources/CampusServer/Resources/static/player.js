@@ -12,6 +12,9 @@
   let loadedID = null; // the media item whose file is in the audio element
   let startedID = null; // the item playback_started was sent for
   let sleep = null; // { kind: "minutes", until, timer } or { kind: "end" }
+  // A station playing live instead of the queue: { mount, name, stream, live, url, nowPlaying }.
+  let station = null;
+  let stationEvents = null;
   let queueOfRequests = Promise.resolve();
 
   const time = (seconds) => {
@@ -50,6 +53,7 @@
   /** Shows the state and makes the audio element follow it. */
   function apply(next, options = {}) {
     state = next;
+    if (station) { render(); return; }
     const entry = current();
     root.hidden = state.queue.length === 0;
     document.body.classList.toggle("has-player", !root.hidden);
@@ -80,6 +84,10 @@
   }
 
   function render() {
+    root.classList.toggle("radio", !!station);
+    for (const id of ["player-prev", "player-next", "player-seek"]) $(id).disabled = !!station;
+    $("player-sleep").querySelector('option[value="end"]').disabled = !!station;
+    if (station) { renderStation(); return; }
     const entry = current();
     const media = entry ? entry.media : null;
     $("player-title").textContent = media ? media.title : "—";
@@ -105,6 +113,7 @@
   }
 
   function renderTime() {
+    if (station) { $("player-time").textContent = t("Live"); return; }
     const seek = $("player-seek");
     const duration = isFinite(audio.duration) ? audio.duration : (current() ? current().media.duration : 0);
     seek.max = String(duration || 0);
@@ -154,6 +163,7 @@
   // MARK: Controls
 
   function playOrPause() {
+    if (station) { toggleStation(); return; }
     if (!current()) return;
     if (audio.paused) {
       audio.play().catch(() => showError(t("The browser did not start playback; press play again.")));
@@ -165,11 +175,13 @@
   }
 
   function next() {
+    if (station) return;
     cancelSleep();
     send("track_skip", { position: audio.currentTime || 0 });
   }
 
   function previous() {
+    if (station) return;
     cancelSleep();
     const id = loadedID;
     send("track_prev", { position: audio.currentTime || 0 }).then((s) => {
@@ -197,7 +209,7 @@
   });
   $("player-clear").addEventListener("click", () => { cancelSleep(); send("clear_queue"); });
   $("player-speed").addEventListener("change", () => {
-    if (spoken(current() && current().media)) audio.playbackRate = Number($("player-speed").value);
+    if (!station && spoken(current() && current().media)) audio.playbackRate = Number($("player-speed").value);
   });
 
   // The sleep timer pauses after some minutes or at the end of the current item; a manual
@@ -210,6 +222,7 @@
   }
   function sleepNow() {
     cancelSleep();
+    if (station) { stopStation(); return; }
     audio.pause();
     send("playback_pause", { position: audio.currentTime || 0 });
   }
@@ -232,6 +245,7 @@
   // MARK: Audio events
 
   audio.addEventListener("playing", () => {
+    if (station) { render(); return; }
     if (startedID !== loadedID) {
       startedID = loadedID;
       send("playback_started");
@@ -242,6 +256,11 @@
   audio.addEventListener("timeupdate", renderTime);
   audio.addEventListener("durationchange", renderTime);
   audio.addEventListener("ended", () => {
+    if (station) {
+      showError(t("{name} went off the air.", { name: station.name }));
+      stopStation();
+      return;
+    }
     if (sleep && sleep.kind === "end") {
       cancelSleep();
       send("playback_pause", { position: audio.duration || 0 });
@@ -260,12 +279,23 @@
     });
   });
   audio.addEventListener("error", () => {
-    if (audio.getAttribute("src")) showError(t("This item cannot be played."));
+    if (!audio.getAttribute("src")) return;
+    if (station) {
+      showError(t("{name} is off the air.", { name: station.name }));
+      stopStation();
+      return;
+    }
+    showError(t("This item cannot be played."));
   });
 
   // Lock-screen and media-key controls.
   function updateMediaSession() {
-    if (!("mediaSession" in navigator) || !current()) return;
+    if (!("mediaSession" in navigator)) return;
+    if (station) {
+      navigator.mediaSession.metadata = new MediaMetadata({ title: station.name, artist: station.nowPlaying || "" });
+      return;
+    }
+    if (!current()) return;
     const media = current().media;
     const artwork = media.images
       ? [
@@ -284,7 +314,7 @@
       pause: () => { if (!audio.paused) playOrPause(); },
       previoustrack: previous,
       nexttrack: next,
-      seekto: (details) => { if (details.seekTime != null) audio.currentTime = details.seekTime; },
+      seekto: (details) => { if (!station && details.seekTime != null) audio.currentTime = details.seekTime; },
     };
     for (const [action, handler] of Object.entries(handlers)) {
       try { navigator.mediaSession.setActionHandler(action, handler); } catch (e) { /* not supported here */ }
@@ -293,7 +323,7 @@
 
   // Leaving Campus (closing the tab) keeps where playback stopped.
   window.addEventListener("pagehide", () => {
-    if (audio.paused || !current()) return;
+    if (station || audio.paused || !current()) return;
     window.campus.api("/api/v1/player", {
       method: "POST", keepalive: true,
       body: JSON.stringify({ action: "background_pause", payload: { position: audio.currentTime || 0 } }),
@@ -307,6 +337,7 @@
     if (!button) return;
     event.preventDefault();
     cancelSleep();
+    if (station && button.dataset.play) leaveStation();
     if (button.dataset.enqueue) {
       send("enqueue_next", { ids: [button.dataset.enqueue] });
       return;
@@ -318,88 +349,107 @@
     send("play", payload).then(() => { if (shuffle) send("shuffle_enable"); });
   });
 
-  // MARK: Moving between pages without stopping
+  // MARK: A station, live
 
-  const playing = () => !audio.paused && !audio.ended;
-  const softPath = (url) =>
-    url.origin === location.origin && !/^\/(api|static|openapi)/.test(url.pathname) &&
-    !/\.(ics|csv|gpx|yaml|json)$/.test(url.pathname);
-
-  async function swapTo(response, push) {
-    const type = response.headers.get("Content-Type") || "";
-    if (!type.startsWith("text/html")) { location.href = response.url; return; }
-    const html = await response.text();
-    const page = new DOMParser().parseFromString(html, "text/html");
-    const main = page.getElementById("main");
-    if (!main || !page.getElementById("player")) {
-      // Signed out (or an error page without the layout): load it for real.
-      document.open();
-      document.write(html);
-      document.close();
-      return;
-    }
-    document.getElementById("main").replaceWith(document.adoptNode(main));
-    const header = page.querySelector("header.topbar");
-    if (header) document.querySelector("header.topbar").replaceWith(document.adoptNode(header));
-    document.title = page.title;
-    const token = page.querySelector('meta[name="csrf-token"]');
-    if (token) {
-      window.campus.csrf = token.content;
-      document.querySelector('meta[name="csrf-token"]').content = token.content;
-    }
-    if (push) history.pushState({ soft: true }, "", response.url);
-    window.scrollTo(0, 0);
-    window.campus.initPage();
+  // A station plays in the mini player instead of the queue (the queue waits, paused): no
+  // seeking, no speed, and the sleep timer counts minutes only (seed 001: live radio has no end).
+  function renderStation() {
+    $("player-title").textContent = station.name;
+    $("player-title").href = station.url;
+    $("player-subtitle").textContent = station.nowPlaying || t("Live radio");
+    $("player-big-title").textContent = station.name;
+    $("player-big-subtitle").textContent = station.nowPlaying || "";
+    $("player-cover").hidden = !station.image;
+    if (station.image) $("player-cover").src = station.image;
+    $("player-big-cover").hidden = true;
+    $("player-toggle").classList.toggle("playing", !audio.paused);
+    $("player-toggle").setAttribute("aria-label", audio.paused ? t("Play") : t("Pause"));
+    $("player-speed-label").hidden = true;
+    if (sleep && sleep.kind === "end") cancelSleep();
+    renderTime();
   }
 
-  async function navigate(url, push) {
-    try {
-      const response = await fetch(url, { credentials: "same-origin", headers: { Accept: "text/html" } });
-      await swapTo(response, push);
-    } catch (e) {
-      location.href = url;
+  function followStation() {
+    if (stationEvents) stationEvents.close();
+    stationEvents = station.live && window.EventSource ? new EventSource(station.live) : null;
+    if (!stationEvents) return;
+    stationEvents.addEventListener("station", (event) => {
+      const live = JSON.parse(event.data);
+      if (!station || live.mount !== station.mount) return;
+      station.nowPlaying = live.nowPlaying || "";
+      render();
+      updateMediaSession();
+    });
+    stationEvents.addEventListener("deleted", () => { if (station) stopStation(); });
+  }
+
+  function playStation(next) {
+    if (current() && !audio.paused) send("playback_pause", { position: audio.currentTime || 0 });
+    station = { ...next, nowPlaying: next.nowPlaying || "" };
+    loadedID = null;
+    sessionStorage.setItem("campus.station", JSON.stringify(station));
+    root.hidden = false;
+    document.body.classList.add("has-player");
+    audio.playbackRate = 1;
+    audio.src = station.stream;
+    audio.play().catch(() => render());
+    followStation();
+    render();
+    updateMediaSession();
+  }
+
+  // Pausing live radio stops the stream; playing again joins the broadcast where it is now.
+  function toggleStation() {
+    if (audio.paused) {
+      audio.src = station.stream;
+      audio.play().catch(() => showError(t("The browser did not start playback; press play again.")));
+    } else {
+      stopStation();
     }
+  }
+
+  function stopStation() {
+    audio.pause();
+    audio.removeAttribute("src");
+    audio.load();
+    render();
+  }
+
+  /** Back to the queue (a play button of an item was pressed). */
+  function leaveStation() {
+    stopStation();
+    if (stationEvents) stationEvents.close();
+    stationEvents = null;
+    station = null;
+    sessionStorage.removeItem("campus.station");
+    if (state) apply(state, { autoplay: false });
   }
 
   document.addEventListener("click", (event) => {
-    if (event.defaultPrevented || !playing() || event.button !== 0) return;
-    if (event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
-    const link = event.target.closest ? event.target.closest("a[href]") : null;
-    if (!link || link.target || link.hasAttribute("download")) return;
-    const url = new URL(link.href, location.href);
-    if (!softPath(url) || (url.pathname === location.pathname && url.hash)) return;
+    const button = event.target.closest ? event.target.closest("[data-play-station]") : null;
+    if (!button) return;
     event.preventDefault();
-    if (!history.state) history.replaceState({ soft: true }, "", location.href);
-    navigate(url.href, true);
+    const data = button.dataset;
+    playStation({
+      mount: data.playStation, name: data.name, stream: data.stream, live: data.live, url: data.url,
+      image: data.image || "", nowPlaying: data.nowPlaying || "",
+    });
   });
 
-  document.addEventListener("submit", (event) => {
-    if (event.defaultPrevented || !playing()) return;
-    const form = event.target;
-    const url = new URL(form.action, location.href);
-    if (!softPath(url)) return;
-    event.preventDefault();
-    if (!history.state) history.replaceState({ soft: true }, "", location.href);
-    const data = new FormData(form, event.submitter);
-    if ((form.method || "get").toLowerCase() === "get") {
-      url.search = new URLSearchParams(data).toString();
-      navigate(url.href, true);
-      return;
-    }
-    const multipart = (form.enctype || "").includes("multipart");
-    fetch(url.href, {
-      method: "POST", credentials: "same-origin", headers: { Accept: "text/html" },
-      body: multipart ? data : new URLSearchParams(data),
-    }).then((response) => swapTo(response, true)).catch(() => form.submit());
-  });
-
-  window.addEventListener("popstate", (event) => {
-    if (event.state && event.state.soft) navigate(location.href, false);
-  });
-
-  // MARK: Start: show the listener's player as the server keeps it, paused.
+  // MARK: Start: show the listener's player as the server keeps it, paused (or the station it
+  // played in this tab).
 
   window.campus.api("/api/v1/player").then((r) => (r.ok ? r.json() : null)).then((s) => {
+    const saved = sessionStorage.getItem("campus.station");
+    if (saved && !station) {
+      try {
+        station = JSON.parse(saved);
+        root.hidden = false;
+        document.body.classList.add("has-player");
+        followStation();
+      } catch (error) { station = null; }
+    }
     if (s) apply({ ...s, playing: false }, { autoplay: false });
+    else if (station) render();
   });
 })();

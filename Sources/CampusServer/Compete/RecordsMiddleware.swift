@@ -1,0 +1,48 @@
+import CampusAPI
+import CampusHTTP
+import HTTPTypes
+import Hummingbird
+import NIOCore
+
+/// Answers `GET /api/v1/competitions/{competitionId}/records` (the operation marked
+/// `x-campus-fast-path: competition-records`) from the JSON `SeriesRecords` keeps per change of
+/// the runs' rankings: a popular competition's records (up to 50 holders each) are written once
+/// per change rather than once per request. The viewer is authenticated and checked as
+/// ``APIHandler/getCompetitionRecords(_:)`` does; what this middleware does not answer goes on to
+/// that handler, which answers it with the same rules.
+struct RecordsMiddleware: RouterMiddleware {
+    typealias Context = CampusRequestContext
+    let services: Services
+
+    /// The operation's `x-campus-fast-path`.
+    static let name = "competition-records"
+
+    func handle(
+        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
+        guard request.method == .get, context.route?.fastPath == Self.name,
+            let id = context.parameters.get("competitionId", as: Int64.self), id > 0,
+            let user = try? await APIHandler(services: services).requireUser().user,
+            let snapshot = try? await services.compete.ranking(id, for: user),
+            let (tag, json) = try? await services.compete.seriesRecords.json(
+                of: snapshot.competition, encode: Self.encode)
+        else { return try await next(request, context) }
+        let etag = "\"c\(id)-\(tag)\""
+        if RequestScope.current?.ifNoneMatch == etag {
+            return Response(status: .notModified, headers: [.eTag: etag, .cacheControl: "private, no-cache"])
+        }
+        return Response(
+            status: .ok,
+            headers: [
+                .contentType: "application/json; charset=utf-8", .eTag: etag, .cacheControl: "private, no-cache",
+            ],
+            body: ResponseBody(byteBuffer: ByteBuffer(bytes: json)))
+    }
+
+    /// The document the generated handler writes, with the same encoder.
+    static func encode(_ answer: SeriesRecords.Answer) -> [UInt8] {
+        let document = Components.Schemas.CompetitionRecords(
+            competition: answer.competition?.api, series: answer.series?.api, runs: answer.runs)
+        return (try? APIJSON.encoder().encode(document)).map(Array.init) ?? Array("{}".utf8)
+    }
+}

@@ -1,0 +1,83 @@
+import Foundation
+import ServiceLifecycle
+import Storage
+
+/// LiveRadio's background work: renewing this instance's announcements, following what the holders of other mounts say, and, at shutdown,
+/// ending every broadcast so that listeners' streams end and the mounts are free.
+extension LiveRadio {
+    func run() async throws {
+        var idleRelays: [String: Int] = [:]
+        while !Task.isShuttingDownGracefully && !Task.isCancelled {
+            try? await cancelWhenGracefulShutdown { try await Task.sleep(for: Self.renewal) }
+            guard !Task.isShuttingDownGracefully, !Task.isCancelled else { break }
+            await renew(idleRelays: &idleRelays)
+        }
+        await stopAll()
+    }
+
+    /// One round: held mounts renewed (and told what another instance heard the source say),
+    /// relays checked against their holders, followers of mounts held elsewhere told of changes.
+    func renew(idleRelays: inout [String: Int]) async {
+        let broadcasts = hub.broadcasts
+        let held = broadcasts.filter { $0.feed != .relay }
+        let instance = self.instance
+        let now = now()
+        if !held.isEmpty {
+            let mounts = held.map(\.station.mount)
+            let lost =
+                (try? await database.write { db in
+                    try await RadioStore(db).renew(instance: instance, mounts: mounts, now: now)
+                }) ?? []
+            for broadcast in held {
+                let mount = broadcast.station.mount
+                let titleChanges = broadcast.titleChanges
+                if lost.contains(mount) {
+                    if broadcast.feed == .fallback {
+                        // A source connected to another instance: this fallback gives way, and its
+                        // listeners come back to that source through a relay.
+                        stopFeeds(mount)
+                        broadcast.finish()
+                    }
+                } else if let said = await announcement(of: mount)?.title, said != broadcast.title,
+                    broadcast.feed == .source
+                {
+                    // Said to another instance; not if it was said here while this was read.
+                    broadcast.setTitle(said, ifUnchangedSince: titleChanges)
+                }
+            }
+        }
+        for broadcast in broadcasts where broadcast.feed == .relay {
+            let mount = broadcast.station.mount
+            guard let holder = await announcement(of: mount), holder.instance != instance else {
+                stopFeeds(mount)
+                broadcast.finish()
+                continue
+            }
+            broadcast.setTitle(holder.title)
+            idleRelays[mount] = broadcast.listenerCount == 0 ? idleRelays[mount, default: 0] + 1 : 0
+            if idleRelays[mount, default: 0] >= 3 {
+                // Nobody listens here: the relay stops until somebody does.
+                stopFeeds(mount)
+                broadcast.finish()
+                idleRelays[mount] = nil
+            }
+        }
+        for mount in hub.followedMounts where hub.broadcast(mount: mount) == nil {
+            let holder = await announcement(of: mount)
+            let heard = holder.map { "\($0.instance) \($0.live) \($0.title)" } ?? ""
+            let before = rememberHeard(mount, heard)
+            if before != heard { hub.changed(mount) }
+        }
+    }
+
+    /// Ends every broadcast here and frees its mount, once the work sources left is done.
+    func stopAll() async {
+        await finishWork()
+        for broadcast in hub.broadcasts {
+            let mount = broadcast.station.mount
+            stopFeeds(mount)
+            broadcast.finish()
+            if broadcast.feed != .relay { await withdrawMount(mount) }
+        }
+    }
+}

@@ -1,0 +1,275 @@
+import CampusHTTP
+import Foundation
+import Listen
+import Logging
+import NIOConcurrencyHelpers
+import ServiceLifecycle
+import Storage
+
+/// Live radio across instances: which feed each station's broadcast has here (its source, its
+/// fallback, or a relay of the instance that holds its source), what the database says about
+/// every mount's source, and its recordings. One instance holds a mount's source and says so
+/// in the database every ``renewal``; the others relay its stream to their listeners, as an
+/// Icecast relay does, and a second source on any instance is refused.
+final class LiveRadio: Service, Sendable {
+    let hub: RadioHub
+    let database: Database
+    let recordings: RadioRecordings
+    let slots: TranscodeSlots
+    let logger: Logger
+    let now: @Sendable () -> Date
+    /// This instance's name for itself in `radio_sources`.
+    let instance = UUID().uuidString
+    /// Where other instances reach this one: configured, or learnt when the server listens.
+    private let relayBase: NIOLockedValueBox<String?>
+    private let fallbacks = NIOLockedValueBox<[String: RadioFallback]>([:])
+    private let relays = NIOLockedValueBox<[String: RadioRelay]>([:])
+    /// What followers of mounts held elsewhere last heard, to tell them when it changes.
+    private let heard = NIOLockedValueBox<[String: String]>([:])
+    /// Work started when a source ends (its recording completed, the fallback started), which
+    /// shutdown waits for before the database closes; once closed, nothing new starts (an
+    /// unfinished recording is completed at the next start).
+    private let work = NIOLockedValueBox<(closed: Bool, next: Int, tasks: [Int: Task<Void, Never>])>(
+        (false, 0, [:]))
+
+    /// How often the holder says it still holds its mounts, and relays look again.
+    static let renewal = Duration.seconds(2)
+    /// An announcement older than this is from an instance that stopped.
+    static let freshness: TimeInterval = 10
+
+    init(
+        hub: RadioHub, database: Database, recordings: RadioRecordings, slots: TranscodeSlots, relayBase: String?,
+        logger: Logger, now: @escaping @Sendable () -> Date
+    ) {
+        self.hub = hub
+        self.database = database
+        self.recordings = recordings
+        self.slots = slots
+        self.relayBase = NIOLockedValueBox(relayBase)
+        self.logger = logger
+        self.now = now
+    }
+
+    /// The server listens at `port` (on `host`): other instances relay from there unless an
+    /// address was configured.
+    func serving(host: String, port: Int) {
+        let base = relayBase.withLockedValue { base in
+            if base == nil { base = "http://\(host == "0.0.0.0" || host == "::" ? "127.0.0.1" : host):\(port)" }
+            return base
+        }
+        perform { [self] in
+            // What this address announced before a restart is no longer true: its sources are gone.
+            if let base {
+                let instance = self.instance
+                _ = try? await database.write { db in
+                    try await RadioStore(db).withdrawAll(relayURL: base, except: instance)
+                }
+            }
+            await recordings.repairUnfinished { [self] mount in await announcement(of: mount) != nil }
+        }
+    }
+
+    // MARK: Sources
+
+    /// A source for `station` connects: the mount becomes this instance's (403 while a source
+    /// sends to it here or on another instance) and its broadcast takes the source as its feed.
+    func connect(_ station: Station, contentType: String) async throws -> SourceFeed {
+        let mount = station.mount
+        let refused = Problem(
+            .forbidden, detail: "{mount} is on the air already: one source at a time.", ["mount": mount],
+            headers: [.connection: "close"])
+        if hub.broadcast(mount: mount)?.feed == .source { throw refused }
+        guard try await announce(mount, contentType: contentType, live: true) else { throw refused }
+        guard let (broadcast, token) = hub.take(station, contentType: contentType, feed: .source) else {
+            throw refused
+        }
+        stopFeeds(mount)
+        let recorder = await recordings.begin(station, contentType: contentType)
+        return SourceFeed(broadcast: broadcast, token: token, recording: recorder) { [self] in
+            let titles = broadcast.titlesSaid
+            perform { [self] in await sourceEnded(broadcast, token: token, recorder: recorder, titles: titles) }
+        }
+    }
+
+    /// Runs `body` unless the radio has stopped; ``finishWork()`` waits for it.
+    func perform(_ body: @escaping @Sendable () async -> Void) {
+        work.withLockedValue { work in
+            guard !work.closed else { return }
+            let id = work.next
+            work.next += 1
+            work.tasks[id] = Task { [weak self] in
+                await body()
+                _ = self?.work.withLockedValue { $0.tasks.removeValue(forKey: id) }
+            }
+        }
+    }
+
+    /// Stops new work and waits for what runs.
+    func finishWork() async {
+        let running = work.withLockedValue { work in
+            work.closed = true
+            return Array(work.tasks.values)
+        }
+        for task in running { await task.value }
+    }
+
+    /// The source is gone: its recording is completed, and listeners go on with the station's
+    /// fallback, or their streams end.
+    private func sourceEnded(_ broadcast: Broadcast, token: Int, recorder: BroadcastRecorder?, titles: [String]) async {
+        let mount = broadcast.station.mount
+        logger.notice("source gone", metadata: ["mount": "\(mount)"])
+        if let recorder { await recordings.finish(recorder, titles: titles) }
+        guard broadcast.feedToken == token else { return }  // Another feed took over already.
+        let episodes = await fallbackEpisodes(broadcast.station)
+        if !episodes.isEmpty, let fallbackToken = broadcast.attach(.fallback) {
+            // Announced first, so that what the fallback says playing is written after it.
+            _ = try? await announce(mount, contentType: broadcast.contentType, live: false)
+            let said: @Sendable (String) -> Void = { [self] title in
+                perform { [self] in _ = try? await setTitle(mount: mount, title) }
+            }
+            if let fallback = RadioFallback.start(
+                episodes, into: broadcast, token: fallbackToken, slots: slots, said: said, logger: logger)
+            {
+                fallbacks.withLockedValue { $0[mount] = fallback }
+                logger.notice("fallback playing", metadata: ["mount": "\(mount)", "episodes": "\(episodes.count)"])
+                return
+            }
+        }
+        guard broadcast.feedToken == token || broadcast.feed == .fallback else { return }
+        await withdrawMount(mount)
+        broadcast.finish()
+    }
+
+    /// The programme's episodes that have a file here, newest first (at most 50).
+    private func fallbackEpisodes(_ station: Station) async -> [RadioFallback.Episode] {
+        guard let programmeID = station.programmeID else { return [] }
+        do {
+            return try await database.read { db in
+                let store = ListenStore(db)
+                var episodes: [RadioFallback.Episode] = []
+                for item in try await store.children(of: programmeID, kind: .programme).prefix(50) {
+                    if let file = try await store.mediaFile(id: item.id), file.size > 0 {
+                        episodes.append(.init(title: item.title, path: file.path))
+                    }
+                }
+                return episodes
+            }
+        } catch {
+            logger.error(
+                "cannot read a station's fallback", metadata: ["mount": "\(station.mount)", "error": "\(error)"])
+            return []
+        }
+    }
+
+    /// Writes that this instance holds `mount`; false when another instance's live source does.
+    private func announce(_ mount: String, contentType: String, live: Bool) async throws -> Bool {
+        guard let base = relayBase.withLockedValue({ $0 }) else { return true }
+        let now = now()
+        let announcement = RadioStore.Announcement(
+            mount: mount, instance: instance, relayURL: base, contentType: contentType, live: live, title: "",
+            startedAt: now, seenAt: now)
+        let fresh = now.addingTimeInterval(-Self.freshness)
+        do {
+            return try await database.write { db in
+                try await RadioStore(db).announce(announcement, freshSince: fresh)
+            }
+        } catch {
+            // Two instances announcing at once: the one whose row is there holds the mount.
+            let holder = try await database.read { db in try await RadioStore(db).announcement(mount: mount) }
+            return holder?.instance == instance
+        }
+    }
+
+    func withdrawMount(_ mount: String) async {
+        let instance = self.instance
+        _ = try? await database.write { db in try await RadioStore(db).withdraw(mount: mount, instance: instance) }
+    }
+
+    /// A station was removed: its broadcast here ends (its source is let go, its listeners' streams
+    /// end) and its mount is free.
+    func stationRemoved(_ mount: String) async {
+        stopFeeds(mount)
+        if let broadcast = hub.broadcast(mount: mount) {
+            if broadcast.feed != .relay { await withdrawMount(mount) }
+            broadcast.finish()
+        }
+        hub.changed(mount)
+    }
+
+    /// Stops what fed the mount's broadcast before (a fallback, a relay).
+    func stopFeeds(_ mount: String) {
+        fallbacks.withLockedValue { $0.removeValue(forKey: mount) }?.stop()
+        relays.withLockedValue { $0.removeValue(forKey: mount) }?.stop()
+    }
+
+    /// Keeps what was heard of a mount held elsewhere; returns what was heard before.
+    func rememberHeard(_ mount: String, _ now: String) -> String? {
+        heard.withLockedValue { heard in
+            defer { heard[mount] = now }
+            return heard[mount]
+        }
+    }
+
+    // MARK: Listeners and now-playing
+
+    /// The broadcast a listener of `station` joins: this instance's, or a relay of the instance
+    /// holding the source; nil when the station is off the air.
+    func broadcast(for station: Station) async -> Broadcast? {
+        if let local = hub.broadcast(mount: station.mount) { return local }
+        guard let holder = await announcement(of: station.mount), holder.instance != instance else { return nil }
+        return relays.withLockedValue { relays -> Broadcast? in
+            if let running = hub.broadcast(mount: station.mount) { return running }
+            guard let (broadcast, token) = hub.take(station, contentType: holder.contentType, feed: .relay) else {
+                return nil
+            }
+            broadcast.setTitle(holder.title)
+            relays[station.mount] = RadioRelay.start(
+                from: holder.relayURL + RadioRoutes.prefix + station.mount, into: broadcast, token: token,
+                logger: logger)
+            return broadcast
+        }
+    }
+
+    /// A fresh announcement of the mount's source, by any instance.
+    func announcement(of mount: String) async -> RadioStore.Announcement? {
+        let announcement = try? await database.read { db in try await RadioStore(db).announcement(mount: mount) }
+        guard let announcement, announcement.seenAt >= now().addingTimeInterval(-Self.freshness) else { return nil }
+        return announcement
+    }
+
+    /// The source says what plays (on any instance): the holder's broadcast and the relays show it.
+    func setTitle(mount: String, _ title: String) async throws -> Bool {
+        let local = hub.broadcast(mount: mount)
+        let announced = await announcement(of: mount) != nil
+        // Written before it is set here: a renewal that read the old title before this write
+        // finds the title changed here since, and keeps it (`Broadcast.setTitle(_:ifUnchangedSince:)`).
+        if announced { try await database.write { db in try await RadioStore(db).setTitle(mount: mount, title) } }
+        if let local, local.feed != .relay { local.setTitle(title) }
+        return announced || local != nil
+    }
+
+    /// What the API and the pages show of a station's broadcast.
+    struct Status: Sendable {
+        var onAir: Bool
+        /// A source sends (false: the fallback plays).
+        var live: Bool
+        var listeners: Int
+        var title: String
+        var since: Date?
+    }
+
+    func status(of mount: String) async -> Status {
+        if let local = hub.broadcast(mount: mount), local.feed != .relay {
+            return Status(
+                onAir: true, live: local.feed == .source, listeners: local.listenerCount, title: local.title,
+                since: local.startedAt)
+        }
+        // This instance's own announcement without its broadcast is one being withdrawn.
+        guard let holder = await announcement(of: mount), holder.instance != instance else {
+            return Status(onAir: false, live: false, listeners: 0, title: "")
+        }
+        return Status(
+            onAir: true, live: holder.live, listeners: hub.broadcast(mount: mount)?.listenerCount ?? 0,
+            title: holder.title, since: holder.startedAt)
+    }
+}

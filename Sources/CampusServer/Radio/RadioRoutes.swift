@@ -1,0 +1,156 @@
+import CampusHTTP
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Listen
+import NIOCore
+import ServiceLifecycle
+import Storage
+
+/// Live radio as Icecast speaks it, so that existing source clients and players work: a source
+/// broadcasts to `/radio/{mount}` (`PUT`, or the old `SOURCE` method, as user `source` with the
+/// station's password), listeners play the same address (with ICY metadata when they ask for it),
+/// and the source says what is playing with `/admin/metadata?mode=updinfo`.
+struct RadioRoutes: Sendable {
+    let services: Services
+    var stations: StationService { services.stations }
+    var hub: RadioHub { services.radio }
+
+    /// Where stations broadcast.
+    static let prefix = "/radio/"
+    static let mount = "/radio/{mount}"
+    static let metadata = "/admin/metadata"
+
+    func register(on router: Router<CampusRequestContext>, routes: RouteTable) {
+        router.put(RouterPath(Self.mount)) { request, context in try await broadcast(request, context) }
+        router.get(RouterPath(Self.mount)) { request, context in try await listen(request, context) }
+        router.get(RouterPath(Self.metadata)) { request, _ in try await updateMetadata(request) }
+        routes.add(.put, Self.mount, RouteProperties(kind: .api))
+        routes.add(.get, Self.mount, RouteProperties(kind: .api))
+        routes.add(.get, Self.metadata, RouteProperties(kind: .api))
+    }
+
+    // MARK: Sources
+
+    /// A source connects: its station's password, a mount without another source, then its
+    /// audio goes to the station's listeners for as long as it sends.
+    func broadcast(_ request: Request, _ context: CampusRequestContext) async throws -> Response {
+        let mount = context.parameters.get("mount") ?? ""
+        let station = try await authenticate(request, mount: mount)
+        let type = request.headers[.contentType].map { String($0.prefix(100)) } ?? "audio/mpeg"
+        let feed = try await services.liveRadio.connect(station, contentType: type)
+        guard await LiveSourceHandler.accept(on: context.channel, feed) else {
+            feed.ended()
+            throw Problem(
+                .badRequest, detail: "Broadcast with an Icecast source client: PUT or SOURCE, then the audio.",
+                headers: [.connection: "close"])
+        }
+        services.logger.notice("source connected", metadata: ["mount": "\(mount)", "type": "\(type)"])
+        return Response(status: .ok, headers: [.contentLength: "0"])
+    }
+
+    /// The station at `mount` if the request's Basic credentials carry its source password.
+    func authenticate(_ request: Request, mount: String) async throws -> Station {
+        let challenge: HTTPFields = [.wwwAuthenticate: "Basic realm=\"Campus radio\"", .connection: "close"]
+        guard let password = Self.basicPassword(request.headers[.authorization]) else {
+            throw Problem(
+                .unauthorized, detail: "A source logs in as source with its station's password (HTTP Basic).",
+                headers: challenge)
+        }
+        guard let station = try await stations.authenticateSource(mount: mount, password: password) else {
+            throw Problem(.unauthorized, detail: "The source password is wrong.", headers: challenge)
+        }
+        return station
+    }
+
+    /// The password of `Authorization: Basic …` (any user name: Icecast's sources say `source`).
+    static func basicPassword(_ header: String?) -> String? {
+        guard let header, header.count <= 1000, header.lowercased().hasPrefix("basic "),
+            let data = Data(base64Encoded: String(header.dropFirst(6)).trimmingCharacters(in: .whitespaces)),
+            let text = String(data: data, encoding: .utf8), let colon = text.firstIndex(of: ":")
+        else { return nil }
+        return String(text[text.index(after: colon)...])
+    }
+
+    /// `/admin/metadata?mount=/radio/campus&mode=updinfo&song=Artist - Title`, as Icecast takes
+    /// it from sources, with the station's source password.
+    func updateMetadata(_ request: Request) async throws -> Response {
+        let query = request.uri.queryParameters
+        var mount = String(query["mount"] ?? "")
+        for prefix in [Self.prefix, "/"] where mount.hasPrefix(prefix) { mount = String(mount.dropFirst(prefix.count)) }
+        guard query["mode"] == "updinfo" else {
+            throw Problem.badRequest("Only mode=updinfo is supported.")
+        }
+        let station = try await authenticate(request, mount: mount)
+        let song = String(query["song"] ?? "").replacingOccurrences(of: "+", with: " ")
+        let title = String((song.removingPercentEncoding ?? song).prefix(500))
+        guard try await services.liveRadio.setTitle(mount: station.mount, title) else {
+            throw Problem.notFound("{mount} is not on the air.", ["mount": station.mount])
+        }
+        let body =
+            #"<?xml version="1.0"?>\#n<iceresponse><message>Metadata update successful</message><return>1</return></iceresponse>\#n"#
+        return Response(
+            status: .ok, headers: [.contentType: "text/xml"], body: .init(byteBuffer: ByteBuffer(string: body)))
+    }
+
+    // MARK: Listeners
+
+    /// The signed-in listener (the web app's session, or a bearer token), whose history keeps
+    /// what they listened to; nil for anyone else (players, apps without an account).
+    func listener() async -> UserRecord? {
+        guard let scope = RequestScope.current, let token = scope.bearerToken ?? scope.sessionCookie else {
+            return nil
+        }
+        return try? await services.accounts.authenticate(token: token)?.user
+    }
+
+    /// The live audio: a burst of the last seconds, then what the source sends; with
+    /// `Icy-MetaData: 1`, the now-playing title every ``IcyMetadata/interval`` bytes.
+    func listen(_ request: Request, _ context: CampusRequestContext) async throws -> Response {
+        let mount = context.parameters.get("mount") ?? ""
+        let station = try await stations.station(mount: mount)
+        guard let broadcast = await services.liveRadio.broadcast(for: station) else {
+            throw Problem.notFound("{name} is off the air.", ["name": station.name])
+        }
+        guard let (id, burst, stream) = broadcast.listen(limit: station.listenerLimit) else {
+            throw Problem(
+                .serviceUnavailable, detail: "{name} has as many listeners as it takes; try again later.",
+                ["name": station.name], headers: [.retryAfter: "30"])
+        }
+        let withMetadata = request.headers[.icyMetadata] == "1"
+        var headers: HTTPFields = [
+            .contentType: broadcast.contentType, .cacheControl: "no-cache, no-store", .icyName: station.name,
+            .icyGenre: station.genre, .icyDescription: station.description,
+        ]
+        if withMetadata { headers[.icyMetaint] = String(IcyMetadata.interval) }
+        var event: Int64?
+        if let user = await listener() { event = await services.liveRadio.startListening(station, by: user) }
+        let radio = services.liveRadio
+        return Response(
+            status: .ok, headers: headers,
+            body: ResponseBody { [event] writer in
+                let started = ContinuousClock.now
+                defer {
+                    if let event { radio.listened(event, seconds: (ContinuousClock.now - started).components.seconds) }
+                }
+                var interleaver = IcyMetadata.Interleaver()
+                func send(_ chunk: ByteBuffer) async throws {
+                    guard withMetadata else { return try await writer.write(chunk) }
+                    let bytes = interleaver.interleave(Array(chunk.readableBytesView), title: broadcast.title)
+                    try await writer.write(ByteBuffer(bytes: bytes))
+                }
+                for chunk in burst { try await send(chunk) }
+                // One handler for the whole stream (a graceful-shutdown race per chunk costs every
+                // listener a task group each time): at shutdown the listener's stream ends.
+                try await withGracefulShutdownHandler {
+                    for await chunk in stream {
+                        try await send(chunk)
+                        broadcast.written(chunk.readableBytes, by: id)
+                    }
+                } onGracefulShutdown: {
+                    broadcast.drop(id)
+                }
+                try await writer.finish(nil)
+            })
+    }
+}

@@ -1,0 +1,208 @@
+"""Live radio as Icecast clients use it: a real ffmpeg source, ffprobe and 200 raw listeners."""
+import json
+import socket
+import subprocess
+import threading
+import time
+
+from selenium.webdriver.common.by import By
+
+from browsing import log_in, wait_text
+from conftest import Campus, run_cli
+
+PASSWORD = "on-air-2026"
+
+
+def source(campus, mount, seconds, legacy=False):
+    """ffmpeg broadcasting a tone to the mount at its real rate, as Icecast's source clients do."""
+    command = ["ffmpeg", "-hide_banner", "-loglevel", "error", "-re", "-f", "lavfi", "-i",
+               f"sine=frequency=440:duration={seconds}", "-c:a", "libmp3lame", "-b:a", "128k",
+               "-content_type", "audio/mpeg"]
+    if legacy:
+        command += ["-legacy_icecast", "1"]
+    command += ["-f", "mp3", f"icecast://source:{PASSWORD}@127.0.0.1:{campus.port}/radio/{mount}"]
+    return subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+
+
+def wait_on_air(campus, mount, timeout=10):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        station = campus.call("GET", f"/api/v1/stations/{mount}").json()
+        if station["onAir"]:
+            return station
+        time.sleep(0.1)
+    raise AssertionError(f"{mount} never went on the air:\n{campus.read_log()}")
+
+
+def listen(port, mount, seconds, results, index):
+    """A raw listener: asks for ICY metadata and counts what it hears for `seconds`."""
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as connection:
+        connection.sendall(f"GET /radio/{mount} HTTP/1.1\r\nHost: 127.0.0.1\r\nIcy-MetaData: 1\r\n\r\n".encode())
+        received = b""
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            chunk = connection.recv(65536)
+            if not chunk:
+                break
+            received += chunk
+        results[index] = received
+
+
+def test_two_hundred_listeners_hear_an_ffmpeg_source_with_its_title(data_dir):
+    run_cli("station", "add", "Campus FM", "--mount", "campus.mp3", "--source-password", PASSWORD,
+            "--genre", "Rock", data_dir=data_dir)
+    campus = Campus(data_dir).start()
+    broadcast = source(campus, "campus.mp3", seconds=12)
+    try:
+        wait_on_air(campus, "campus.mp3")
+        update = campus.call("GET", "/admin/metadata", auth=("source", PASSWORD),
+                             params={"mount": "/radio/campus.mp3", "mode": "updinfo", "song": "Кино — Кукушка"})
+        assert update.status_code == 200 and "<return>1</return>" in update.text
+
+        # ffprobe, as a player, decodes what Campus relays.
+        probe = subprocess.run(["ffprobe", "-v", "error", "-read_intervals", "%+2", "-show_entries",
+                                "stream=codec_name,sample_rate", "-of", "json", f"{campus.url}/radio/campus.mp3"],
+                               capture_output=True, text=True, timeout=30)
+        streams = json.loads(probe.stdout)["streams"]
+        assert streams[0]["codec_name"] == "mp3" and streams[0]["sample_rate"] == "44100", probe.stderr
+
+        # 200 listeners at once, each hearing the live audio with the title in its metadata.
+        results = [None] * 200
+        threads = [threading.Thread(target=listen, args=(campus.port, "campus.mp3", 4, results, index))
+                   for index in range(200)]
+        for thread in threads:
+            thread.start()
+        time.sleep(2)
+        assert campus.call("GET", "/api/v1/stations/campus.mp3").json()["listeners"] == 200
+        for thread in threads:
+            thread.join(timeout=20)
+        for received in results:
+            head, _, body = received.partition(b"\r\n\r\n")
+            assert b"icy-metaint: 16000" in head.lower(), head
+            assert len(body) > 64_000, len(body)
+            assert "StreamTitle='Кино — Кукушка';".encode() in body
+        station = campus.call("GET", "/api/v1/stations/campus.mp3").json()
+        assert station["nowPlaying"] == "Кино — Кукушка"
+
+        # The pages: the station on the air with what it plays, and its live player.
+        campus.register("ann@example.org")
+        cookie = {"Cookie": f"campus_session={campus.login('ann@example.org')}"}
+        stations = campus.call("GET", "/listen/radio", headers=cookie).text
+        assert "Campus FM" in stations and "On the air" in stations and "Кино — Кукушка" in stations
+        page = campus.call("GET", "/listen/radio/campus.mp3", headers=cookie).text
+        assert 'data-play-station="campus.mp3"' in page and 'data-stream="/radio/campus.mp3"' in page
+        assert 'href="/radio/campus.mp3"' in page  # The stream's address, for other players.
+    finally:
+        broadcast.kill()
+        broadcast.wait()
+        campus.stop()
+
+
+def test_a_source_that_stops_takes_the_station_off_the_air(data_dir):
+    run_cli("station", "add", "Short", "--mount", "short", "--source-password", PASSWORD, data_dir=data_dir)
+    campus = Campus(data_dir).start()
+    try:
+        broadcast = source(campus, "short", seconds=2, legacy=True)
+        wait_on_air(campus, "short")
+        _, errors = broadcast.communicate(timeout=30)
+        assert broadcast.returncode == 0, errors
+        deadline = time.monotonic() + 10
+        while campus.call("GET", "/api/v1/stations/short").json()["onAir"] and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not campus.call("GET", "/api/v1/stations/short").json()["onAir"]
+        assert campus.call("GET", "/radio/short").status_code == 404
+    finally:
+        campus.stop()
+
+
+def test_a_stations_page_follows_it_live(data_dir):
+    """GET /api/v1/stations/{mount}/live: the station at once, then on the air, its new title, off
+    the air, each as a `station` event."""
+    run_cli("station", "add", "Live", "--mount", "live", "--source-password", PASSWORD, data_dir=data_dir)
+    campus = Campus(data_dir).start()
+    broadcast = None
+    try:
+        stream = campus.call("GET", "/api/v1/stations/live/live", stream=True)
+        assert stream.status_code == 200 and stream.headers["Content-Type"].startswith("text/event-stream")
+        lines = stream.iter_lines(decode_unicode=True)
+
+        def next_station():
+            for line in lines:
+                if line.startswith("data: "):
+                    return json.loads(line[len("data: "):])
+            raise AssertionError("the stream ended")
+
+        assert next_station()["onAir"] is False
+        broadcast = source(campus, "live", seconds=3)
+        assert next_station()["onAir"] is True
+        campus.call("GET", "/admin/metadata", auth=("source", PASSWORD),
+                    params={"mount": "/radio/live", "mode": "updinfo", "song": "Second song"})
+        assert next_station()["nowPlaying"] == "Second song"
+        broadcast.communicate(timeout=30)
+        assert next_station()["onAir"] is False
+        stream.close()
+    finally:
+        if broadcast and broadcast.poll() is None:
+            broadcast.kill()
+        campus.stop()
+
+
+def test_a_station_plays_in_the_mini_player_across_pages_and_in_the_history(browser, campus):
+    """A student plays a station from Listen → Radio: the mini player shows it live with what it
+    plays (no seeking, no "end of item" sleep timer), keeps playing on another page, and the
+    listening is a radio event of the student's history."""
+    admin = campus.login("admin@campus.test", "campus-admin")
+    created = campus.call("POST", "/api/v1/stations", token=admin, json={
+        "name": "Campus FM", "mount": "live.mp3", "genre": "Rock", "sourcePassword": PASSWORD})
+    assert created.status_code == 201, created.text
+    broadcast = source(campus, "live.mp3", seconds=40)
+    try:
+        wait_on_air(campus, "live.mp3")
+        def say(title):
+            campus.call("GET", "/admin/metadata", auth=("source", PASSWORD),
+                        params={"mount": "/radio/live.mp3", "mode": "updinfo", "song": title})
+        say("Morning show")
+
+        log_in(browser, campus, "student@campus.test", "campus-student")
+        browser.get(campus.url + "/listen/radio?region=")
+        browser.find_element(By.CSS_SELECTOR, '[data-play-station="live.mp3"]').click()
+        wait_text(browser, (By.ID, "player-title"), "Campus FM")
+        wait_text(browser, (By.ID, "player-subtitle"), "Morning show")
+        playing = "return !document.getElementById('player-audio').paused"
+        deadline = time.monotonic() + 10
+        while not browser.execute_script(playing) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert browser.execute_script(playing)
+        assert browser.find_element(By.ID, "player-time").text.lower() == "live"
+        assert not browser.find_element(By.ID, "player-seek").is_displayed()
+        assert not browser.find_element(By.ID, "player-next").is_displayed()
+        assert browser.find_element(By.CSS_SELECTOR, '#player-sleep option[value="end"]').get_attribute("disabled")
+
+        # Another page: the player goes on, and follows what the station says.
+        browser.execute_script("window.stillThisPage = true")
+        browser.find_element(By.CSS_SELECTOR, "a[href='/listen']").click()
+        wait_text(browser, (By.TAG_NAME, "h1"), "Listen")
+        assert browser.execute_script("return window.stillThisPage") is True
+        assert browser.execute_script(playing)
+        say("Evening news")
+        wait_text(browser, (By.ID, "player-subtitle"), "Evening news")
+
+        # Pausing live radio stops it.
+        browser.find_element(By.ID, "player-toggle").click()
+        time.sleep(0.5)
+        assert not browser.execute_script(playing)
+
+        student = campus.login("student@campus.test", "campus-student")
+        # Written when the stream starts; its length once the player let go of it.
+        deadline = time.monotonic() + 15
+        radio = []
+        while time.monotonic() < deadline and not (radio and radio[0]["seconds"] >= 1):
+            history = campus.call("GET", "/api/v1/history", token=student).json()
+            radio = [entry for entry in history if entry["kind"] == "radio"]
+            time.sleep(0.2)
+        assert radio and radio[0]["station"] == {"name": "Campus FM", "mount": "live.mp3"}, radio
+        assert radio[0]["seconds"] >= 1, radio
+        assert len(radio) == 1, radio
+    finally:
+        broadcast.kill()
+        broadcast.wait()
