@@ -197,6 +197,12 @@ import Testing
             // Uploading the same name again replaces the file and keeps the id.
             let again = try await upload("name=Lecture%201.mp3&folder=Lectures/Physics%20101", cast.admin)
             #expect((again.json["id"] as? NSNumber)?.int64Value == id)
+            // The file has its name whole, and no staging file stays behind.
+            let folder = URL(fileURLWithPath: server.dataDirectory).appendingPathComponent(
+                "uploads/Lectures/Physics 101")
+            let names = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+            #expect(names.contains("Lecture 1.mp3") && !names.contains { $0.hasSuffix(".part") }, "\(names)")
+            #expect(try Data(contentsOf: folder.appendingPathComponent("Lecture 1.mp3")) == file)
             // Only admins, only audio, no way out of the uploads folder.
             #expect(try await upload("name=x.mp3", cast.ann).status == .forbidden)
             #expect(try await upload("name=notes.txt", cast.admin).status == .unprocessableContent)
@@ -244,5 +250,73 @@ import Testing
             let forged = try await server.request(.get, enclosure.path + "?key=AAAAAAAAAAAAAAAAAAAAAA")
             #expect(forged.status == .unauthorized)
         }
+    }
+
+    /// A server killed while a file arrives leaves its hidden staging file; the next upload
+    /// removes those nobody has written for ten minutes, and nothing else.
+    @Test func uploadsSweepStagingFilesLeftByACrash() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("sweep-\(UUID().uuidString)")
+        let folder = root.appendingPathComponent("Lectures")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: root) }
+        let now = Date()
+        let old = now.addingTimeInterval(-ListenService.stagingLifetime - 60)
+        for (name, modified) in [
+            (".left-by-a-crash.part", old), (".arriving-now.part", now), ("Old lecture.mp3", old),
+            ("not-hidden.part", old),
+        ] {
+            let file = folder.appendingPathComponent(name)
+            #expect(FileManager.default.createFile(atPath: file.path, contents: Data("x".utf8)))
+            try FileManager.default.setAttributes([.modificationDate: modified], ofItemAtPath: file.path)
+        }
+        ListenService.sweepStagingFiles(in: root, now: now)
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+                == [".arriving-now.part", "Old lecture.mp3", "not-hidden.part"])
+    }
+
+    /// Killed after an upload's file got its name but before the catalogue read it, a server
+    /// finds the file whole and its item describing the file it replaced; the next start mends it.
+    @Test func theNextStartCatchesTheCatalogueUpWithUploads() async throws {
+        let (location, cleanup) = try await TestDatabases.location(.sqlite)
+        let data = FileManager.default.temporaryDirectory.appendingPathComponent("campus-data-\(UUID().uuidString)")
+        let library = try TestLibrary.make()
+        defer {
+            library.remove()
+            try? FileManager.default.removeItem(at: data)
+        }
+        let album = library.root.appendingPathComponent("Music/Orchestra - Suite")
+        let folder = data.appendingPathComponent("uploads/Lectures/Talks")
+        let (id, admin) = try await TestServer.run(location: location, configure: { $0.dataDirectory = data.path }) {
+            server in
+            try await server.register("admin@example.org")
+            try await server.makeAdmin("admin@example.org")
+            let admin = try await server.login("admin@example.org")
+            let uploaded = try await server.http.execute(
+                uri: "/api/v1/library/uploads?name=Talk.mp3&folder=Lectures/Talks", method: .post,
+                headers: [.authorization: "Bearer \(admin)", .contentType: "application/octet-stream"],
+                body: ByteBuffer(bytes: try Data(contentsOf: album.appendingPathComponent("01 First.mp3"))))
+            #expect(uploaded.json["title"] as? String == "First")
+            return ((uploaded.json["id"] as? NSNumber)?.int64Value ?? 0, admin)
+        }
+        // What the kill left: the new file under the name, and a staging file nobody writes.
+        try FileManager.default.removeItem(at: folder.appendingPathComponent("Talk.mp3"))
+        try FileManager.default.copyItem(
+            at: album.appendingPathComponent("02 Second.mp3"), to: folder.appendingPathComponent("Talk.mp3"))
+        let staging = folder.appendingPathComponent(".left-by-the-kill.part")
+        #expect(FileManager.default.createFile(atPath: staging.path, contents: Data("half".utf8)))
+        try FileManager.default.setAttributes(
+            [.modificationDate: Date().addingTimeInterval(-ListenService.stagingLifetime - 60)],
+            ofItemAtPath: staging.path)
+        try await TestServer.run(location: location, configure: { $0.dataDirectory = data.path }) { server in
+            var title: String?
+            for _ in 0..<100 where title != "Second" {
+                title = try await server.request(.get, "/api/v1/media/\(id)", token: admin).json["title"] as? String
+                if title != "Second" { try await Task.sleep(for: .milliseconds(100)) }
+            }
+            #expect(title == "Second", "the item describes the file under its name")
+            #expect(!FileManager.default.fileExists(atPath: staging.path))
+        }
+        await cleanup()
     }
 }

@@ -68,6 +68,8 @@ struct TestServer: Sendable {
     let clock: TestClock
     let mail: CapturedMail
     let databaseLocation: DatabaseLocation
+    /// The server's data directory: uploads, covers, recordings.
+    let dataDirectory: String
 
     var baseURL: URL { URL(string: "http://localhost:\(port)")! }
 
@@ -83,6 +85,11 @@ struct TestServer: Sendable {
         configuration.bcryptCost = 4
         configuration.host = "localhost"
         configuration.port = 0
+        // Each server its own data directory, as each has its own database: files a test leaves
+        // (uploads, covers) never reach another test's catalogue.
+        configuration.dataDirectory =
+            FileManager.default.temporaryDirectory
+            .appendingPathComponent("campus-test-\(UUID().uuidString)").path
         return configuration
     }
 
@@ -110,13 +117,17 @@ struct TestServer: Sendable {
         _ body: @Sendable (TestServer) async throws -> T
     ) async throws -> T {
         var configuration = configuration(location)
+        let ownDirectory = configuration.dataDirectory
+        defer { try? FileManager.default.removeItem(atPath: ownDirectory) }
         configure(&configuration)
         let mail = CapturedMail()
         let app = try await CampusApp.make(
             configuration: configuration, logger: logger, mailSender: mail, now: { clock.now })
-        return try await app.test(.live) { client in
+        return try await app.test(.live) { [dataDirectory = configuration.dataDirectory] client in
             try await body(
-                TestServer(port: client.port!, http: client, clock: clock, mail: mail, databaseLocation: location))
+                TestServer(
+                    port: client.port!, http: client, clock: clock, mail: mail, databaseLocation: location,
+                    dataDirectory: dataDirectory))
         }
     }
 

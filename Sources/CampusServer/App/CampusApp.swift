@@ -57,6 +57,7 @@ public enum CampusApp {
                 services.sessions,
                 services.leaderboards,
                 services.liveRadio,
+                UploadRecoveryService(listen: services.listen),
                 HousekeepingService(
                     outbox: services.outbox, accounts: services.accounts,
                     interval: configuration.housekeepingInterval, logger: logger),

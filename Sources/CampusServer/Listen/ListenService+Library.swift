@@ -83,15 +83,20 @@ extension ListenService {
                 guard written <= Self.uploadLimit else { throw Problem.tooLarge(limit: Self.uploadLimit) }
                 try handle.write(contentsOf: chunk)
             }
-            try handle.close()
             guard written > 0 else { throw Problem.invalid(FieldProblem(field: "body", detail: "The file is empty.")) }
-            if FileManager.default.fileExists(atPath: target.path) { try FileManager.default.removeItem(at: target) }
-            try FileManager.default.moveItem(at: partial, to: target)
+            // On disk before it has its name, and named in one step that replaces an earlier file of
+            // that name: a crash leaves the old file or the new one whole, never a part of either.
+            try handle.synchronize()
+            try handle.close()
+            guard rename(partial.path, target.path) == 0 else {
+                throw ExternalTool.Failed(detail: "Cannot write in {path}.", ["path": directory.path])
+            }
         } catch {
             try? handle.close()
             try? FileManager.default.removeItem(at: partial)
             throw error
         }
+        Self.sweepStagingFiles(in: uploads, now: Date())
         let summary = try await scan(uploads.path)
         let path = target.standardizedFileURL.resolvingSymlinksInPath().path
         guard let id = try await database.read({ db in try await ListenStore(db).mediaID(path: path) }) else {
@@ -106,6 +111,45 @@ extension ListenService {
                     Phrase("ffprobe cannot read it as audio: {reason}", parts: ["reason": failure.reason])))
         }
         return try await media(id, for: user)
+    }
+
+    /// Brings the catalogue up to date with the uploads folder once at start: a server killed
+    /// after an upload's file got its name but before the catalogue read it (the file is whole,
+    /// its item still describes the file it replaced) is mended at the next start, and staging
+    /// files of uploads that never finished are removed.
+    func recoverUploads() async {
+        let uploads = URL(fileURLWithPath: dataDirectory).appendingPathComponent("uploads")
+        guard FileManager.default.fileExists(atPath: uploads.path) else { return }
+        Self.sweepStagingFiles(in: uploads, now: now())
+        do {
+            let summary = try await scan(uploads.path)
+            if summary.added + summary.updated + summary.removed > 0 {
+                logger.notice("uploads caught up", metadata: ["summary": "\(summary)"])
+            }
+        } catch {
+            logger.warning("uploads not caught up", metadata: ["error": "\(String(reflecting: error))"])
+        }
+    }
+
+    /// How long an upload's staging file may go unwritten before it counts as left by a crash:
+    /// far beyond the connection's idle timeout, which ends any upload that stops sending.
+    static let stagingLifetime: TimeInterval = 600
+
+    /// Removes the hidden `.UUID.part` files of uploads that ended without finishing (the server
+    /// was killed while a file arrived) once nothing has written them for ``stagingLifetime``.
+    /// The scanner never reads hidden files, so they cost only disk until then.
+    static func sweepStagingFiles(in uploads: URL, now: Date) {
+        guard
+            let files = FileManager.default.enumerator(
+                at: uploads, includingPropertiesForKeys: [.contentModificationDateKey])
+        else { return }
+        for case let file as URL in files
+        where file.lastPathComponent.hasPrefix(".") && file.pathExtension == "part" {
+            let modified = (try? file.resourceValues(forKeys: [.contentModificationDateKey]))?.contentModificationDate
+            if let modified, now.timeIntervalSince(modified) > stagingLifetime {
+                try? FileManager.default.removeItem(at: file)
+            }
+        }
     }
 
     /// The cover file of a parent in a size, if it has one.
