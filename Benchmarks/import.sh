@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Import speed: a corpus of 1,000 group schedules made from the real IIS fixtures (about 40,500
-# lessons), imported into a new SQLite database each run, timed by hyperfine.
-#   Benchmarks/import.sh [CAMPUS_BINARY] [FIXTURES_DIR]
+# lessons), imported by `campus import iis` into a new SQLite database each run and, when
+# POSTGRES_URL names a server where it may create databases, into a new PostgreSQL database each
+# run (the same machine's cores), timed by hyperfine. BEFORE names an earlier build to time beside
+# it in the same run.
+#   [POSTGRES_URL=postgres://…/postgres] [BEFORE=/path/to/campus] Benchmarks/import.sh [CAMPUS_BINARY] [FIXTURES_DIR]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 binary=${1:-.build/release/campus}
@@ -12,4 +15,19 @@ python3 Benchmarks/make-iis-corpus.py "$fixtures" "$work/corpus" 1000
 hyperfine --warmup 1 --runs 5 --prepare "rm -rf $work/data" \
   "$binary import iis --data-dir $work/data $work/corpus/*.json 2>/dev/null" --export-markdown "$work/import.md"
 cat "$work/import.md"
+if [ -n "${POSTGRES_URL:-}" ]; then
+  database="${POSTGRES_URL%/*}/campus_import_bench"
+  fresh="psql $POSTGRES_URL -qc 'DROP DATABASE IF EXISTS campus_import_bench' -c 'CREATE DATABASE campus_import_bench'"
+  commands=()
+  for build in ${BEFORE:-} "$binary"; do
+    commands+=("$build import iis --data-dir $work/pg --database $database $work/corpus/*.json 2>/dev/null")
+  done
+  hyperfine --warmup 1 --runs 5 --prepare "$fresh && $binary migrate --database $database >/dev/null 2>&1" \
+    "${commands[@]}" --export-markdown "$work/import-pg.md"
+  cat "$work/import-pg.md"
+  hyperfine --runs 3 "$binary import iis --data-dir $work/pg --database $database $work/corpus/*.json 2>/dev/null" \
+    --export-markdown "$work/reimport-pg.md"
+  cat "$work/reimport-pg.md"
+  psql "$POSTGRES_URL" -qc 'DROP DATABASE IF EXISTS campus_import_bench'
+fi
 "$binary" import iis --data-dir "$work/once" "$work"/corpus/*.json 2>/dev/null
