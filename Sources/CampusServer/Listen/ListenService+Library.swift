@@ -122,10 +122,7 @@ extension ListenService {
         guard FileManager.default.fileExists(atPath: uploads.path) else { return }
         Self.sweepStagingFiles(in: uploads, now: now())
         do {
-            let summary = try await scan(uploads.path)
-            if summary.added + summary.updated + summary.removed > 0 {
-                logger.notice("uploads caught up", metadata: ["summary": "\(summary)"])
-            }
+            _ = try await scan(uploads.path)  // the scanner logs what it found
         } catch {
             logger.warning("uploads not caught up", metadata: ["error": "\(String(reflecting: error))"])
         }
