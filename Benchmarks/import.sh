@@ -3,7 +3,7 @@
 # lessons), imported by `campus import iis` into a new SQLite database each run and, when
 # POSTGRES_URL names a server where it may create databases, into a new PostgreSQL database each
 # run (the same machine's cores), timed by hyperfine. BEFORE names an earlier build to time beside
-# it in the same run.
+# it in the same run, on both databases.
 #   [POSTGRES_URL=postgres://…/postgres] [BEFORE=/path/to/campus] Benchmarks/import.sh [CAMPUS_BINARY] [FIXTURES_DIR]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -12,8 +12,11 @@ fixtures=${2:-../shared/fixtures/iis}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 python3 Benchmarks/make-iis-corpus.py "$fixtures" "$work/corpus" 1000
-hyperfine --warmup 1 --runs 5 --prepare "rm -rf $work/data" \
-  "$binary import iis --data-dir $work/data $work/corpus/*.json 2>/dev/null" --export-markdown "$work/import.md"
+sqlite=()
+for build in ${BEFORE:-} "$binary"; do
+  sqlite+=("$build import iis --data-dir $work/data $work/corpus/*.json 2>/dev/null")
+done
+hyperfine --warmup 1 --runs 5 --prepare "rm -rf $work/data" "${sqlite[@]}" --export-markdown "$work/import.md"
 cat "$work/import.md"
 if [ -n "${POSTGRES_URL:-}" ]; then
   database="${POSTGRES_URL%/*}/campus_import_bench"

@@ -6,7 +6,7 @@ import Timetable
 extension IIS {
     // MARK: Lists
 
-    struct GroupDTO: Decodable {
+    struct GroupDTO {
         var id: Int?
         var name: String
         var facultyId: Int?
@@ -20,7 +20,7 @@ extension IIS {
 
     /// `GET /student-groups`: groups, with the faculties and specialities they name.
     static func groups(_ data: Data) throws -> TimetableImport {
-        let list = try JSONDecoder().decode([GroupDTO].self, from: data)
+        let list = try readList(data) { try GroupDTO(&$0) }
         var result = TimetableImport()
         for (index, dto) in list.enumerated() {
             try result.add(group: dto, path: "[\(index)]")
@@ -28,7 +28,7 @@ extension IIS {
         return result
     }
 
-    struct EmployeeDTO: Decodable {
+    struct EmployeeDTO {
         var id: Int?
         var urlId: String?
         var firstName: String?
@@ -44,7 +44,7 @@ extension IIS {
 
     /// `GET /employees/all`: teachers with their departments.
     static func employees(_ data: Data) throws -> TimetableImport {
-        let list = try JSONDecoder().decode([EmployeeDTO].self, from: data)
+        let list = try readList(data) { try EmployeeDTO(&$0) }
         var result = TimetableImport()
         var departments = Set<String>()
         for (index, dto) in list.enumerated() {

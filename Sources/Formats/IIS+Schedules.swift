@@ -6,7 +6,7 @@ import Timetable
 extension IIS {
     // MARK: Schedules
 
-    struct ScheduleDTO: Decodable {
+    struct ScheduleDTO {
         var startDate: String?
         var endDate: String?
         var startExamsDate: String?
@@ -17,7 +17,7 @@ extension IIS {
         var exams: [LessonDTO]?
     }
 
-    struct EmbeddedGroupDTO: Decodable {
+    struct EmbeddedGroupDTO {
         var name: String
         var numberOfStudents: Int?
         var educationDegree: Int?
@@ -25,7 +25,7 @@ extension IIS {
         var specialityCode: String?
     }
 
-    struct LessonDTO: Decodable {
+    struct LessonDTO {
         var subject: String?
         var subjectFullName: String?
         var lessonTypeAbbrev: String?
@@ -49,7 +49,7 @@ extension IIS {
     /// (weekly ones under `schedules`, keyed by weekday; dated ones under `exams`), the term and
     /// exam-session dates, and the groups, teachers and rooms the lessons name.
     static func schedule(_ data: Data) throws -> TimetableImport {
-        let dto = try JSONDecoder().decode(ScheduleDTO.self, from: data)
+        let dto = try readSchedule(data)
         var result = TimetableImport()
         let owner: ScheduleOwner
         if let group = dto.studentGroupDto {

@@ -71,7 +71,7 @@ public struct ImportError: PhrasedError, Sendable, Equatable {
         }
     }
 
-    private static func describe(_ type: Any.Type) -> Phrase {
+    static func describe(_ type: Any.Type) -> Phrase {
         switch type {
         case is String.Type: Phrase("a string")
         case is Int.Type, is Int64.Type: Phrase("a whole number")

@@ -18,14 +18,16 @@ extension Array {
 }
 
 extension Sequence where Element == UInt8 {
-    /// The bytes as lowercase hexadecimal digits.
-    public var hexadecimal: String {
-        let digits = Array("0123456789abcdef".utf8)
+    /// The bytes as lowercase hexadecimal digits. Inlinable, so that it is compiled for each
+    /// caller's sequence type (unspecialized, it cost as much as the SHA-256 of an import's lesson).
+    @inlinable public var hexadecimal: String {
         var text = [UInt8]()
         text.reserveCapacity(underestimatedCount * 2)
         for byte in self {
-            text.append(digits[Int(byte >> 4)])
-            text.append(digits[Int(byte & 0x0F)])
+            let high = byte >> 4
+            let low = byte & 0x0F
+            text.append(high < 10 ? 0x30 + high : 0x57 + high)
+            text.append(low < 10 ? 0x30 + low : 0x57 + low)
         }
         return String(decoding: text, as: UTF8.self)
     }

@@ -96,6 +96,18 @@ public struct LocalDate: Hashable, Comparable, Sendable, CustomStringConvertible
         return checked(year: year, month: month, day: day)
     }
 
+    /// Reads `dd.MM.yyyy` from a string's bytes (an IIS import reads tens of thousands).
+    public static func read(dotted text: String) -> Result<LocalDate, ReadProblem> {
+        var text = text
+        return text.withUTF8 { bytes in
+            guard bytes.count == 10, bytes[2] == UInt8(ascii: "."), bytes[5] == UInt8(ascii: "."),
+                let day = asciiNumber(bytes, 0..<2), let month = asciiNumber(bytes, 3..<5),
+                let year = asciiNumber(bytes, 6..<10)
+            else { return .failure(.malformed) }
+            return checked(year: year, month: month, day: day)
+        }
+    }
+
     /// Reads `dd.MM.yyyy`, telling a malformed text from a date outside ``DateRules/years``.
     public static func read(dotted text: some StringProtocol) -> Result<LocalDate, ReadProblem> {
         let parts = text.split(separator: ".", omittingEmptySubsequences: false)
@@ -206,6 +218,20 @@ public struct WallTime: Hashable, Comparable, Sendable, CustomStringConvertible 
         self.minutes = hour * 60 + minute
     }
 
+    /// Reads `HH:mm` (also `H:mm`) from a string's bytes (an IIS import reads tens of thousands).
+    public init?(_ text: String) {
+        var text = text
+        let parts = text.withUTF8 { bytes -> (hour: Int, minute: Int)? in
+            let colon = bytes.count - 3
+            guard colon == 1 || colon == 2, bytes[colon] == UInt8(ascii: ":"),
+                let hour = asciiNumber(bytes, 0..<colon), let minute = asciiNumber(bytes, colon + 1..<bytes.count)
+            else { return nil }
+            return (hour, minute)
+        }
+        guard let parts else { return nil }
+        self.init(hour: parts.hour, minute: parts.minute)
+    }
+
     /// Reads `HH:mm` (also `H:mm`).
     public init?(_ text: some StringProtocol) {
         let parts = text.split(separator: ":", omittingEmptySubsequences: false)
@@ -279,6 +305,17 @@ public struct LocalDateTime: Hashable, Comparable, Sendable {
 func asciiNumber(_ text: some StringProtocol) -> Int? {
     guard (1...9).contains(text.utf8.count), text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
     return Int(text)
+}
+
+/// The number the ASCII digits at `range` of `bytes` write, if they are all digits.
+func asciiNumber(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Int? {
+    var value = 0
+    for index in range {
+        let digit = Int(bytes[index]) - 0x30
+        guard (0...9).contains(digit) else { return nil }
+        value = value * 10 + digit
+    }
+    return value
 }
 
 /// A number with leading zeros to `width` digits (cheaper than `String(format:)`, which these
