@@ -115,9 +115,8 @@ struct MediaStreamMiddleware: RouterMiddleware {
         let size = file.identity.size
         let modified = file.identity.modified
         let etag = "\"m\(id)-\(size)-\(file.identity.modifiedMilliseconds)\""
-        let lastModified = HTTPDate.text(modified)
         var headers: HTTPFields = [
-            .contentType: item.contentType, .acceptRanges: "bytes", .eTag: etag, .lastModified: lastModified,
+            .contentType: item.contentType, .acceptRanges: "bytes", .eTag: etag, .lastModified: file.lastModified,
             .cacheControl: "private, max-age=3600",
         ]
         if let ifNoneMatch = request.headers[.ifNoneMatch] {
@@ -132,7 +131,7 @@ struct MediaStreamMiddleware: RouterMiddleware {
             return Response(status: .notModified, headers: headers)
         }
         var range = ByteRangeRequest(header: request.headers[.range], size: size)
-        if let ifRange = request.headers[.ifRange], ifRange != etag, ifRange != lastModified {
+        if let ifRange = request.headers[.ifRange], ifRange != etag, ifRange != file.lastModified {
             range = .whole
         }
         let part: ClosedRange<Int64>
