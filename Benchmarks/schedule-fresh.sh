@@ -68,6 +68,11 @@ echo "== campus, a random group's random week (300 groups x 40 weeks x 3 subgrou
 wrk -t${WRK_THREADS:-1} -c64 -d"${seconds}s" --latency -s "$work/fresh.lua" "http://127.0.0.1:$campus_port" | grep -E "Requests/sec|  50%|  99%|Non-2xx"
 echo "== nginx, one answer as a file"
 wrk -t${WRK_THREADS:-1} -c64 -d"${seconds}s" --latency "http://127.0.0.1:$nginx_port$path" | grep -E "Requests/sec|  50%|  99%"
-echo "campus resident memory after the load: $(awk '/VmRSS/ {print $2, $3}' /proc/$campus_pid/status)" \
-  "(anonymous $(awk '/RssAnon/ {print $2, $3}' /proc/$campus_pid/status)," \
-  "mapped files $(awk '/RssFile/ {print $2, $3}' /proc/$campus_pid/status))"
+memory() {
+  echo "campus resident memory $1: $(awk '/VmRSS/ {print $2, $3}' /proc/$campus_pid/status)" \
+    "(anonymous $(awk '/RssAnon/ {print $2, $3}' /proc/$campus_pid/status)," \
+    "mapped files $(awk '/RssFile/ {print $2, $3}' /proc/$campus_pid/status))"
+}
+memory "after the load"
+sleep 10
+memory "10 s later"

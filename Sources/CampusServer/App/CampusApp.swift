@@ -61,6 +61,7 @@ public enum CampusApp {
                 HousekeepingService(
                     outbox: services.outbox, accounts: services.accounts,
                     interval: configuration.housekeepingInterval, logger: logger),
+                MemoryTrimService(interval: .seconds(5), logger: logger),
             ]
             if let iisURL = configuration.iisURL {
                 background.append(
