@@ -55,7 +55,7 @@ async def main():
     held = sum(1 for received, whole in counts if whole and received >= 0.9 * expected)
     cpu = 100 * spent / elapsed
     print(f"listeners {listeners}: held without a drop {held}; server CPU {cpu:.1f}% "
-          f"= {1000 * cpu / listeners:.2f}‰ of a core per listener; "
+          f"= {10 * cpu / listeners:.4f}‰ of a core per listener; "
           f"mean received {sum(r for r, _ in counts) / listeners / 1024:.0f} KiB of {expected / 1024:.0f}")
 
 
