@@ -16,9 +16,7 @@ extension IIS {
         _ data: Data, _ element: (inout JSONReader) throws -> Element
     ) throws -> [Element] {
         var reader = try JSONReader(data)
-        try reader.enterArray()
-        var result: [Element] = []
-        while try reader.nextElement() { result.append(try element(&reader)) }
+        let result = try reader.requireArray(element)
         try reader.finish()
         return result
     }
@@ -41,10 +39,7 @@ extension IIS.ScheduleDTO {
                 guard try reader.beginObject() else { break }
                 var days: [String: [IIS.LessonDTO]] = [:]
                 while let day = try reader.nextKey() {
-                    try reader.enterArray()
-                    var lessons: [IIS.LessonDTO] = []
-                    while try reader.nextElement() { lessons.append(try IIS.LessonDTO(&reader)) }
-                    days[day.string] = lessons
+                    days[day.string] = try reader.requireArray { try IIS.LessonDTO(&$0) }
                 }
                 schedules = days
             case "exams": exams = try reader.readArray { try IIS.LessonDTO(&$0) }

@@ -157,7 +157,13 @@ struct JSONReader {
 
     /// An array's elements, each read by `element`; nil for null.
     mutating func readArray<Element>(_ element: (inout JSONReader) throws -> Element) throws -> [Element]? {
-        guard try beginArray() else { return nil }
+        if try readNull() { return nil }
+        return try requireArray(element)
+    }
+
+    /// An array that must be there (null is an error), each element read by `element`.
+    mutating func requireArray<Element>(_ element: (inout JSONReader) throws -> Element) throws -> [Element] {
+        try enterArray()
         var result: [Element] = []
         while try nextElement() { result.append(try element(&self)) }
         return result

@@ -110,11 +110,7 @@ public struct LocalDate: Hashable, Comparable, Sendable, CustomStringConvertible
 
     /// Reads `dd.MM.yyyy`, telling a malformed text from a date outside ``DateRules/years``.
     public static func read(dotted text: some StringProtocol) -> Result<LocalDate, ReadProblem> {
-        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 3, parts[0].count == 2, parts[1].count == 2, parts[2].count == 4,
-            let day = digits(parts[0]), let month = digits(parts[1]), let year = digits(parts[2])
-        else { return .failure(.malformed) }
-        return checked(year: year, month: month, day: day)
+        read(dotted: String(text))
     }
 
     /// What is wrong with the value of `field`, in a sentence that calls it `name` (the field
@@ -234,11 +230,7 @@ public struct WallTime: Hashable, Comparable, Sendable, CustomStringConvertible 
 
     /// Reads `HH:mm` (also `H:mm`).
     public init?(_ text: some StringProtocol) {
-        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
-        guard parts.count == 2, (1...2).contains(parts[0].count), parts[1].count == 2,
-            let hour = asciiNumber(parts[0]), let minute = asciiNumber(parts[1])
-        else { return nil }
-        self.init(hour: hour, minute: minute)
+        self.init(String(text))
     }
 
     public var hour: Int { minutes / 60 }
