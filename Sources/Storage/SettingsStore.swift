@@ -9,6 +9,8 @@ public enum SettingKey: String, Sendable, CaseIterable {
     case serverSecret = "server.secret"
     /// The study calendar (`odd-even 2026-09-01` or a list of weeks).
     case studyCalendar = "timetable.calendar"
+    /// The numbered pairs of a study day (`09:00-10:20 10:35-11:55 …`); BSUIR's when unset.
+    case pairTimes = "timetable.pairs"
     /// Changes whenever the timetable does, so cached answers know they are old.
     case timetableVersion = "timetable.version"
     /// Which instance syncs from IIS, and until when (`instance seconds`).

@@ -218,12 +218,16 @@ extension TimetableStore {
     }
 
     /// The lessons of any of these groups, teachers and rooms, and these lessons by id (each lesson
-    /// once), that can take place in `range`, with their rooms, teachers and groups.
+    /// once) — or with `all`, every lesson — that can take place in `range`, with their rooms,
+    /// teachers and groups.
     public func lessons(
-        groups: [String] = [], teachers: [Int64] = [], rooms: [Int64] = [], ids: [Int64] = [],
+        groups: [String] = [], teachers: [Int64] = [], rooms: [Int64] = [], ids: [Int64] = [], all: Bool = false,
         in range: ClosedRange<LocalDate>? = nil
     ) async throws -> [Lesson] {
         var sources: [SQLQueryString] = []
+        if all {
+            sources.append("SELECT id AS lesson_id FROM lessons")
+        }
         if !ids.isEmpty {
             sources.append("SELECT id AS lesson_id FROM lessons WHERE id IN (\(list(ids)))")
         }

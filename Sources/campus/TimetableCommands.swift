@@ -214,10 +214,12 @@ struct CalendarCommand: AsyncParsableCommand {
     @Argument(help: "bsuir, odd-even or dated; absent shows the current setting.") var kind: String?
     @Option(name: .customLong("term-start"), help: "The first day of term, YYYY-MM-DD (for odd-even).")
     var termStart: String?
+    @Option(help: "The numbered pairs of a day, such as \"09:00-10:20 10:35-11:55\" (BSUIR's by default).")
+    var pairs: String?
 
     func run() async throws {
         let text = try await withDatabase(storage) { database, _ in
-            try await StudyCalendarSetting(database: database).set(kind: kind, termStart: termStart)
+            try await StudyCalendarSetting(database: database).set(kind: kind, termStart: termStart, pairs: pairs)
         }
         print(text)
     }

@@ -514,3 +514,25 @@ def test_an_admin_adds_changes_and_removes_a_radio_station(browser, campus, tmp_
     browser.execute_script("HTMLFormElement.prototype.submit.call(document.getElementById('remove-station').form)")
     wait_text(browser, (By.CLASS_NAME, "flash"), "The station is removed.")
     assert campus.call("GET", "/api/v1/stations/campus.mp3").status_code == 404
+
+
+def test_find_a_free_room(browser, campus):
+    """From the rooms list to the free rooms: a date, a pair and a building chosen in the form give
+    the rooms the API gives, each saying until when it is free."""
+    browser.get(campus.url + "/timetable/rooms")
+    browser.find_element(By.ID, "free-rooms-link").click()
+    wait_text(browser, (By.TAG_NAME, "h1"), "Free rooms")
+    date = browser.find_element(By.ID, "free-date")
+    browser.execute_script("arguments[0].value = '2023-09-25'", date)
+    Select(browser.find_element(By.ID, "free-pair")).select_by_value("3")
+    fill(browser, "free-building", "5")
+    browser.find_element(By.CSS_SELECTOR, "#free-rooms-form button").click()
+    wait_text(browser, (By.ID, "free-summary"), "during pair 3 (12:25–13:45)")
+    expected = campus.call("GET", "/api/v1/rooms/free",
+                           params={"date": "2023-09-25", "pair": 3, "building": 5}).json()
+    names = [item["room"]["name"] for section in expected["sections"] for item in section["items"]]
+    shown = [a.find_element(By.TAG_NAME, "strong").text for a in browser.find_elements(By.CSS_SELECTOR, ".free-rooms a")]
+    assert shown == names and names
+    assert all(a.find_element(By.CLASS_NAME, "free-until").text.startswith("free")
+               for a in browser.find_elements(By.CSS_SELECTOR, ".free-rooms a"))
+    assert Select(browser.find_element(By.ID, "free-pair")).first_selected_option.get_attribute("value") == "3"

@@ -1,9 +1,11 @@
 """The timetable end to end: importing real IIS files with the CLI, bad files, the iCalendar feeds
 read by Python's icalendar and recurring-ical-events, and the schedule as the CLI prints it."""
 import collections
+import json
 import datetime
 import os
 import sqlite3
+import time
 from pathlib import Path
 
 import icalendar
@@ -196,5 +198,181 @@ def test_my_calendar_feed_equals_my_schedule_with_its_reminders(data_dir):
         moved = server.call("PUT", "/api/v1/me/calendar", token=token, json={"newAddress": True}).json()
         assert moved["url"] != feed["url"] and "reminderMinutes" not in moved
         assert server.call("GET", path).status_code == 404
+    finally:
+        server.stop()
+
+
+WEEKDAYS = ["Понедельник", "Вторник", "Среда", "Четверг", "Пятница", "Суббота", "Воскресенье"]
+
+
+def bsuir_week(day):
+    """BSUIR's study week (1–4): counted from the Monday of the week of 1 September."""
+    september = datetime.date(day.year if day.month >= 9 else day.year - 1, 9, 1)
+    first_monday = september - datetime.timedelta(days=september.weekday())
+    if day < first_monday:
+        september = datetime.date(september.year - 1, 9, 1)
+        first_monday = september - datetime.timedelta(days=september.weekday())
+    return (day - first_monday).days // 7 % 4 + 1
+
+
+def dotted(text):
+    return datetime.datetime.strptime(text, "%d.%m.%Y").date() if text else None
+
+
+def busy_rooms_from_the_files(day, start, end):
+    """The rooms some lesson of the raw IIS files holds on `day` between `start` and `end`
+    (HH:MM), read here without Campus: weekdays, study weeks, date ranges and dated lessons."""
+    busy = set()
+    for path in FIXTURES.glob("*.json"):
+        data = json.loads(path.read_text())
+        if not isinstance(data, dict):
+            continue
+        lessons = [(name, lesson) for name, items in (data.get("schedules") or {}).items() for lesson in items]
+        lessons += [(None, lesson) for lesson in data.get("exams") or []]
+        for weekday, lesson in lessons:
+            if lesson.get("dateLesson"):
+                if dotted(lesson["dateLesson"]) != day:
+                    continue
+            else:
+                if weekday is None or WEEKDAYS.index(weekday) != day.weekday():
+                    continue
+                first, last = dotted(lesson.get("startLessonDate")), dotted(lesson.get("endLessonDate"))
+                if first and day < first or last and day > last:
+                    continue
+                weeks = lesson.get("weekNumber") or []
+                if weeks and 0 not in weeks and bsuir_week(day) not in weeks:
+                    continue
+            if not (lesson["startLessonTime"] < end and start < lesson["endLessonTime"]):
+                continue
+            for room in lesson.get("auditories") or []:
+                busy.add(room.removesuffix(" к.").replace("a", "а"))  # Campus writes Cyrillic а
+    return busy
+
+
+def test_free_rooms_equal_a_computation_from_the_files(data_dir):
+    """GET /api/v1/rooms/free for every pair of several days of the autumn term and the exam
+    session equals all rooms less those the raw IIS files put a lesson in then."""
+    run_cli("import", "iis", *IIS_FILES, data_dir=data_dir)
+    server = Campus(data_dir).start()
+    try:
+        rooms = server.call("GET", "/api/v1/rooms").json()
+        every = {item["name"] for section in rooms["sections"] for item in section["items"]}
+        checked = busy_total = 0
+        days = [datetime.date(2023, 9, 25) + datetime.timedelta(days=n) for n in range(0, 12)]
+        days += [datetime.date(2022, 9, 27), datetime.date(2023, 1, 9), datetime.date(2023, 12, 29)]
+        for day in days:
+            answer = server.call("GET", "/api/v1/rooms/free", params={"date": day.isoformat(), "pair": 1}).json()
+            for pair in answer["pairs"]:
+                found = server.call("GET", "/api/v1/rooms/free",
+                                    params={"date": day.isoformat(), "pair": pair["number"]}).json()
+                free = {item["room"]["name"] for section in found["sections"] for item in section["items"]}
+                busy = busy_rooms_from_the_files(day, pair["start"], pair["end"])
+                assert free == every - busy, (day, pair)
+                assert found["total"] == len(free)
+                checked += 1
+                busy_total += len(busy)
+        assert checked == len(days) * 8 and busy_total > 50
+        # Another institution's pairs, set by the CLI while the server runs.
+        shown = run_cli("calendar", "--pairs", "08:30-09:50 10:00-11:20", data_dir=data_dir).stdout
+        assert "pairs: 08:30-09:50 10:00-11:20" in shown
+        refused = run_cli("calendar", "--pairs", "10:00-09:00", data_dir=data_dir, check=False)
+        assert refused.returncode != 0
+        time.sleep(1.5)  # the server reads the timetable's version at most once a second
+        answer = server.call("GET", "/api/v1/rooms/free", params={"date": "2023-09-25", "pair": 2}).json()
+        assert [p["start"] for p in answer["pairs"]] == ["08:30", "10:00"] and answer["start"] == "10:00"
+        assert server.call("GET", "/api/v1/rooms/free", params={"pair": 3}).status_code == 422
+    finally:
+        server.stop()
+
+
+def conflicts_from_the_files(first_day, last_day):
+    """The conflicts of the raw IIS files from `first_day` to `last_day`, computed here by the
+    rules GET /api/v1/conflicts states: each lesson once (a lesson written in a group's and a
+    teacher's file is one), announcements hold nobody, a session written twice (same subject, type,
+    times and teachers) is one, and a group's subgroups or a group split by language (same subject
+    and type) do not clash."""
+    lessons = {}
+    for path in FIXTURES.glob("*.json"):
+        data = json.loads(path.read_text())
+        if not isinstance(data, dict):
+            continue
+        items = [(name, lesson) for name, group in (data.get("schedules") or {}).items() for lesson in group]
+        items += [(None, lesson) for lesson in data.get("exams") or []]
+        for weekday, lesson in items:
+            if lesson.get("announcement"):
+                continue
+            teachers = frozenset(e["urlId"] for e in lesson.get("employees") or [])
+            rooms = frozenset(r.removesuffix(" к.").replace("a", "а") for r in lesson.get("auditories") or [])
+            groups = frozenset(g["name"] for g in lesson.get("studentGroups") or [])
+            key = (weekday, lesson.get("dateLesson"), lesson.get("startLessonDate"), lesson.get("endLessonDate"),
+                   tuple(sorted(lesson.get("weekNumber") or [])), lesson["startLessonTime"], lesson["endLessonTime"],
+                   lesson["subject"], lesson.get("lessonTypeAbbrev"), lesson.get("numSubgroup") or 0, rooms, teachers)
+            if key in lessons:
+                lessons[key]["groups"] |= groups
+            else:
+                lessons[key] = {"weekday": weekday, "lesson": lesson, "teachers": teachers, "rooms": rooms,
+                                "groups": set(groups)}
+    found = collections.Counter()
+    day = first_day
+    while day <= last_day:
+        held = collections.defaultdict(list)
+        for entry in lessons.values():
+            lesson = entry["lesson"]
+            if lesson.get("dateLesson"):
+                if dotted(lesson["dateLesson"]) != day:
+                    continue
+            else:
+                if entry["weekday"] is None or WEEKDAYS.index(entry["weekday"]) != day.weekday():
+                    continue
+                first, last = dotted(lesson.get("startLessonDate")), dotted(lesson.get("endLessonDate"))
+                if first and day < first or last and day > last:
+                    continue
+                weeks = lesson.get("weekNumber") or []
+                if weeks and 0 not in weeks and bsuir_week(day) not in weeks:
+                    continue
+            for kind, names in (("teacher", entry["teachers"]), ("room", entry["rooms"]), ("group", entry["groups"])):
+                for name in names:
+                    held[(kind, name)].append(entry)
+        for (kind, name), entries in held.items():
+            for i, a in enumerate(entries):
+                for b in entries[i + 1:]:
+                    x, y = a["lesson"], b["lesson"]
+                    if not (x["startLessonTime"] < y["endLessonTime"] and y["startLessonTime"] < x["endLessonTime"]):
+                        continue
+                    same = (x["subject"], x.get("lessonTypeAbbrev")) == (y["subject"], y.get("lessonTypeAbbrev"))
+                    if same and (x["startLessonTime"], x["endLessonTime"]) == (y["startLessonTime"], y["endLessonTime"]) \
+                            and a["teachers"] == b["teachers"]:
+                        continue
+                    if kind == "group":
+                        sx, sy = x.get("numSubgroup") or 0, y.get("numSubgroup") or 0
+                        if same or (sx and sy and sx != sy):
+                            continue
+                    times = sorted([(x["startLessonTime"], x["subject"]), (y["startLessonTime"], y["subject"])])
+                    found[(kind, name, day.isoformat(), tuple(times))] += 1
+        day += datetime.timedelta(days=1)
+    return found
+
+
+def test_conflicts_equal_a_computation_from_the_files(data_dir):
+    """GET /api/v1/conflicts over two academic years equals the conflicts computed from the raw
+    IIS files by the rules the API states."""
+    run_cli("import", "iis", *IIS_FILES, data_dir=data_dir)
+    run_cli("user", "create", "--email", "office@example.org", "--password", "correct horse", "--admin",
+            data_dir=data_dir)
+    server = Campus(data_dir).start()
+    try:
+        token = server.login("office@example.org")
+        found = collections.Counter()
+        for first, last in (("2022-09-01", "2023-08-31"), ("2023-09-01", "2024-08-31")):
+            report = server.call("GET", "/api/v1/conflicts", token=token, params={"from": first, "to": last}).json()
+            assert report["total"] == len(report["conflicts"])
+            for conflict in report["conflicts"]:
+                name = conflict["key"] if conflict["kind"] == "teacher" else conflict["name"]
+                times = sorted([(conflict["first"]["start"], conflict["first"]["subject"]),
+                                (conflict["second"]["start"], conflict["second"]["subject"])])
+                found[(conflict["kind"], name, conflict["date"], tuple(times))] += 1
+        expected = conflicts_from_the_files(datetime.date(2022, 9, 1), datetime.date(2024, 8, 31))
+        assert sum(expected.values()) > 0
+        assert found == expected
     finally:
         server.stop()

@@ -137,6 +137,7 @@ public enum CampusApp {
         ProfilePages(services: services).register(on: pageRouter)
         AdminPages(services: services).register(on: pageRouter)
         TimetablePages(services: services).register(on: pageRouter)
+        RoomUsePages(services: services).register(on: pageRouter)
         MyTimetablePages(services: services).register(on: pageRouter)
         MyNotesPages(services: services).register(on: pageRouter)
         MyTasksPages(services: services).register(on: pageRouter)

@@ -8,8 +8,21 @@ public struct StudyCalendarSetting: Sendable {
 
     public init(database: Database) { self.database = database }
 
-    /// Sets the calendar when `kind` is given; returns a description of the setting.
-    public func set(kind: String?, termStart: String?) async throws -> String {
+    /// Sets the calendar when `kind` is given, and the pairs when `pairs` is; returns a
+    /// description of the settings.
+    public func set(kind: String?, termStart: String?, pairs: String? = nil) async throws -> String {
+        if let pairs {
+            guard let times = PairTimes(text: pairs) else {
+                throw NotValid(
+                    description:
+                        "The pairs are up to 16 times like 09:00-10:20, separated by spaces, each after the one before."
+                )
+            }
+            try await database.write { db in
+                try await SettingsStore(db).set(.pairTimes, to: times.text)
+                try await TimetableStore(db).touch()
+            }
+        }
         if let kind {
             var value = kind
             if kind == "odd-even" {
@@ -26,12 +39,16 @@ public struct StudyCalendarSetting: Sendable {
                 try await TimetableStore(db).touch()
             }
         }
-        let value = try await database.read { db in try await SettingsStore(db).value(.studyCalendar) }
+        let (value, pairValue) = try await database.read { db in
+            (try await SettingsStore(db).value(.studyCalendar), try await SettingsStore(db).value(.pairTimes))
+        }
         let calendar = TimetableService.parseCalendar(value) ?? .bsuir
+        let pairs = "pairs: " + (pairValue.flatMap(PairTimes.init(text:)) ?? .bsuir).text
         switch calendar {
-        case .datedOnly: return "dated: every lesson has its own date."
-        case .cycle(let length, .firstOfSeptember): return "bsuir: a \(length)-week cycle from the week of 1 September."
-        case .cycle(_, .date(let start)): return "odd-even: odd and even weeks from \(start.iso)."
+        case .datedOnly: return "dated: every lesson has its own date.\n" + pairs
+        case .cycle(let length, .firstOfSeptember):
+            return "bsuir: a \(length)-week cycle from the week of 1 September.\n" + pairs
+        case .cycle(_, .date(let start)): return "odd-even: odd and even weeks from \(start.iso).\n" + pairs
         }
     }
 

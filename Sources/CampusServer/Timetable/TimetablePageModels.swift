@@ -74,6 +74,8 @@ struct TimetableListPage: PageModel {
     var total: Int
     var sectionChoices: [Choice]
     var tabs: [Tab]
+    /// The rooms list links to the free rooms.
+    var isRooms: Bool
 }
 
 struct SchedulePage: PageModel {

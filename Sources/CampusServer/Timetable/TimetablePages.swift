@@ -187,7 +187,7 @@ struct TimetablePages: Sendable {
                 },
                 tabs: ListKind.allCases.map {
                     .init(url: $0.route.path(query: [("q", query)]), title: $0.title(t), current: $0 == kind)
-                }))
+                }, isRooms: kind == .rooms))
     }
 
     @Sendable func groupList(_ request: PageRequest) async throws -> PageAnswer {

@@ -66,13 +66,19 @@ struct TimetableService: Sendable {
         try await constants.get(read: readConstants).calendar
     }
 
-    /// The calendar and the lesson types, in one read.
+    /// The institution's pairs: BSUIR's unless set otherwise (`campus calendar --pairs`).
+    func pairTimes() async throws -> PairTimes {
+        try await constants.get(read: readConstants).pairs
+    }
+
+    /// The calendar, the pairs and the lesson types, in one read.
     private func readConstants() async throws -> TimetableConstants.Values {
         try await database.read { db in
             let setting = try await SettingsStore(db).value(.studyCalendar)
+            let pairs = try await SettingsStore(db).value(.pairTimes)
             let types = try await TimetableStore(db).lessonTypes()
             return TimetableConstants.Values(
-                calendar: Self.parseCalendar(setting) ?? .bsuir,
+                calendar: Self.parseCalendar(setting) ?? .bsuir, pairs: pairs.flatMap(PairTimes.init(text:)) ?? .bsuir,
                 types: Dictionary(types.map { ($0.id, $0) }) { a, _ in a })
         }
     }
@@ -281,6 +287,7 @@ final class DayCache: Sendable {
 final class TimetableConstants: Sendable {
     struct Values: Sendable {
         var calendar: StudyCalendar
+        var pairs: PairTimes
         var types: [String: LessonType]
     }
 

@@ -117,6 +117,8 @@ struct SiteLinks: Sendable {
     var groups = SiteRoutes.groups.path
     var teachers = SiteRoutes.teachers.path
     var rooms = SiteRoutes.rooms.path
+    var freeRooms = SiteRoutes.freeRooms.path
+    var conflicts = SiteRoutes.conflicts.path
     var lessonTypeStyles = SiteRoutes.lessonTypeStyles.path
     var today = SiteRoutes.today.path
     var myTimetable = SiteRoutes.myTimetable.path

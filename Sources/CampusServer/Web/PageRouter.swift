@@ -49,6 +49,15 @@ struct PageRequest: Sendable {
         let text = String(raw).replacingOccurrences(of: "+", with: " ").trimmingCharacters(in: .whitespaces)
         return text.isEmpty ? nil : String(text.prefix(maxLength))
     }
+
+    /// Every value of a query parameter that may repeat (`kind=room&kind=group`), each read as
+    /// ``query(_:maxLength:)`` reads one; at most 20.
+    func queryValues(_ name: String, maxLength: Int = 100) -> [String] {
+        request.uri.queryParameters.getAll(name).prefix(20).compactMap { raw in
+            let text = String(raw).replacingOccurrences(of: "+", with: " ").trimmingCharacters(in: .whitespaces)
+            return text.isEmpty ? nil : String(text.prefix(maxLength))
+        }
+    }
 }
 
 /// The web app's routes, built in one place: each page or form is registered with its typed

@@ -41,6 +41,8 @@ enum SiteRoutes {
     static let deleteTeacherCardAnswer = Route<String>("/timetable/teachers/{urlId}/card/delete")
     static let moderateTeacherCardAnswer = Route<Int64>("/timetable/card-answers/{answerId}/moderation")
     static let room = Route<Int64>("/timetable/rooms/{roomId}")
+    static let freeRooms = Route<Void>("/timetable/rooms/free")
+    static let conflicts = Route<Void>("/admin/conflicts")
     static let lessonTypeStyles = Route<Void>("/timetable/lesson-types.css")
     static let today = Route<Void>("/today")
     static let myTimetable = Route<Void>("/timetable/mine")

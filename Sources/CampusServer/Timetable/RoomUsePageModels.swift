@@ -1,0 +1,71 @@
+/// The free-rooms page: the question asked in its form, and the rooms free then.
+struct FreeRoomsPage: PageModel {
+    static let template = "free-rooms"
+    static let section: SiteSection? = .timetable
+
+    struct PairChoice: Sendable {
+        var number: Int
+        var label: String
+        var selected: Bool
+    }
+
+    struct Found: Sendable {
+        var name: String
+        var url: String
+        var detail: String
+        /// "free until 14:00", "free for the rest of the day".
+        var until: String
+    }
+
+    struct ResultSection: Sendable {
+        var title: String
+        var items: [Found]
+    }
+
+    var date: String
+    var time: String
+    var pairs: [PairChoice]
+    var building: String
+    var type: String
+    var capacity: String
+    /// "Free on 2 October 2023 during pair 1 (09:00–10:20): 14 rooms".
+    var summary: String?
+    var error: String?
+    var sections: [ResultSection]
+    var none: Bool
+}
+
+/// The timetable office's conflicts report.
+struct ConflictsPage: PageModel {
+    static let template = "conflicts"
+    static let section: SiteSection? = .admin
+
+    struct KindChoice: Sendable {
+        var value: String
+        var label: String
+        var checked: Bool
+    }
+
+    struct Side: Sendable {
+        var time: String
+        var subject: String
+        var detail: String
+    }
+
+    struct Row: Sendable {
+        var date: String
+        var kind: String
+        var name: String
+        var first: Side
+        var second: Side
+    }
+
+    var from: String
+    var to: String
+    var kinds: [KindChoice]
+    var summary: String?
+    var error: String?
+    var rows: [Row]
+    /// Stored, as templates see only stored properties.
+    var hasRows: Bool
+}

@@ -1,0 +1,128 @@
+import CampusHTTP
+import Foundation
+import Localization
+import Timetable
+
+/// Free rooms (for everyone) and the conflicts report (for admins) in the browser.
+struct RoomUsePages: Sendable {
+    let services: Services
+    var timetable: TimetableService { services.timetable }
+
+    func register(on pages: PageRouter) {
+        pages.page(SiteRoutes.freeRooms, freeRooms)
+        pages.signedInPage(SiteRoutes.conflicts, conflicts)
+    }
+
+    /// A day as the pages write it: "2 October 2023".
+    static func text(_ date: LocalDate, _ t: Translator) -> String {
+        t.date(year: date.year, month: date.month, day: date.day)
+    }
+
+    // MARK: Free rooms
+
+    @Sendable func freeRooms(_ request: PageRequest) async throws -> PageAnswer {
+        let t = request.t
+        let pairs = try await timetable.pairTimes()
+        let date = request.query("date")
+        let pair = request.query("pair").flatMap { Int($0) }
+        // The form sends both fields; a pair chosen wins over the time.
+        let time = pair == nil ? request.query("time") : nil
+        let building = request.query("building").flatMap { Int($0) }
+        let type = request.query("type")
+        let capacity = request.query("capacity").flatMap { Int($0) }
+        var page = FreeRoomsPage(
+            date: date ?? timetable.today().iso, time: time ?? "",
+            pairs: pairs.slots.enumerated().map { index, slot in
+                .init(number: index + 1, label: "\(index + 1) · \(slot.start)–\(slot.end)", selected: pair == index + 1)
+            },
+            building: building.map(String.init) ?? "", type: type ?? "", capacity: capacity.map(String.init) ?? "",
+            summary: nil, error: nil, sections: [], none: false)
+        do {
+            let answer = try await timetable.freeRooms(
+                date: date, time: time, pair: pair, building: building, type: type, capacity: capacity)
+            page.date = answer.date.iso
+            if page.time.isEmpty, pair == nil { page.time = answer.start.description }
+            let when =
+                pair.map { number in
+                    t(
+                        "during pair {pair} ({start}–{end})",
+                        ["pair": String(number), "start": answer.start.description, "end": answer.end.description])
+                } ?? t("at {time}", ["time": answer.start.description])
+            page.summary = t.plural(
+                "{count} room is free on {date} {when}.", "{count} rooms are free on {date} {when}.", answer.total,
+                ["date": Self.text(answer.date, t), "when": when])
+            page.none = answer.total == 0
+            page.sections = answer.sections.map { section in
+                .init(
+                    title: TimetablePages.heading(section.label, t),
+                    items: section.items.map { found in
+                        .init(
+                            name: found.room.displayName, url: SiteRoutes.room.path(found.room.id),
+                            detail: TimetablePages.detail(found.room, t),
+                            until: found.freeUntil.map { t("free until {time}", ["time": $0.description]) }
+                                ?? t("free for the rest of the day"))
+                    })
+            }
+        } catch let problem as Problem {
+            page.error = t.detail(problem)
+        }
+        return .page(page)
+    }
+
+    // MARK: Conflicts
+
+    @Sendable func conflicts(_ request: PageRequest, _ account: Authenticated) async throws -> PageAnswer {
+        let t = request.t
+        let from = request.query("from")
+        let to = request.query("to")
+        let asked = Set(request.queryValues("kind").compactMap(Conflict.Kind.init(rawValue:)))
+        var page = ConflictsPage(
+            from: from ?? "", to: to ?? "",
+            kinds: Conflict.Kind.allCases.map {
+                .init(value: $0.rawValue, label: Self.name($0, t), checked: asked.contains($0))
+            },
+            summary: nil, error: nil, rows: [], hasRows: false)
+        do {
+            let report = try await timetable.conflicts(from: from, to: to, kinds: asked, limit: nil, by: account.user)
+            let types = try await timetable.lessonTypes()
+            page.from = report.range.lowerBound.iso
+            page.to = report.range.upperBound.iso
+            page.summary =
+                t.plural(
+                    "{count} conflict from {from} to {to}.", "{count} conflicts from {from} to {to}.", report.total,
+                    ["from": Self.text(report.range.lowerBound, t), "to": Self.text(report.range.upperBound, t)])
+                + (report.total > report.conflicts.count
+                    ? " " + t("The first {shown} are listed.", ["shown": String(report.conflicts.count)]) : "")
+            page.rows = report.conflicts.map { conflict in
+                .init(
+                    date: Self.text(conflict.first.date, t), kind: Self.name(conflict.kind, t), name: conflict.name,
+                    first: Self.side(conflict.first, types), second: Self.side(conflict.second, types))
+            }
+            page.hasRows = !page.rows.isEmpty
+        } catch let problem as Problem where problem.status != .forbidden {
+            page.error = t.detail(problem)
+        }
+        return .page(page)
+    }
+
+    static func name(_ kind: Conflict.Kind, _ t: Translator) -> String {
+        switch kind {
+        case .teacher: t("Teacher")
+        case .room: t("Room")
+        case .group: t("Group")
+        }
+    }
+
+    /// One lesson of a conflict: its time, subject, and whom and where (data, never translated).
+    static func side(_ occurrence: Occurrence, _ types: [String: LessonType]) -> ConflictsPage.Side {
+        let lesson = occurrence.lesson
+        var detail = lesson.groups
+        if lesson.subgroup != 0 { detail.append("(\(lesson.subgroup))") }
+        detail += lesson.teachers.map(\.name) + lesson.rooms.map(\.name)
+        let type = lesson.typeID.map { types[$0]?.abbreviation ?? $0 }
+        return .init(
+            time: "\(lesson.start)–\(lesson.end)",
+            subject: [lesson.subject, type].compactMap { $0 }.joined(separator: " "),
+            detail: detail.joined(separator: " · "))
+    }
+}
