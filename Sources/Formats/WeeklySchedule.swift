@@ -240,10 +240,15 @@ public enum KMASchedule {
         var time: String
         var auditorium: String?
         var notes: String?
+        /// Where the auditorium is (the seed names them `Integer`; the files hold degrees).
+        var latitude: Double?
+        var longitude: Double?
     }
 
     /// The group of a subject's lessons: "294624-3" is group 3 of subject 294624.
-    public static func groupName(subject: Int, group: Int) -> String { "\(subject)-\(group)" }
+    public static func groupName(subject: Int, group: Int) -> String {
+        Electives.groupName(subject: subject, group: group)
+    }
 
     /// The most groups one subject has (a subject of 94,624 groups kept an import busy for minutes;
     /// found by Fuzz/FuzzKMA).
@@ -335,7 +340,16 @@ public enum KMASchedule {
                 dto.group == 0
                 ? (1...subject.numberOfGroups).map { groupName(subject: dto.id, group: $0) }
                 : [groupName(subject: dto.id, group: dto.group)]
-            let room = dto.auditorium.flatMap { IIS.nonEmpty($0) }.map(room)
+            var room = dto.auditorium.flatMap { IIS.nonEmpty($0) }.map(room)
+            if dto.latitude != nil || dto.longitude != nil, !(dto.latitude == 0 && dto.longitude == 0) {
+                // 0, 0 is how a file says "no place"; anything else must be a place on the globe.
+                guard let point = MapPoint(latitude: dto.latitude, longitude: dto.longitude) else {
+                    throw ImportError(
+                        file: scheduleFile, field: "\(path).latitude",
+                        detail: "latitude and longitude must both be given, −90 to 90 and −180 to 180.")
+                }
+                room?.point = point
+            }
             if let room { result.rooms.append(room) }
             let lesson = ImportedLesson(
                 subject: IIS.nonEmpty(dto.name) ?? subject.name, start: start, end: end, date: date,

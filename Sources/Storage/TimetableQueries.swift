@@ -149,9 +149,13 @@ extension TimetableStore {
             automaticPassPossible: try row.decode(column: "automatic_pass", as: Bool?.self))
     }
 
+    /// A room's columns, with its place: its own, else its building's (`buildings` joined as `b`).
     private static let roomColumns = """
-        id, name, building, floor, type_name, type_abbreviation, capacity, note, department, off_campus
+        r.id, r.name, r.building, r.floor, r.type_name, r.type_abbreviation, r.capacity, r.note, r.department,
+        r.off_campus, COALESCE(r.latitude, b.latitude) AS latitude,
+        CASE WHEN r.latitude IS NULL THEN b.longitude ELSE r.longitude END AS longitude
         """
+    private static let roomsWithBuildings = "rooms r LEFT JOIN buildings b ON b.number = r.building"
 
     private func room(from row: any SQLRow) throws -> Room {
         let typeName = try row.decode(column: "type_name", as: String?.self)
@@ -164,17 +168,26 @@ extension TimetableStore {
             capacity: try row.decode(column: "capacity", as: Int?.self),
             note: try row.decode(column: "note", as: String?.self),
             departmentAbbreviation: try row.decode(column: "department", as: String?.self),
-            isOffCampus: try row.decode(column: "off_campus", as: Bool.self))
+            isOffCampus: try row.decode(column: "off_campus", as: Bool.self), point: try Self.point(row))
+    }
+
+    /// The place in a row's `latitude` and `longitude`.
+    static func point(_ row: any SQLRow) throws -> MapPoint? {
+        MapPoint(
+            latitude: try row.decode(column: "latitude", as: Double?.self),
+            longitude: try row.decode(column: "longitude", as: Double?.self))
     }
 
     public func rooms() async throws -> [Room] {
-        try await db.raw("SELECT \(unsafeRaw: Self.roomColumns) FROM rooms ORDER BY building, name").all().map(
-            room(from:))
+        try await db.raw(
+            "SELECT \(unsafeRaw: Self.roomColumns) FROM \(unsafeRaw: Self.roomsWithBuildings) ORDER BY r.building, r.name"
+        ).all().map(room(from:))
     }
 
     public func room(id: Int64) async throws -> Room? {
-        try await db.raw("SELECT \(unsafeRaw: Self.roomColumns) FROM rooms WHERE id = \(bind: id)").first().map(
-            room(from:))
+        try await db.raw(
+            "SELECT \(unsafeRaw: Self.roomColumns) FROM \(unsafeRaw: Self.roomsWithBuildings) WHERE r.id = \(bind: id)"
+        ).first().map(room(from:))
     }
 
     public func lessonTypes() async throws -> [LessonType] {
@@ -287,7 +300,9 @@ extension TimetableStore {
             let idList = list(Array(part))
             for row in try await db.raw(
                 """
-                SELECT lr.lesson_id, r.id, r.name, r.building FROM lesson_rooms lr JOIN rooms r ON r.id = lr.room_id
+                SELECT lr.lesson_id, r.id, r.name, r.building, COALESCE(r.latitude, b.latitude) AS latitude,
+                CASE WHEN r.latitude IS NULL THEN b.longitude ELSE r.longitude END AS longitude
+                FROM lesson_rooms lr JOIN rooms r ON r.id = lr.room_id LEFT JOIN buildings b ON b.number = r.building
                 WHERE lr.lesson_id IN (\(idList)) ORDER BY r.building, r.name
                 """
             ).all() {
@@ -296,7 +311,7 @@ extension TimetableStore {
                     name: try row.decode(column: "name", as: String.self),
                     building: try row.decode(column: "building", as: Int?.self))
                 guard let at = index[try row.decode(column: "lesson_id", as: Int64.self)] else { continue }
-                lessons[at].rooms.append(RoomReference(id: room.id, name: room.displayName))
+                lessons[at].rooms.append(RoomReference(id: room.id, name: room.displayName, point: try Self.point(row)))
             }
             for row in try await db.raw(
                 """

@@ -201,13 +201,13 @@ extension TimetableStore {
             "rooms",
             columns: [
                 "name", "building", "building_key", "floor", "type_name", "type_abbreviation", "capacity", "note",
-                "department", "off_campus", "iis_id",
+                "department", "off_campus", "iis_id", "latitude", "longitude",
             ],
             rows: rooms.values.sorted { $0.key < $1.key }.map { room -> [(any Encodable & Sendable)?] in
                 [
                     room.key.name, room.key.building, room.key.building ?? -1, room.floor, room.type?.name,
                     room.type?.abbreviation, room.capacity, room.note, room.departmentAbbreviation, room.isOffCampus,
-                    room.iisID,
+                    room.iisID, room.point?.latitude, room.point?.longitude,
                 ]
             },
             conflict: """
@@ -216,7 +216,9 @@ extension TimetableStore {
                 type_abbreviation = COALESCE(excluded.type_abbreviation, rooms.type_abbreviation),
                 capacity = COALESCE(excluded.capacity, rooms.capacity), note = COALESCE(excluded.note, rooms.note),
                 department = COALESCE(excluded.department, rooms.department), off_campus = excluded.off_campus,
-                iis_id = COALESCE(excluded.iis_id, rooms.iis_id)
+                iis_id = COALESCE(excluded.iis_id, rooms.iis_id),
+                latitude = CASE WHEN excluded.latitude IS NULL THEN rooms.latitude ELSE excluded.latitude END,
+                longitude = CASE WHEN excluded.latitude IS NULL THEN rooms.longitude ELSE excluded.longitude END
                 """)
         var ids: [RoomKey: Int64] = [:]
         for part in Array(rooms.keys).chunked(Self.chunk) {

@@ -96,11 +96,14 @@ public struct Room: Sendable, Hashable, Identifiable {
     public var departmentAbbreviation: String?
     /// Outside the university (a partner company's room, say).
     public var isOffCampus: Bool
+    /// Where it is: its own place (seed 003's files give one per room), else its building's.
+    public var point: MapPoint?
 
     public init(
         id: Int64, name: String, building: Int?, floor: Int? = nil, type: RoomType? = nil, capacity: Int? = nil,
-        note: String? = nil, departmentAbbreviation: String? = nil, isOffCampus: Bool = false
+        note: String? = nil, departmentAbbreviation: String? = nil, isOffCampus: Bool = false, point: MapPoint? = nil
     ) {
+        self.point = point
         self.id = id
         self.name = name
         self.building = building

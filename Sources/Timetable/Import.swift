@@ -56,11 +56,14 @@ public struct ImportedRoom: Sendable, Hashable {
     public var departmentAbbreviation: String?
     public var isOffCampus: Bool
     public var iisID: Int?
+    /// Where the room is, when the source says (seed 003).
+    public var point: MapPoint?
 
     public init(
         key: RoomKey, floor: Int?, type: RoomType? = nil, capacity: Int? = nil, note: String? = nil,
-        departmentAbbreviation: String? = nil, isOffCampus: Bool, iisID: Int? = nil
+        departmentAbbreviation: String? = nil, isOffCampus: Bool, iisID: Int? = nil, point: MapPoint? = nil
     ) {
+        self.point = point
         self.key = key
         self.floor = floor
         self.type = type

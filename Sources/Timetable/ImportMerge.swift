@@ -65,6 +65,7 @@ extension ImportedRoom: ImportMergeable {
         result.note = note ?? earlier.note
         result.departmentAbbreviation = departmentAbbreviation ?? earlier.departmentAbbreviation
         result.iisID = iisID ?? earlier.iisID
+        result.point = point ?? earlier.point
         return result
     }
 }

@@ -2,10 +2,13 @@
 public struct RoomReference: Sendable, Hashable {
     public var id: Int64
     public var name: String
+    /// Where the room is (``Room/point``), when known.
+    public var point: MapPoint?
 
-    public init(id: Int64, name: String) {
+    public init(id: Int64, name: String, point: MapPoint? = nil) {
         self.id = id
         self.name = name
+        self.point = point
     }
 }
 

@@ -9,6 +9,7 @@ import Testing
 import Timetable
 
 @testable import CampusServer
+@testable import Formats
 
 /// Free rooms and the conflicts report over the real IIS fixtures (issue 16, items 2 and 3), on
 /// SQLite and PostgreSQL. The end-to-end tests check both against a computation of their own.
@@ -110,6 +111,83 @@ import Timetable
             #expect(one.conflicts.count == 1 && one.total == report.total)
             let long = try await server.request(.get, "/api/v1/conflicts?from=2022-01-01&to=2023-12-31", token: token)
             #expect(long.status == .unprocessableContent)
+        }
+    }
+
+    @Test(arguments: TestDatabases.kinds)
+    func buildingsOnTheMap(_ kind: Database.Kind) async throws {
+        try await TestServer.run(kind) { server in
+            try await server.importFixtures()
+            try await server.register("student@example.org")
+            try await server.register("admin@example.org")
+            try await server.makeAdmin("admin@example.org")
+            let api = server.api()
+            let buildings = try await api.listBuildings().ok.body.json
+            #expect(buildings.map(\.number) == [1, 2, 3, 4, 5])
+            #expect(buildings.first { $0.number == 5 }?.roomCount == 4)
+            #expect(buildings.allSatisfy { $0.mapUrl == nil })
+            // Who may set a place.
+            let place = #"{"name":"Корпус 5","latitude":53.9117,"longitude":27.5949}"#
+            #expect(try await server.request(.put, "/api/v1/buildings/5", json: place).status == .unauthorized)
+            let student = try await server.login("student@example.org")
+            #expect(
+                try await server.request(.put, "/api/v1/buildings/5", json: place, token: student).status == .forbidden)
+            let admin = try await server.login("admin@example.org")
+            for bad in [
+                #"{"latitude":53.9}"#, #"{"latitude":91,"longitude":27}"#, #"{"latitude":53,"longitude":"x"}"#,
+                #"{"latitude":53,"longitude":27,"colour":1}"#,
+            ] {
+                let answer = try await server.request(.put, "/api/v1/buildings/5", json: bad, token: admin)
+                #expect(answer.status == .unprocessableContent, "\(bad)")
+            }
+            // A group's week before the change, so that a kept answer would show if it were not dropped.
+            let week = "/api/v1/groups/151004/schedule?from=2023-09-25&to=2023-10-01"
+            #expect(!(try await server.request(.get, week).text.contains("openstreetmap")))
+            let set = try await server.request(.put, "/api/v1/buildings/5", json: place, token: admin)
+            #expect(set.status == .ok)
+            let url = "https://www.openstreetmap.org/?mlat=53.9117&mlon=27.5949#map=18/53.9117/27.5949"
+            #expect(set.json["mapUrl"] as? String == url && set.json["name"] as? String == "Корпус 5")
+            // The rooms of building 5, and lessons in them, link to the place; other rooms do not.
+            let rooms = try await api.listRooms(query: .init(building: 5)).ok.body.json.sections.flatMap(\.items)
+            #expect(rooms.count == 4 && rooms.allSatisfy { $0.mapUrl == url && $0.latitude == 53.9117 })
+            let other = try await api.listRooms(query: .init(building: 4)).ok.body.json.sections.flatMap(\.items)
+            #expect(other.allSatisfy { $0.mapUrl == nil })
+            let schedule = try await api.getGroupSchedule(
+                path: .init(name: "151004"), query: .init(from: "2023-09-25", to: "2023-10-01")
+            ).ok.body.json
+            let placed = schedule.days.flatMap(\.lessons).flatMap(\.rooms).filter { $0.name.hasSuffix("-5") }
+            #expect(!placed.isEmpty && placed.allSatisfy { $0.mapUrl == url })
+            // The room's page links to the map.
+            let page = try await server.request(.get, "/timetable/rooms/\(try #require(rooms.first).id)")
+            #expect(page.text.contains("id=\"room-map\"") && page.text.contains("mlat=53.9117"))
+            // Neither coordinate clears the place.
+            let cleared = try await server.request(
+                .put, "/api/v1/buildings/5", json: #"{"name":"Корпус 5"}"#, token: admin)
+            #expect(cleared.status == .ok && cleared.json["mapUrl"] == nil)
+            #expect(try await api.getRoom(path: .init(roomId: try #require(rooms.first).id)).ok.body.json.mapUrl == nil)
+        }
+    }
+
+    @Test func seedThreeRoomsKeepTheirPlaces() async throws {
+        try await TestServer.run { server in
+            let database = try await Database.open(server.databaseLocation, logger: TestDatabases.logger)
+            let subjects = #"""
+                [{"id": 294624, "name": "Розробка iOS-застосунків", "faculty": "Факультет інформатики",
+                  "specialty": "121. Інженерія програмного забезпечення", "year": 3, "trimester": 3, "type": "prof",
+                  "numberOfGroups": 4}]
+                """#
+            let lessons = #"""
+                [{"id": 294624, "name": "Розробка iOS-застосунків", "group": 3, "date": "11.04.2024", "time": "11:40",
+                  "auditorium": "1-120", "latitude": 50.464187, "longitude": 30.520186}]
+                """#
+            let data = try KMASchedule.read(subjects: Data(subjects.utf8), schedule: Data(lessons.utf8))
+            _ = try await TimetableImporter(database: database, logger: TestDatabases.logger).store(data)
+            await database.close()
+            let rooms = try await server.api().listRooms(query: .init(q: "1-120")).ok.body.json.sections.flatMap(
+                \.items)
+            let room = try #require(rooms.first)
+            #expect(room.latitude == 50.464187 && room.longitude == 30.520186)
+            #expect(room.mapUrl?.contains("mlat=50.464187&mlon=30.520186") == true)
         }
     }
 }

@@ -96,11 +96,37 @@ func sample(_ path: String) throws -> Data {
         #expect(ios.start.description == "11:40")
         #expect(ios.end.description == "13:00")
         #expect(ios.rooms == [RoomKey(name: "1-120", building: nil)])
+        // The room keeps the place the file gives (issue 16, item 4).
+        let room = try #require(data.rooms.first { $0.key.name == "1-120" })
+        #expect(room.point == MapPoint(latitude: 50.464187, longitude: 30.520186))
         // Two subjects the sample files under id 3 stay two lessons of group 3-1.
         #expect(
             data.schedules.first { $0.owner == .group("3-1") }?.lessons.map(\.subject).sorted() == [
                 "Кібербезпека", "Менеджмент",
             ])
+    }
+
+    @Test func placesMustBeOnTheGlobe() throws {
+        func read(_ place: String) throws -> TimetableImport {
+            try KMASchedule.read(
+                subjects: try sample("kma/subjects.json"),
+                schedule: Data(
+                    #"[{"id":3,"name":"Менеджмент","group":1,"date":"11.04.2024","time":"08:30","auditorium":"7-105",\#(place)}]"#
+                        .utf8), scheduleFile: "schedule.json")
+        }
+        #expect(try read(#""latitude":0,"longitude":0"#).rooms.first?.point == nil)  // 0, 0: no place
+        #expect(try read(#""latitude":50,"longitude":30"#).rooms.first?.point == MapPoint(latitude: 50, longitude: 30))
+        for bad in [#""latitude":91,"longitude":30"#, #""latitude":50"#, #""latitude":50,"longitude":-181"#] {
+            do {
+                _ = try read(bad)
+                Issue.record("expected an error for \(bad)")
+            } catch {
+                #expect(
+                    String(describing: error)
+                        == "schedule.json: [0].latitude: latitude and longitude must both be given, −90 to 90 and −180 to 180."
+                )
+            }
+        }
     }
 
     @Test func lessonsMustNameAKnownSubjectAndGroup() throws {

@@ -118,4 +118,16 @@ import Testing
         #expect(PairTimes(text: "") == nil)
         #expect(PairTimes(text: "9-10") == nil)
     }
+
+    @Test func placesLinkToOpenStreetMap() throws {
+        let point = try #require(MapPoint(latitude: 53.911_7, longitude: 27.594_9))
+        #expect(
+            point.openStreetMapURL == "https://www.openstreetmap.org/?mlat=53.9117&mlon=27.5949#map=18/53.9117/27.5949")
+        let west = try #require(MapPoint(latitude: -33.856_784_6, longitude: -151))
+        #expect(west.openStreetMapURL.hasPrefix("https://www.openstreetmap.org/?mlat=-33.856785&mlon=-151#"))
+        #expect(MapPoint(latitude: 90.000_1, longitude: 0) == nil)
+        #expect(MapPoint(latitude: 0, longitude: -180.5) == nil)
+        #expect(MapPoint(latitude: .nan, longitude: 0) == nil)
+        #expect(MapPoint(latitude: 10, longitude: nil) == nil)
+    }
 }

@@ -536,3 +536,73 @@ def test_find_a_free_room(browser, campus):
     assert all(a.find_element(By.CLASS_NAME, "free-until").text.startswith("free")
                for a in browser.find_elements(By.CSS_SELECTOR, ".free-rooms a"))
     assert Select(browser.find_element(By.ID, "free-pair")).first_selected_option.get_attribute("value") == "3"
+
+
+def test_an_admin_puts_a_building_on_the_map(browser, campus):
+    """An admin sets a building's place on /admin/buildings (a comma as the decimal point, as
+    Russian keyboards type it); its rooms' pages and lesson cards then link to OpenStreetMap."""
+    log_in(browser, campus, "admin@campus.test", "campus-admin")
+    browser.find_element(By.LINK_TEXT, "Accounts").click()
+    browser.find_element(By.ID, "buildings-link").click()
+    section = browser.find_elements(By.CSS_SELECTOR, "section.building")[0]
+    number = int(section.get_attribute("id").removeprefix("building-"))
+    section.find_element(By.NAME, "name").clear()
+    section.find_element(By.NAME, "name").send_keys("Main building")
+    section.find_element(By.NAME, "latitude").send_keys("53,9117")
+    section.find_element(By.NAME, "longitude").send_keys("27.5949")
+    section.find_element(By.TAG_NAME, "button").click()
+    wait_text(browser, (By.CLASS_NAME, "flash"), f"Building {number} is saved.")
+    saved = browser.find_element(By.ID, f"building-{number}")
+    assert saved.find_element(By.NAME, "latitude").get_attribute("value") == "53.9117"
+    rooms = campus.call("GET", "/api/v1/rooms", params={"building": number}).json()
+    room = rooms["sections"][0]["items"][0]
+    assert room["mapUrl"] == "https://www.openstreetmap.org/?mlat=53.9117&mlon=27.5949#map=18/53.9117/27.5949"
+    browser.get(f"{campus.url}/timetable/rooms/{room['id']}")
+    assert browser.find_element(By.ID, "room-map").get_attribute("href") == room["mapUrl"]
+    # A bad coordinate is refused with a message, and nothing changes.
+    browser.get(campus.url + "/admin/buildings")
+    section = browser.find_element(By.ID, f"building-{number}")
+    section.find_element(By.NAME, "latitude").clear()
+    section.find_element(By.NAME, "latitude").send_keys("north")
+    section.find_element(By.TAG_NAME, "button").click()
+    wait_text(browser, (By.CLASS_NAME, "flash"), "is not a number")
+    assert campus.call("GET", f"/api/v1/rooms/{room['id']}").json()["mapUrl"] == room["mapUrl"]
+
+
+def test_a_student_chooses_a_speciality_and_an_elective(browser, campus, tmp_path):
+    """Seed 003's catalogue (its own sample files) imported by the CLI while the server runs; the
+    demo student chooses their speciality by its code and their year, finds the normative subject
+    added, adds a professional subject by searching, chooses its group, and sees its lesson in
+    their own schedule."""
+    import shutil
+    from pathlib import Path
+
+    from conftest import run_cli
+
+    sample = Path(__file__).resolve().parents[1] / "FormatsTests" / "Data" / "kma"
+    for name in ("subjects.json", "schedule.json"):
+        shutil.copy(sample / name, tmp_path / name)
+    run_cli("import", "kma", str(tmp_path / "subjects.json"), str(tmp_path / "schedule.json"),
+            data_dir=campus.data_dir)
+    log_in(browser, campus, "student@campus.test", "campus-student")
+    browser.get(campus.url + "/timetable/mine")
+    browser.find_element(By.ID, "electives-link").click()
+    fill(browser, "programme-speciality", "121")
+    Select(browser.find_element(By.ID, "programme-year")).select_by_value("3")
+    browser.find_element(By.CSS_SELECTOR, "#programme-form button").click()
+    wait_text(browser, (By.CLASS_NAME, "flash"), "Your speciality and year are saved.")
+    assert browser.find_element(By.ID, "programme-speciality").get_attribute("value") == \
+        "121. Інженерія програмного забезпечення"
+    wait_text(browser, (By.ID, "electives-normative"), "Архітектура програмного забезпечення")
+    fill(browser, "elective-search", "ios")
+    browser.find_element(By.CSS_SELECTOR, "#add-elective form.search button").click()
+    wait_text(browser, (By.ID, "add-elective"), "Розробка iOS-застосунків")
+    browser.find_element(By.CSS_SELECTOR, "#add-elective ul.electives button").click()
+    wait_text(browser, (By.ID, "electives-prof"), "Розробка iOS-застосунків")
+    row = browser.find_element(By.ID, "subject-294624")
+    Select(row.find_element(By.NAME, "group")).select_by_value("3")
+    row.find_element(By.CSS_SELECTOR, "form button").click()
+    wait_text(browser, (By.CLASS_NAME, "flash"), "Saved.")
+    wait_text(browser, (By.ID, "subject-294624"), "294624-3")
+    browser.get(campus.url + "/timetable?week=2024-04-08")
+    wait_text(browser, (By.CSS_SELECTOR, "main"), "Розробка iOS-застосунків")

@@ -219,33 +219,44 @@ def dotted(text):
     return datetime.datetime.strptime(text, "%d.%m.%Y").date() if text else None
 
 
-def busy_rooms_from_the_files(day, start, end):
-    """The rooms some lesson of the raw IIS files holds on `day` between `start` and `end`
-    (HH:MM), read here without Campus: weekdays, study weeks, date ranges and dated lessons."""
-    busy = set()
+def raw_lessons():
+    """Every lesson of the raw IIS files with the weekday it is listed under (None for exams)."""
     for path in FIXTURES.glob("*.json"):
         data = json.loads(path.read_text())
         if not isinstance(data, dict):
             continue
-        lessons = [(name, lesson) for name, items in (data.get("schedules") or {}).items() for lesson in items]
-        lessons += [(None, lesson) for lesson in data.get("exams") or []]
-        for weekday, lesson in lessons:
-            if lesson.get("dateLesson"):
-                if dotted(lesson["dateLesson"]) != day:
-                    continue
-            else:
-                if weekday is None or WEEKDAYS.index(weekday) != day.weekday():
-                    continue
-                first, last = dotted(lesson.get("startLessonDate")), dotted(lesson.get("endLessonDate"))
-                if first and day < first or last and day > last:
-                    continue
-                weeks = lesson.get("weekNumber") or []
-                if weeks and 0 not in weeks and bsuir_week(day) not in weeks:
-                    continue
-            if not (lesson["startLessonTime"] < end and start < lesson["endLessonTime"]):
-                continue
-            for room in lesson.get("auditories") or []:
-                busy.add(room.removesuffix(" к.").replace("a", "а"))  # Campus writes Cyrillic а
+        for name, items in (data.get("schedules") or {}).items():
+            for lesson in items:
+                yield name, lesson
+        for lesson in data.get("exams") or []:
+            yield None, lesson
+
+
+def occurs_on(weekday, lesson, day):
+    """Whether a raw IIS lesson takes place on `day`: its date, or its weekday within its dates
+    in one of its study weeks."""
+    if lesson.get("dateLesson"):
+        return dotted(lesson["dateLesson"]) == day
+    if weekday is None or WEEKDAYS.index(weekday) != day.weekday():
+        return False
+    first, last = dotted(lesson.get("startLessonDate")), dotted(lesson.get("endLessonDate"))
+    if first and day < first or last and day > last:
+        return False
+    weeks = lesson.get("weekNumber") or []
+    return not weeks or 0 in weeks or bsuir_week(day) in weeks
+
+
+def busy_rooms_from_the_files(day, start, end):
+    """The rooms some lesson of the raw IIS files holds on `day` between `start` and `end`
+    (HH:MM), read here without Campus: weekdays, study weeks, date ranges and dated lessons."""
+    busy = set()
+    for weekday, lesson in raw_lessons():
+        if not occurs_on(weekday, lesson, day):
+            continue
+        if not (lesson["startLessonTime"] < end and start < lesson["endLessonTime"]):
+            continue
+        for room in lesson.get("auditories") or []:
+            busy.add(room.removesuffix(" к.").replace("a", "а"))  # Campus writes Cyrillic а
     return busy
 
 
@@ -292,44 +303,27 @@ def conflicts_from_the_files(first_day, last_day):
     times and teachers) is one, and a group's subgroups or a group split by language (same subject
     and type) do not clash."""
     lessons = {}
-    for path in FIXTURES.glob("*.json"):
-        data = json.loads(path.read_text())
-        if not isinstance(data, dict):
+    for weekday, lesson in raw_lessons():
+        if lesson.get("announcement"):
             continue
-        items = [(name, lesson) for name, group in (data.get("schedules") or {}).items() for lesson in group]
-        items += [(None, lesson) for lesson in data.get("exams") or []]
-        for weekday, lesson in items:
-            if lesson.get("announcement"):
-                continue
-            teachers = frozenset(e["urlId"] for e in lesson.get("employees") or [])
-            rooms = frozenset(r.removesuffix(" к.").replace("a", "а") for r in lesson.get("auditories") or [])
-            groups = frozenset(g["name"] for g in lesson.get("studentGroups") or [])
-            key = (weekday, lesson.get("dateLesson"), lesson.get("startLessonDate"), lesson.get("endLessonDate"),
-                   tuple(sorted(lesson.get("weekNumber") or [])), lesson["startLessonTime"], lesson["endLessonTime"],
-                   lesson["subject"], lesson.get("lessonTypeAbbrev"), lesson.get("numSubgroup") or 0, rooms, teachers)
-            if key in lessons:
-                lessons[key]["groups"] |= groups
-            else:
-                lessons[key] = {"weekday": weekday, "lesson": lesson, "teachers": teachers, "rooms": rooms,
-                                "groups": set(groups)}
+        teachers = frozenset(e["urlId"] for e in lesson.get("employees") or [])
+        rooms = frozenset(r.removesuffix(" к.").replace("a", "а") for r in lesson.get("auditories") or [])
+        groups = frozenset(g["name"] for g in lesson.get("studentGroups") or [])
+        key = (weekday, lesson.get("dateLesson"), lesson.get("startLessonDate"), lesson.get("endLessonDate"),
+               tuple(sorted(lesson.get("weekNumber") or [])), lesson["startLessonTime"], lesson["endLessonTime"],
+               lesson["subject"], lesson.get("lessonTypeAbbrev"), lesson.get("numSubgroup") or 0, rooms, teachers)
+        if key in lessons:
+            lessons[key]["groups"] |= groups
+        else:
+            lessons[key] = {"weekday": weekday, "lesson": lesson, "teachers": teachers, "rooms": rooms,
+                            "groups": set(groups)}
     found = collections.Counter()
     day = first_day
     while day <= last_day:
         held = collections.defaultdict(list)
         for entry in lessons.values():
-            lesson = entry["lesson"]
-            if lesson.get("dateLesson"):
-                if dotted(lesson["dateLesson"]) != day:
-                    continue
-            else:
-                if entry["weekday"] is None or WEEKDAYS.index(entry["weekday"]) != day.weekday():
-                    continue
-                first, last = dotted(lesson.get("startLessonDate")), dotted(lesson.get("endLessonDate"))
-                if first and day < first or last and day > last:
-                    continue
-                weeks = lesson.get("weekNumber") or []
-                if weeks and 0 not in weeks and bsuir_week(day) not in weeks:
-                    continue
+            if not occurs_on(entry["weekday"], entry["lesson"], day):
+                continue
             for kind, names in (("teacher", entry["teachers"]), ("room", entry["rooms"]), ("group", entry["groups"])):
                 for name in names:
                     held[(kind, name)].append(entry)

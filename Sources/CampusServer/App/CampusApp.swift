@@ -138,6 +138,7 @@ public enum CampusApp {
         AdminPages(services: services).register(on: pageRouter)
         TimetablePages(services: services).register(on: pageRouter)
         RoomUsePages(services: services).register(on: pageRouter)
+        ElectivesPages(services: services).register(on: pageRouter)
         MyTimetablePages(services: services).register(on: pageRouter)
         MyNotesPages(services: services).register(on: pageRouter)
         MyTasksPages(services: services).register(on: pageRouter)

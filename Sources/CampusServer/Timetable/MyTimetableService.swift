@@ -22,8 +22,9 @@ struct MyTimetableService: Sendable {
 
     // MARK: My schedule
 
-    /// The user's own schedule: their group, filtered to their subgroup, and the saved schedules
-    /// they keep in it (every subgroup of those). 404 when there is neither.
+    /// The user's own schedule: their group, filtered to their subgroup, the saved schedules they
+    /// keep in it (every subgroup of those) and the groups of their electives. 404 when there is
+    /// none of these.
     func targets(of user: UserRecord) async throws -> (targets: [TimetableService.Target], filter: ScheduleFilter) {
         var targets: [TimetableService.Target] = []
         var filter = ScheduleFilter()
@@ -33,6 +34,10 @@ struct MyTimetableService: Sendable {
         }
         for saved in try await savedSchedules(of: user) where saved.inMySchedule {
             for target in Self.targets(of: saved) where !targets.contains(target) { targets.append(target) }
+        }
+        // The groups chosen for the subjects the student takes (seed 003's electives).
+        for group in try await electiveGroups(of: user) where !targets.contains(.group(group)) {
+            targets.append(.group(group))
         }
         guard !targets.isEmpty else {
             throw Problem.notFound("You have no group yet: choose your group in your profile.")

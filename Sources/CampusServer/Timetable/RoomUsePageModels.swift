@@ -1,3 +1,5 @@
+/// Pages of the timetable's rooms: free rooms, conflicts, buildings on the map.
+
 /// The free-rooms page: the question asked in its form, and the rooms free then.
 struct FreeRoomsPage: PageModel {
     static let template = "free-rooms"
@@ -68,4 +70,22 @@ struct ConflictsPage: PageModel {
     var rows: [Row]
     /// Stored, as templates see only stored properties.
     var hasRows: Bool
+}
+
+/// Admins name buildings and set where they are.
+struct BuildingsPage: PageModel {
+    static let template = "buildings"
+    static let section: SiteSection? = .admin
+
+    struct Row: Sendable {
+        var number: Int
+        var name: String
+        var latitude: String
+        var longitude: String
+        var mapURL: String?
+        var rooms: String
+        var action: String
+    }
+
+    var rows: [Row]
 }

@@ -1,5 +1,6 @@
 import CampusHTTP
 import Foundation
+import InputRules
 import Localization
 import Timetable
 
@@ -11,6 +12,8 @@ struct RoomUsePages: Sendable {
     func register(on pages: PageRouter) {
         pages.page(SiteRoutes.freeRooms, freeRooms)
         pages.signedInPage(SiteRoutes.conflicts, conflicts)
+        pages.signedInPage(SiteRoutes.buildings, buildings)
+        pages.form(SiteRoutes.building, BuildingForm.self, setBuilding)
     }
 
     /// A day as the pages write it: "2 October 2023".
@@ -89,7 +92,7 @@ struct RoomUsePages: Sendable {
             page.to = report.range.upperBound.iso
             page.summary =
                 t.plural(
-                    "{count} conflict from {from} to {to}.", "{count} conflicts from {from} to {to}.", report.total,
+                    "From {from} to {to}: {count} conflict.", "From {from} to {to}: {count} conflicts.", report.total,
                     ["from": Self.text(report.range.lowerBound, t), "to": Self.text(report.range.upperBound, t)])
                 + (report.total > report.conflicts.count
                     ? " " + t("The first {shown} are listed.", ["shown": String(report.conflicts.count)]) : "")
@@ -124,5 +127,55 @@ struct RoomUsePages: Sendable {
             time: "\(lesson.start)–\(lesson.end)",
             subject: [lesson.subject, type].compactMap { $0 }.joined(separator: " "),
             detail: detail.joined(separator: " · "))
+    }
+
+    // MARK: Buildings
+
+    @Sendable func buildings(_ request: PageRequest, _ account: Authenticated) async throws -> PageAnswer {
+        guard account.user.role == .admin else { throw Problem.forbidden("Only admins describe buildings.") }
+        let t = request.t
+        return .page(
+            BuildingsPage(
+                rows: try await services.directory.buildings().map { building in
+                    .init(
+                        number: building.number, name: building.name ?? "",
+                        latitude: building.point.map { String($0.latitude) } ?? "",
+                        longitude: building.point.map { String($0.longitude) } ?? "",
+                        mapURL: building.point?.openStreetMapURL,
+                        rooms: t.plural("{count} room", "{count} rooms", building.roomCount),
+                        action: SiteRoutes.building.path(Int64(building.number)))
+                }))
+    }
+
+    struct BuildingForm: PageForm {
+        var _csrf: String?
+        var name: String?
+        var latitude: String?
+        var longitude: String?
+    }
+
+    @Sendable func setBuilding(_ request: PageRequest, _ account: Authenticated, _ form: BuildingForm) async throws
+        -> PageAnswer
+    {
+        let number = try request.id("number")
+        guard number <= 1000 else { throw Problem.notFound("There is nothing at this address.") }
+        /// A coordinate as typed: "53.9", or "53,9" as Russian and Ukrainian keyboards write it.
+        func coordinate(_ text: String?, field: String) throws -> Double? {
+            guard let text = text?.trimmingCharacters(in: .whitespaces), !text.isEmpty else { return nil }
+            guard let value = Double(text.replacingOccurrences(of: ",", with: ".")), value.isFinite else {
+                throw Problem.invalid(FieldProblem(field: field, detail: "“{text}” is not a number.", ["text": text]))
+            }
+            return value
+        }
+        do {
+            let building = try await services.directory.setBuilding(
+                number: Int(number), name: form.name, latitude: try coordinate(form.latitude, field: "latitude"),
+                longitude: try coordinate(form.longitude, field: "longitude"), by: account.user)
+            return .redirect(
+                SiteRoutes.buildings.path,
+                flash: request.t("Building {number} is saved.", ["number": String(building.number)]))
+        } catch let problem as Problem where problem.status == .unprocessableContent {
+            return .redirect(SiteRoutes.buildings.path, flash: request.t.detail(problem), kind: .error)
+        }
     }
 }

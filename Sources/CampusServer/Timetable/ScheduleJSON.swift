@@ -50,6 +50,7 @@ enum ScheduleJSON {
             json.array(lesson.rooms) { json, room in
                 json.object { json in
                     json.field("id", room.id)
+                    json.field("mapUrl", room.mapUrl)
                     json.field("name", room.name)
                 }
             }

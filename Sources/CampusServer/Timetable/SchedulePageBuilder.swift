@@ -179,7 +179,9 @@ struct SchedulePageBuilder: Sendable {
             fullSubject: lesson.subjectFullName ?? lesson.subject, typeClass: type.map(Self.typeClass) ?? "lt-none",
             typeName: type?.name ?? "", typeAbbreviation: type?.abbreviation ?? "", past: occurrence.end <= now,
             now: occurrence.start <= now && now < occurrence.end,
-            rooms: lesson.rooms.map { .init(name: $0.name, url: SiteRoutes.room.path($0.id)) },
+            rooms: lesson.rooms.map {
+                .init(name: $0.name, url: SiteRoutes.room.path($0.id), mapURL: $0.point?.openStreetMapURL)
+            },
             teachers: lesson.teachers.map { .init(name: $0.name, url: SiteRoutes.teacher.path($0.urlID)) },
             groups: groups, exam: lesson.isExam, date: text.shortDate(occurrence.date),
             subgroup: lesson.subgroup == 0 ? nil : lesson.subgroup, note: lesson.note,

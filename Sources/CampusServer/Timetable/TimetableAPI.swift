@@ -325,7 +325,8 @@ extension Room {
         .init(
             id: id, name: displayName, building: building, floor: floor, _type: type?.name,
             typeAbbreviation: type?.abbreviation, capacity: capacity, note: note, department: departmentAbbreviation,
-            offCampus: isOffCampus)
+            offCampus: isOffCampus, latitude: point?.latitude, longitude: point?.longitude,
+            mapUrl: point?.openStreetMapURL)
     }
 }
 
@@ -336,7 +337,7 @@ extension Occurrence {
             subject: lesson.subject, subjectFullName: lesson.subjectFullName,
             _type: lesson.typeID.map { (types[$0] ?? .unknown($0)).api }, subgroup: lesson.subgroup,
             weeks: lesson.weeks.isEmpty ? nil : lesson.weeks.sorted(),
-            rooms: lesson.rooms.map { .init(id: $0.id, name: $0.name) },
+            rooms: lesson.rooms.map { .init(id: $0.id, name: $0.name, mapUrl: $0.point?.openStreetMapURL) },
             teachers: lesson.teachers.map { .init(urlId: $0.urlID, name: $0.name) }, groups: lesson.groups,
             note: lesson.note, announcement: lesson.isAnnouncement, exam: lesson.isExam)
     }

@@ -1,5 +1,7 @@
+import Accounts
 import CampusHTTP
 import Foundation
+import InputRules
 import Storage
 import Timetable
 
@@ -110,5 +112,66 @@ struct TimetableDirectory: Sendable {
             throw Problem.notFound("There is no room {id}.", ["id": String(id)])
         }
         return room
+    }
+
+    // MARK: Buildings
+
+    /// Every building a room is in or an admin described.
+    func buildings() async throws -> [Building] { try await read { try await $0.buildings() } }
+
+    /// Sets a building's name and place (both coordinates, or neither to clear it); only admins
+    /// may.
+    func setBuilding(number: Int, name: String?, latitude: Double?, longitude: Double?, by actor: UserRecord)
+        async throws -> Building
+    {
+        guard actor.role == .admin else { throw Problem.forbidden("Only admins describe buildings.") }
+        var point: MapPoint?
+        if latitude != nil || longitude != nil {
+            guard let latitude, let longitude else {
+                throw Problem.invalid(
+                    FieldProblem(field: "longitude", detail: "Give both latitude and longitude, or neither."))
+            }
+            guard let valid = MapPoint(latitude: latitude, longitude: longitude) else {
+                throw Problem.invalid(
+                    FieldProblem(
+                        field: "latitude", detail: "The latitude must be −90 to 90 and the longitude −180 to 180."))
+            }
+            point = valid
+        }
+        let name = name.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.flatMap { $0.isEmpty ? nil : $0 }
+        try await database.write { [point] db in
+            try await TimetableStore(db).setBuilding(number: number, name: name, point: point)
+        }
+        changed()
+        return try await buildings().first { $0.number == number }
+            ?? Building(number: number, name: name, point: point)
+    }
+
+    // MARK: Subjects (seed 003)
+
+    /// The subject catalogue students choose electives from: subjects whose name, speciality or
+    /// speciality code begins with the search, of a speciality, year and kind.
+    func subjects(
+        search: String? = nil, speciality: String? = nil, year: Int? = nil, kind: ImportedSubject.Kind? = nil
+    ) async throws -> [ImportedSubject] {
+        let words = SearchText(search)
+        return try await read { try await $0.subjects() }.filter { subject in
+            (speciality == nil || subject.speciality == speciality) && (year == nil || subject.year == year)
+                && (kind == nil || subject.kind == kind)
+                && (words?.matches(
+                    prefixOf: [subject.name, subject.speciality, Electives.code(of: subject.speciality)],
+                    contained: [subject.name, subject.speciality]) ?? true)
+        }
+    }
+
+    /// The catalogue's specialities, by name, with their codes and the years they have subjects
+    /// for; searchable by name and code.
+    func specialities(search: String?) async throws -> [(name: String, code: String?, years: [Int])] {
+        let words = SearchText(search)
+        var years: [String: Set<Int>] = [:]
+        for subject in try await subjects() { years[subject.speciality, default: []].insert(subject.year) }
+        return years.keys.sorted().filter { name in
+            words?.matches(prefixOf: [name, Electives.code(of: name)], contained: [name]) ?? true
+        }.map { ($0, Electives.code(of: $0), (years[$0] ?? []).sorted()) }
     }
 }

@@ -85,6 +85,8 @@ struct SchedulePage: PageModel {
     struct Link: Sendable {
         var name: String
         var url: String
+        /// A room's place on OpenStreetMap.
+        var mapURL: String? = nil
     }
 
     /// A lesson as the `lesson` partial shows it.
@@ -202,6 +204,8 @@ struct SchedulePage: PageModel {
     var feed: String
     /// Where to find another schedule: on the visitor's own schedule, which `/timetable` opens on.
     var find: String? = nil
+    /// A room's page: its place on OpenStreetMap.
+    var roomMapURL: String? = nil
     var term: String?
     var card: Card?
     var weekTitle: String

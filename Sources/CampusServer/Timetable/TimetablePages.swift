@@ -285,12 +285,13 @@ struct TimetablePages: Sendable {
 
     @Sendable func roomSchedule(_ request: PageRequest) async throws -> PageAnswer {
         let room = try await directory.room(id: try request.id("roomId"))
-        return .page(
-            try await builder.page(
-                request, targets: [.room(room.id)], title: request.t("Room {name}", ["name": room.displayName]),
-                subtitle: Self.detail(room, request.t),
-                route: SiteRoutes.room.path(room.id), feed: APIRoutes.roomCalendar.path(room.id), subgroup: 0,
-                showSubgroups: false, term: nil, card: nil, favorite: Favorite(kind: .room, id: String(room.id))))
+        var page = try await builder.page(
+            request, targets: [.room(room.id)], title: request.t("Room {name}", ["name": room.displayName]),
+            subtitle: Self.detail(room, request.t),
+            route: SiteRoutes.room.path(room.id), feed: APIRoutes.roomCalendar.path(room.id), subgroup: 0,
+            showSubgroups: false, term: nil, card: nil, favorite: Favorite(kind: .room, id: String(room.id)))
+        page.roomMapURL = room.point?.openStreetMapURL
+        return .page(page)
     }
 
     /// The colours of lesson types, as classes (lesson types are editable, so this is made from

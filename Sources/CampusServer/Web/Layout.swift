@@ -119,6 +119,7 @@ struct SiteLinks: Sendable {
     var rooms = SiteRoutes.rooms.path
     var freeRooms = SiteRoutes.freeRooms.path
     var conflicts = SiteRoutes.conflicts.path
+    var buildings = SiteRoutes.buildings.path
     var lessonTypeStyles = SiteRoutes.lessonTypeStyles.path
     var today = SiteRoutes.today.path
     var myTimetable = SiteRoutes.myTimetable.path
@@ -128,6 +129,8 @@ struct SiteLinks: Sendable {
     var lessonColours = SiteRoutes.lessonColours.path
     var myLessonTypeStyles = SiteRoutes.myLessonTypeStyles.path
     var savedSchedules = SiteRoutes.savedSchedules.path
+    var electives = SiteRoutes.electives.path
+    var studyProgramme = SiteRoutes.studyProgramme.path
     var tasks = SiteRoutes.tasks.path
     var importNotes = SiteRoutes.importNotes.path
     var newTask = SiteRoutes.newTask.path
