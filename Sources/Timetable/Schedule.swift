@@ -7,11 +7,17 @@ public struct ScheduleFilter: Sendable, Hashable {
     public var subgroupOf: Set<String>?
     /// Show only these subjects (short or full names, any letter case); nil shows all.
     public var subjects: Set<String>?
+    /// Show only subjects whose short or full name holds this text anywhere (any letter case,
+    /// ё as е); nil shows all.
+    public var containing: String?
 
-    public init(subgroup: Int? = nil, subgroupOf: Set<String>? = nil, subjects: Set<String>? = nil) {
+    public init(
+        subgroup: Int? = nil, subgroupOf: Set<String>? = nil, subjects: Set<String>? = nil, containing: String? = nil
+    ) {
         self.subgroup = subgroup
         self.subgroupOf = subgroupOf
         self.subjects = subjects
+        self.containing = containing.map(SearchText.fold).flatMap { $0.isEmpty ? nil : $0 }
     }
 
     public func admits(_ lesson: Lesson) -> Bool {
@@ -25,6 +31,12 @@ public struct ScheduleFilter: Sendable, Hashable {
             guard
                 wanted.contains(lesson.subject.lowercased())
                     || lesson.subjectFullName.map({ wanted.contains($0.lowercased()) }) == true
+            else { return false }
+        }
+        if let containing {
+            guard
+                SearchText.fold(lesson.subject).contains(containing)
+                    || lesson.subjectFullName.map({ SearchText.fold($0).contains(containing) }) == true
             else { return false }
         }
         return true

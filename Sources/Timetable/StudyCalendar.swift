@@ -55,6 +55,13 @@ public enum StudyCalendar: Sendable, Hashable {
         LocalDate(year: year, month: 9, day: 1)?.monday
     }
 
+    /// The week of the academic year a date is in, counted from the week of 1 September (1 is
+    /// that week): what a dated-only calendar, which has no cycle, shows as the week's number.
+    public static func academicWeek(of date: LocalDate) -> Int? {
+        guard let start = academicYearStart(academicYear(of: date)) else { return nil }
+        return start.days(until: date) / 7 + 1
+    }
+
     /// The academic year a date is in: the year of the 1 September it follows.
     public static func academicYear(of date: LocalDate) -> Int {
         guard let start = academicYearStart(date.year) else { return date.year }

@@ -606,3 +606,33 @@ def test_a_student_chooses_a_speciality_and_an_elective(browser, campus, tmp_pat
     wait_text(browser, (By.ID, "subject-294624"), "294624-3")
     browser.get(campus.url + "/timetable?week=2024-04-08")
     wait_text(browser, (By.CSS_SELECTOR, "main"), "Розробка iOS-застосунків")
+
+
+def test_jump_to_a_date_search_and_the_exam_session(browser, campus):
+    """On a group's page: the date picker opens the week of the date chosen, the search keeps only
+    the subjects that hold the text, and the exam session lists exams and consultations in date
+    order with the days left. (The demo moves the fixtures' dates into this academic year.)"""
+    import datetime
+
+    term = campus.call("GET", "/api/v1/groups/913801").json()["term"]
+    first = datetime.date.fromisoformat(term["examsStart"])  # a consultation of ПОМС
+    monday = first - datetime.timedelta(days=first.weekday())
+    browser.get(campus.url + "/timetable/groups/913801")
+    date = browser.find_element(By.ID, "jump-date")
+    browser.execute_script("arguments[0].value = arguments[1]", date, first.isoformat())
+    browser.find_element(By.CSS_SELECTOR, "#jump-form button").click()
+    wait_text(browser, (By.ID, "week-title"), f"{monday:%B} {monday.day}")
+    assert f"week={first.isoformat()}" in browser.current_url
+    days = [d.get_attribute("id") for d in browser.find_elements(By.CSS_SELECTOR, "#day-list section.day")]
+    assert f"day-{first.isoformat()}" in days
+    fill(browser, "schedule-search", "помс")
+    browser.find_element(By.CSS_SELECTOR, "#jump-form button").click()
+    wait_text(browser, (By.ID, "week-title"), f"{monday:%B} {monday.day}")
+    subjects = {s.get_attribute("textContent") for s in browser.find_elements(By.CSS_SELECTOR, "#day-list .lesson .subject")}
+    assert subjects == {"ПОМС"}, subjects
+    browser.find_element(By.ID, "exams-view").click()
+    wait_text(browser, (By.ID, "exam-session"), "Exam session")
+    whens = [p.text for p in browser.find_elements(By.CSS_SELECTOR, "#exam-session .exam-when strong")]
+    second = first + datetime.timedelta(days=1)
+    assert whens[:2] == [f"{first:%B} {first.day}, {first.year}", f"{second:%B} {second.day}, {second.year}"], whens
+    assert len(whens) >= 6

@@ -28,13 +28,16 @@ struct SchedulePageBuilder: Sendable {
             anchor = span.lowerBound
         }
         let week = Schedule.week(holding: anchor)
-        let filter = ScheduleFilter(subgroup: subgroup == 0 ? nil : subgroup, subgroupOf: subgroupOf)
+        let search = request.query("q")
+        let filter = ScheduleFilter(
+            subgroup: subgroup == 0 ? nil : subgroup, subgroupOf: subgroupOf, containing: search)
         let result = try await timetable.schedule(of: targets, in: week, filter: filter)
+        let pairs = try await timetable.pairTimes()
         let now = LocalDateTime(services.now(), in: timetable.timeZone)
         let view = request.query("view")
         let subgroupText = subgroup == 0 ? nil : String(subgroup)
         func link(_ parts: [(String, String?)]) -> String { Route<Void>(route).path(query: parts) }
-        let query: [(String, String?)] = [("subgroup", subgroupText), ("view", view)]
+        let query: [(String, String?)] = [("subgroup", subgroupText), ("view", view), ("q", search)]
         let text = ScheduleText(t: request.t)
         // The visitor's own notes, as markers on their lessons, and their nicknames for groups.
         var notes: [LessonNote] = []
@@ -48,8 +51,7 @@ struct SchedulePageBuilder: Sendable {
         func lesson(_ occurrence: Occurrence, _ types: [String: LessonType]) -> SchedulePage.Lesson {
             Self.lesson(
                 occurrence, types: types, now: now, showGroups: Self.showsGroups(targets), text: text, notes: notes,
-                noteBack: noteBack,
-                nicknames: nicknames)
+                noteBack: noteBack, nicknames: nicknames, calendar: result.calendar, pairs: pairs)
         }
 
         // Now and next, from today on.
@@ -107,6 +109,9 @@ struct SchedulePageBuilder: Sendable {
                 empty: day.occurrences.isEmpty, past: day.date < today)
         }
         let weekNumber = result.calendar.week(of: week.lowerBound)
+        let studyWeek =
+            weekNumber.map { text.studyWeek($0, in: result.calendar) }
+            ?? StudyCalendar.academicWeek(of: week.lowerBound).map(text.academicWeek) ?? ""
         var subgroups: [SchedulePage.Choice] = []
         if showSubgroups {
             let all = try await timetable.lessons(of: targets, in: term?.span ?? week)
@@ -125,12 +130,12 @@ struct SchedulePageBuilder: Sendable {
             nicknameBox = NicknameBox(group: favorite.id, value: nicknames[favorite.id] ?? "", back: link(query))
             if let nickname = nicknames[favorite.id] { title += " · " + nickname }
         }
-        return SchedulePage(
+        var page = SchedulePage(
             title: title, subtitle: subtitle, feed: feed, find: find,
             term: term?.span.map { text.span($0.lowerBound, $0.upperBound) },
             card: card,
             weekTitle: text.span(week.lowerBound, week.upperBound),
-            studyWeek: weekNumber.map { text.studyWeek($0, in: result.calendar) } ?? "",
+            studyWeek: studyWeek,
             previous: link([("week", week.lowerBound.adding(days: -7).iso)] + query),
             next: link([("week", week.lowerBound.adding(days: 7).iso)] + query), thisWeek: link(query),
             isThisWeek: week.contains(today), dayHeaders: days, rows: rows, days: days, hasLessons: !slots.isEmpty,
@@ -140,6 +145,31 @@ struct SchedulePageBuilder: Sendable {
             listURL: link([("week", weekText), ("subgroup", subgroupText), ("view", "list")]), subgroups: subgroups,
             favorite: favorite == nil ? nil : try await star(favorite, request: request, back: link(query)),
             nickname: nicknameBox)
+        page.q = search ?? ""
+        page.jump = .init(action: route, date: anchor.iso, subgroup: subgroupText, view: view == "exams" ? nil : view)
+        page.examsURL = link([("subgroup", subgroupText), ("view", "exams")])
+        if view == "exams" {
+            page.examView = true
+            page.exams = try await exams(of: targets, filter: filter, term: term, today: today) { occurrence in
+                SchedulePage.Exam(
+                    date: text.date(occurrence.date), left: text.daysLeft(today.days(until: occurrence.date)),
+                    past: occurrence.date < today, lesson: lesson(occurrence, result.types))
+            }
+            page.noExams = page.exams.isEmpty
+        }
+        return page
+    }
+
+    /// The exam session: every exam and consultation of the targets in date and time order, over
+    /// the term (or from a year back to a year ahead when the term is unknown).
+    private func exams(
+        of targets: [TimetableService.Target], filter: ScheduleFilter, term: TermDates?, today: LocalDate,
+        _ make: (Occurrence) -> SchedulePage.Exam
+    ) async throws -> [SchedulePage.Exam] {
+        let range = term?.span ?? today.adding(days: -365)...today.adding(days: 365)
+        let calendar = try await timetable.studyCalendar()
+        let lessons = try await timetable.lessons(of: targets, in: range).filter(\.isExam)
+        return Schedule.occurrences(of: lessons, in: range, calendar: calendar, filter: filter).map(make)
     }
 
     /// The star for a signed-in visitor: whether it is a favorite of theirs.
@@ -165,7 +195,8 @@ struct SchedulePageBuilder: Sendable {
 
     static func lesson(
         _ occurrence: Occurrence, types: [String: LessonType], now: LocalDateTime, showGroups: Bool,
-        text: ScheduleText, notes: [LessonNote] = [], noteBack: String? = nil, nicknames: [String: String] = [:]
+        text: ScheduleText, notes: [LessonNote] = [], noteBack: String? = nil, nicknames: [String: String] = [:],
+        calendar: StudyCalendar = .datedOnly, pairs: PairTimes? = nil
     ) -> SchedulePage.Lesson {
         let lesson = occurrence.lesson
         let type = lesson.typeID.map { types[$0] ?? .unknown($0) }
@@ -184,7 +215,8 @@ struct SchedulePageBuilder: Sendable {
             },
             teachers: lesson.teachers.map { .init(name: $0.name, url: SiteRoutes.teacher.path($0.urlID)) },
             groups: groups, exam: lesson.isExam, date: text.shortDate(occurrence.date),
-            subgroup: lesson.subgroup == 0 ? nil : lesson.subgroup, note: lesson.note,
+            subgroup: lesson.subgroup == 0 ? nil : lesson.subgroup, weeks: text.weeks(lesson.weeks, in: calendar),
+            pair: pairs?.number(startingAt: lesson.start), announcement: lesson.isAnnouncement, note: lesson.note,
             myNotes: notes.filter { $0.applies(to: occurrence) }.map(\.text),
             hasNote: notes.contains { $0.applies(to: occurrence) },
             noteURL: noteBack.map {

@@ -47,6 +47,27 @@ struct ScheduleText: Sendable {
         return t("Study week {number}", ["number": t.number(week)])
     }
 
+    /// A week of the academic year, for calendars without study weeks: `Week 12 of the year`.
+    func academicWeek(_ week: Int) -> String {
+        t("Week {number} of the academic year", ["number": t.number(week)])
+    }
+
+    /// The study weeks a lesson repeats in, when not every week: `odd weeks`, `weeks 1, 3`.
+    func weeks(_ weeks: Set<Int>, in calendar: StudyCalendar) -> String? {
+        guard !weeks.isEmpty, let length = calendar.cycleLength, weeks.count < length else { return nil }
+        if length == 2 { return weeks.contains(1) ? t("odd weeks") : t("even weeks") }
+        if weeks.count == 1, let only = weeks.first { return week(only, in: calendar) }
+        return t("weeks {numbers}", ["numbers": weeks.sorted().map { t.number($0) }.joined(separator: ", ")])
+    }
+
+    /// How far off an exam is: `today`, `in 3 days`, `2 days ago`.
+    func daysLeft(_ days: Int) -> String {
+        if days == 0 { return t("today") }
+        return days > 0
+            ? t.plural("in {count} day", "in {count} days", days)
+            : t.plural("{count} day ago", "{count} days ago", -days)
+    }
+
     /// When the next lesson is: `today` or its weekday and date.
     func when(_ date: LocalDate, today: LocalDate) -> String {
         date == today

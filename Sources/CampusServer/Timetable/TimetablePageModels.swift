@@ -106,6 +106,11 @@ struct SchedulePage: PageModel {
         var exam: Bool
         var date: String
         var subgroup: Int?
+        /// "weeks 1, 3" when the lesson is not every week.
+        var weeks: String?
+        /// The pair the lesson starts at (the institution's numbered slots).
+        var pair: Int?
+        var announcement: Bool
         var note: String?
         /// For the next lesson: "today" or its weekday and date.
         var when: String?
@@ -204,6 +209,28 @@ struct SchedulePage: PageModel {
     var feed: String
     /// Where to find another schedule: on the visitor's own schedule, which `/timetable` opens on.
     var find: String? = nil
+    /// The search inside the schedule (`q`), and what a jump to a date keeps.
+    var q: String = ""
+    var jump: Jump? = nil
+    /// The exam session's view: exams and consultations in date order.
+    var examView = false
+    var examsURL: String = ""
+    var exams: [Exam] = []
+    var noExams = false
+
+    struct Jump: Sendable {
+        var action: String
+        var date: String
+        var subgroup: String?
+        var view: String?
+    }
+
+    struct Exam: Sendable {
+        var date: String
+        var left: String
+        var past: Bool
+        var lesson: Lesson
+    }
     /// A room's page: its place on OpenStreetMap.
     var roomMapURL: String? = nil
     var term: String?
