@@ -48,7 +48,7 @@ extension TimetableStore {
 
     private static let groupColumns = """
         name, title, course, faculty_id, speciality_id, education_degree, student_count, lessons_start, lessons_end,
-        exams_start, exams_end
+        exams_start, exams_end, last_update
         """
 
     private func group(from row: any SQLRow) throws -> StudyGroup {
@@ -68,7 +68,7 @@ extension TimetableStore {
         }
         return TermDates(
             lessonsStart: try day("lessons_start"), lessonsEnd: try day("lessons_end"),
-            examsStart: try day("exams_start"), examsEnd: try day("exams_end"))
+            examsStart: try day("exams_start"), examsEnd: try day("exams_end"), lastChanged: try day("last_update"))
     }
 
     public func groups() async throws -> [StudyGroup] {
@@ -94,7 +94,7 @@ extension TimetableStore {
 
     private static let teacherColumns = """
         id, url_id, first_name, middle_name, last_name, rank, degree, degree_abbreviation, photo_url, email,
-        lessons_start, lessons_end, exams_start, exams_end
+        lessons_start, lessons_end, exams_start, exams_end, last_update
         """
 
     private func teacher(from row: any SQLRow, departments: [Int64: [String]]) throws -> Teacher {

@@ -127,15 +127,19 @@ public struct TermDates: Sendable, Hashable {
     public var lessonsEnd: LocalDate?
     public var examsStart: LocalDate?
     public var examsEnd: LocalDate?
+    /// When the institution last changed this schedule (IIS's last-update date); not part of the
+    /// term's span.
+    public var lastChanged: LocalDate?
 
     public init(
         lessonsStart: LocalDate? = nil, lessonsEnd: LocalDate? = nil, examsStart: LocalDate? = nil,
-        examsEnd: LocalDate? = nil
+        examsEnd: LocalDate? = nil, lastChanged: LocalDate? = nil
     ) {
         self.lessonsStart = lessonsStart
         self.lessonsEnd = lessonsEnd
         self.examsStart = examsStart
         self.examsEnd = examsEnd
+        self.lastChanged = lastChanged
     }
 
     /// From the first to the last known date; nil when none is known.

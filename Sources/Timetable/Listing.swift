@@ -82,16 +82,19 @@ public enum Listing {
         public var course: Int?
         public var educationDegree: Int?
         public var specialityID: Int?
+        /// The speciality's form of education ("дневная", "заочная"), by id.
+        public var educationFormID: Int?
 
         public init(
             search: String? = nil, facultyID: Int? = nil, course: Int? = nil, educationDegree: Int? = nil,
-            specialityID: Int? = nil
+            specialityID: Int? = nil, educationFormID: Int? = nil
         ) {
             self.search = SearchText(search)
             self.facultyID = facultyID
             self.course = course
             self.educationDegree = educationDegree
             self.specialityID = specialityID
+            self.educationFormID = educationFormID
         }
     }
 
@@ -109,6 +112,7 @@ public enum Listing {
             if let course = filter.course, group.course != course { return false }
             if let degree = filter.educationDegree, group.educationDegree != degree { return false }
             if let specialityID = filter.specialityID, group.specialityID != specialityID { return false }
+            if let form = filter.educationFormID, speciality?.educationForm?.id != form { return false }
             if let search = filter.search {
                 return search.matches(
                     prefixOf: [group.name, group.title, speciality?.abbreviation, speciality?.name],

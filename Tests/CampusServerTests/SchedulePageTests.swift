@@ -1,3 +1,5 @@
+import CampusAPI
+import CampusClient
 import CampusHTTP
 import CampusTestSupport
 import Foundation
@@ -76,6 +78,28 @@ import Timetable
             // The week of 1 September 2023 began on 28 August: 25 September is in its fifth week.
             let page = try await server.request(.get, "/timetable/groups/151004?week=2023-09-25")
             #expect(page.text.contains("Week 5 of the academic year"))
+        }
+    }
+
+    @Test func theDateTheInstitutionLastChangedASchedule() async throws {
+        try await TestServer.run { server in
+            try await server.importFixtures()
+            // What `campus sync iis` keeps from IIS's last-update dates.
+            let changed = try #require(LocalDate(year: 2026, month: 11, day: 20))
+            let database = try await Database.open(server.databaseLocation, logger: TestDatabases.logger)
+            try await database.write { db in
+                try await db.raw(
+                    "UPDATE study_groups SET last_update = \(bind: changed.dayNumber) WHERE name = '151004'"
+                ).run()
+            }
+            await database.close()
+            let group = try await server.api().getGroup(path: .init(name: "151004")).ok.body.json
+            #expect(group.term.lastChanged == "2026-11-20")
+            let other = try await server.api().getGroup(path: .init(name: "010101")).ok.body.json
+            #expect(other.term.lastChanged == nil)
+            let page = try await server.request(.get, "/timetable/groups/151004")
+            #expect(
+                page.text.contains("<span id=\"last-changed\">changed by the institution on November 20, 2026</span>"))
         }
     }
 }

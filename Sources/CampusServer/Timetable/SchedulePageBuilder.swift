@@ -146,6 +146,9 @@ struct SchedulePageBuilder: Sendable {
             favorite: favorite == nil ? nil : try await star(favorite, request: request, back: link(query)),
             nickname: nicknameBox)
         page.q = search ?? ""
+        page.lastChanged = term?.lastChanged.map {
+            request.t("changed by the institution on {date}", ["date": text.date($0)])
+        }
         page.jump = .init(action: route, date: anchor.iso, subgroup: subgroupText, view: view == "exams" ? nil : view)
         page.examsURL = link([("subgroup", subgroupText), ("view", "exams")])
         if view == "exams" {

@@ -52,7 +52,8 @@ extension APIHandler {
         let (sections, specialityByID) = try await directory.groups(
             filter: .init(
                 search: query.q, facultyID: query.faculty.map(Int.init), course: query.course,
-                educationDegree: query.degree, specialityID: query.speciality.map(Int.init)),
+                educationDegree: query.degree, specialityID: query.speciality.map(Int.init),
+                educationFormID: query.form),
             sections: Listing.GroupSections(rawValue: query.sections?.rawValue ?? "speciality") ?? .speciality)
         return .ok(
             .init(
@@ -297,7 +298,7 @@ extension TermDates {
     var api: Components.Schemas.TermDates {
         .init(
             lessonsStart: lessonsStart?.iso, lessonsEnd: lessonsEnd?.iso, examsStart: examsStart?.iso,
-            examsEnd: examsEnd?.iso)
+            examsEnd: examsEnd?.iso, lastChanged: lastChanged?.iso)
     }
 }
 

@@ -76,6 +76,23 @@ struct TimetableListPage: PageModel {
     var tabs: [Tab]
     /// The rooms list links to the free rooms.
     var isRooms: Bool
+    /// The list's filters (faculty, course, degree, form; department; type, building).
+    var filters: [Filter] = []
+    var hasFilters = false
+    /// The sections chosen, which the filter form keeps.
+    var chosenSections: String = ""
+
+    struct Filter: Sendable {
+        struct Option: Sendable {
+            var value: String
+            var label: String
+            var selected: Bool
+        }
+
+        var name: String
+        var label: String
+        var options: [Option]
+    }
 }
 
 struct SchedulePage: PageModel {
@@ -211,6 +228,8 @@ struct SchedulePage: PageModel {
     var find: String? = nil
     /// The search inside the schedule (`q`), and what a jump to a date keeps.
     var q: String = ""
+    /// "changed by the institution on November 20, 2026".
+    var lastChanged: String? = nil
     var jump: Jump? = nil
     /// The exam session's view: exams and consultations in date order.
     var examView = false

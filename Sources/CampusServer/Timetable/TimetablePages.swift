@@ -172,60 +172,121 @@ struct TimetablePages: Sendable {
 
     private func list(
         _ request: PageRequest, kind: ListKind, sectionChoices: [String], chosen: String,
-        sections: [TimetableListPage.ListSection], total: Int
+        sections: [TimetableListPage.ListSection], total: Int, filters: [TimetableListPage.Filter] = []
     ) -> PageAnswer {
         let query = request.query("q")
         let t = request.t
-        return .page(
-            TimetableListPage(
-                kind: kind.rawValue, title: kind.title(t), searchLabel: kind.searchLabel(t), q: query ?? "",
-                searchAction: kind.route.path, sections: sections, total: total,
-                sectionChoices: sectionChoices.map { choice in
-                    .init(
-                        name: Self.sectionChoice(choice, t), selected: choice == chosen,
-                        url: kind.route.path(query: [("q", query), ("sections", choice)]))
-                },
-                tabs: ListKind.allCases.map {
-                    .init(url: $0.route.path(query: [("q", query)]), title: $0.title(t), current: $0 == kind)
-                }, isRooms: kind == .rooms))
+        // The filters chosen stay when the sections change.
+        let kept = filters.map { filter in
+            (filter.name, filter.options.first { $0.selected && !$0.value.isEmpty }?.value)
+        }
+        var page = TimetableListPage(
+            kind: kind.rawValue, title: kind.title(t), searchLabel: kind.searchLabel(t), q: query ?? "",
+            searchAction: kind.route.path, sections: sections, total: total,
+            sectionChoices: sectionChoices.map { choice in
+                .init(
+                    name: Self.sectionChoice(choice, t), selected: choice == chosen,
+                    url: kind.route.path(query: [("q", query), ("sections", choice)] + kept))
+            },
+            tabs: ListKind.allCases.map {
+                .init(url: $0.route.path(query: [("q", query)]), title: $0.title(t), current: $0 == kind)
+            }, isRooms: kind == .rooms)
+        // A filter with nothing to choose (no forms of education in the data, say) is left out.
+        page.filters = filters.filter { $0.options.count > 1 }
+        page.hasFilters = !page.filters.isEmpty
+        page.chosenSections = chosen
+        return .page(page)
+    }
+
+    /// A filter of a list: "any" first, then the choices, the one asked for selected.
+    static func filter(
+        _ name: String, _ label: String, any: String, _ choices: [(value: String, label: String)], chosen: String?
+    ) -> TimetableListPage.Filter {
+        .init(
+            name: name, label: label,
+            options: [.init(value: "", label: any, selected: chosen == nil)]
+                + choices.map { .init(value: $0.value, label: $0.label, selected: $0.value == chosen) })
     }
 
     @Sendable func groupList(_ request: PageRequest) async throws -> PageAnswer {
+        let t = request.t
         let chosen = Listing.GroupSections(rawValue: request.query("sections") ?? "") ?? .speciality
-        let course = request.query("course").flatMap { Int($0) }
+        func number(_ name: String) -> Int? { request.query(name).flatMap { Int($0) } }
+        let (faculty, course, degree, form) = (number("faculty"), number("course"), number("degree"), number("form"))
         let (sections, specialities) = try await directory.groups(
-            filter: .init(search: request.query("q"), course: course), sections: chosen)
+            filter: .init(
+                search: request.query("q"), facultyID: faculty, course: course, educationDegree: degree,
+                educationFormID: form),
+            sections: chosen)
+        let forms = Dictionary(
+            (try await directory.specialities()).compactMap { $0.educationForm.map { ($0.id, $0.name) } }
+        ) { a, _ in a }
         return list(
             request, kind: .groups,
             sectionChoices: Listing.GroupSections.allCases.map(\.rawValue), chosen: chosen.rawValue,
             sections: sections.map {
-                .init(
-                    title: Self.heading($0.label, request.t),
-                    items: $0.items.map { Self.item($0, specialities, request.t) })
+                .init(title: Self.heading($0.label, t), items: $0.items.map { Self.item($0, specialities, t) })
             },
-            total: sections.reduce(0) { $0 + $1.items.count })
+            total: sections.reduce(0) { $0 + $1.items.count },
+            filters: [
+                Self.filter(
+                    "faculty", t("Faculty"), any: t("Any faculty"),
+                    try await directory.faculties().sorted { $0.abbreviation < $1.abbreviation }.map {
+                        (String($0.id), $0.abbreviation)
+                    }, chosen: faculty.map(String.init)),
+                Self.filter(
+                    "course", t("Course"), any: t("Any course"), (1...6).map { (String($0), String($0)) },
+                    chosen: course.map(String.init)),
+                Self.filter(
+                    "degree", t("Degree"), any: t("Any degree"), [("1", t("Bachelor")), ("2", t("Master"))],
+                    chosen: degree.map(String.init)),
+                Self.filter(
+                    "form", t("Form of education"), any: t("Any form"),
+                    forms.sorted { $0.value < $1.value }.map { (String($0.key), $0.value) },
+                    chosen: form.map(String.init)),
+            ])
     }
 
     @Sendable func teacherList(_ request: PageRequest) async throws -> PageAnswer {
         let chosen = Listing.TeacherSections(rawValue: request.query("sections") ?? "") ?? .letter
-        let sections = try await directory.teachers(search: request.query("q"), sections: chosen)
+        let department = request.query("department")
+        let sections = try await directory.teachers(
+            search: request.query("q"), department: department, sections: chosen)
         return list(
             request, kind: .teachers,
             sectionChoices: Listing.TeacherSections.allCases.map(\.rawValue), chosen: chosen.rawValue,
             sections: sections.map { .init(title: Self.heading($0.label, request.t), items: $0.items.map(Self.item)) },
-            total: Set(sections.flatMap { $0.items.map(\.id) }).count)
+            total: Set(sections.flatMap { $0.items.map(\.id) }).count,
+            filters: [
+                Self.filter(
+                    "department", request.t("Department"), any: request.t("Any department"),
+                    try await directory.departments().map { ($0.abbreviation, $0.abbreviation) }, chosen: department)
+            ])
     }
 
     @Sendable func roomList(_ request: PageRequest) async throws -> PageAnswer {
+        let t = request.t
         let chosen = Listing.RoomSections(rawValue: request.query("sections") ?? "") ?? .building
-        let sections = try await directory.rooms(search: request.query("q"), sections: chosen)
+        let type = request.query("type")
+        let building = request.query("building").flatMap { Int($0) }
+        let sections = try await directory.rooms(
+            search: request.query("q"), type: type, building: building, sections: chosen)
+        let every = try await directory.rooms(search: nil, sections: .building).flatMap(\.items)
+        let types = Set(every.compactMap { $0.type?.name }).sorted()
+        let buildings = Set(every.compactMap(\.building)).sorted()
         return list(
             request, kind: .rooms,
             sectionChoices: Listing.RoomSections.allCases.map(\.rawValue), chosen: chosen.rawValue,
             sections: sections.map {
-                .init(title: Self.heading($0.label, request.t), items: $0.items.map { Self.item($0, request.t) })
+                .init(title: Self.heading($0.label, t), items: $0.items.map { Self.item($0, t) })
             },
-            total: sections.reduce(0) { $0 + $1.items.count })
+            total: sections.reduce(0) { $0 + $1.items.count },
+            filters: [
+                Self.filter("type", t("Room type"), any: t("Any type"), types.map { ($0, $0) }, chosen: type),
+                Self.filter(
+                    "building", t("Building"), any: t("Any building"), buildings.map { (String($0), String($0)) },
+                    chosen: building.map(String.init)),
+            ])
     }
 
     // MARK: Schedules
