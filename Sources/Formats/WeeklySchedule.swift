@@ -85,6 +85,9 @@ public enum OddEvenSchedule {
         var teachers: [String: ImportedTeacher] = [:]
         var range: ClosedRange<LocalDate>?
         if let termStart { range = termStart...(termEnd ?? termStart.adding(days: 7 * 26 - 1)) }
+        var notes: [WindowNote] = []
+        var pairSlots: [Int: PairTimes.Slot] = [:]
+        var pairsAgree = true
         for (weekName, week, number) in [("oddWeek", dto.oddWeek, 1), ("evenWeek", dto.evenWeek, 2)] {
             for (dayIndex, day) in week.days.enumerated() {
                 let dayPath = "\(weekName).days[\(dayIndex)]"
@@ -115,7 +118,18 @@ public enum OddEvenSchedule {
                             detail: "“{text}” is not a time after the start.",
                             ["text": String(describing: slot.endTime)])
                     }
-                    guard let lesson = slot.lesson else { continue }
+                    let pairSlot = PairTimes.Slot(start: start, end: end)
+                    if let known = pairSlots[slot.pairNumber], known != pairSlot { pairsAgree = false }
+                    pairSlots[slot.pairNumber] = pairSlot
+                    guard let lesson = slot.lesson else {
+                        if let message = slot.windowMessage.flatMap({ IIS.nonEmpty(clean($0)) }) {
+                            notes.append(
+                                WindowNote(
+                                    weekday: weekday, weeks: [number], start: start, end: end,
+                                    text: String(message.prefix(200))))
+                        }
+                        continue
+                    }
                     guard lessonTypes.contains(lesson.type) else {
                         throw ImportError(
                             file: file, field: "\(path).lesson.type",
@@ -144,6 +158,13 @@ public enum OddEvenSchedule {
         }
         result.teachers = teachers.values.sorted { $0.urlID < $1.urlID }
         result.groups = [ImportedGroup(name: group)]
+        result.windowNotes = [group: notes]
+        // The pairs the file numbers, when they run 1, 2, … with one time each, in order.
+        let numbers = pairSlots.keys.sorted()
+        if pairsAgree, !numbers.isEmpty, numbers == Array(1...numbers.count) {
+            let pairs = PairTimes(slots: numbers.compactMap { pairSlots[$0] })
+            if PairTimes(text: pairs.text) != nil { result.pairTimes = pairs }
+        }
         result.schedules = [
             ImportedSchedule(
                 owner: .group(group), term: TermDates(lessonsStart: range?.lowerBound, lessonsEnd: range?.upperBound),

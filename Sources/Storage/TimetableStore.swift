@@ -50,6 +50,8 @@ public struct TimetableStore: Sendable {
         summary.rooms = roomIDs.count
         try await storeTeacherCards(data.teacherCards, teacherIDs: teacherIDs)
         try await upsertSubjects(data.subjects)
+        try await storeWindowNotes(data.windowNotes)
+        if let pairs = data.pairTimes { try await SettingsStore(db).set(.pairTimes, to: pairs.text) }
         guard !data.schedules.isEmpty else {
             try await bumpVersion()
             return summary

@@ -13,6 +13,10 @@ public struct TimetableImport: Sendable {
     public var schedules: [ImportedSchedule] = []
     public var teacherCards: [String: TeacherCard] = [:]
     public var subjects: [ImportedSubject] = []
+    /// Notes on free slots by group; a group named here has its notes replaced by these.
+    public var windowNotes: [String: [WindowNote]] = [:]
+    /// The institution's pairs, when the source numbers them (seed 004).
+    public var pairTimes: PairTimes?
 
     public init() {}
 
@@ -27,6 +31,8 @@ public struct TimetableImport: Sendable {
         schedules += other.schedules
         teacherCards.merge(other.teacherCards) { $1 }
         subjects += other.subjects
+        windowNotes.merge(other.windowNotes) { $1 }
+        pairTimes = other.pairTimes ?? pairTimes
     }
 
     public var lessonCount: Int { schedules.reduce(0) { $0 + $1.lessons.count } }

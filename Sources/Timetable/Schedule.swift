@@ -48,6 +48,8 @@ public struct Window: Sendable, Hashable {
     public var date: LocalDate
     public var start: WallTime
     public var end: WallTime
+    /// What the group's timetable says of it (seed 004's window messages).
+    public var message: String? = nil
 
     public var minutes: Int { end.minutes - start.minutes }
 }

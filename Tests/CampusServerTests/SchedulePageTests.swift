@@ -9,97 +9,127 @@ import Timetable
 
 @testable import CampusServer
 
-/// The schedule pages complete (issue 16, item 5), on the real IIS fixtures: the lesson's pair and
-/// weeks, announcements marked, a search inside the schedule, the date picker, the exam session,
-/// and a week number under a dated calendar.
-@Suite struct SchedulePageTests {
-    /// 2022-12-20 10:00 in Minsk, two days before group 913801's first consultation.
-    static let beforeTheSession = Date(timeIntervalSince1970: 1_671_519_600)
+extension TimetableServerSuites {
+    /// The schedule pages complete (issue 16, item 5), on the real IIS fixtures: the lesson's pair and
+    /// weeks, announcements marked, a search inside the schedule, the date picker, the exam session,
+    /// and a week number under a dated calendar.
+    @Suite struct SchedulePageTests {
+        /// 2022-12-20 10:00 in Minsk, two days before group 913801's first consultation.
+        static let beforeTheSession = Date(timeIntervalSince1970: 1_671_519_600)
 
-    static func subjects(in html: String) -> [String] {
-        html.components(separatedBy: "<div class=\"subject\"").dropFirst().compactMap { part in
-            guard let start = part.firstIndex(of: ">"), let end = part.range(of: "</div>") else { return nil }
-            return String(part[part.index(after: start)..<end.lowerBound])
-        }
-    }
-
-    @Test func lessonCardsSearchAndTheDatePicker() async throws {
-        try await TestServer.run { server in
-            try await server.importFixtures()
-            // Study week 2: СП on Thursday at 12:25 is in weeks 2 and 4, the third pair.
-            let week = try await server.request(.get, "/timetable/groups/151004?week=2023-10-02&view=list")
-            #expect(week.status == .ok)
-            #expect(week.text.contains("<span class=\"weeks\">weeks 2, 4</span>"))
-            #expect(week.text.contains("<span class=\"pair\">pair 3</span>"))
-            #expect(week.text.contains("<span class=\"pair\">pair 1</span>"))
-            // The date picker keeps the view and shows the week's Monday.
-            #expect(week.text.contains("id=\"jump-date\" required") && week.text.contains("value=\"2023-10-02\""))
-            #expect(week.text.contains("<input type=\"hidden\" name=\"view\" value=\"list\">"))
-            // Search by any part of a subject's name (short or full), in any case.
-            let all = Self.subjects(in: week.text)
-            let found = try await server.request(
-                .get, "/timetable/groups/151004?week=2023-10-02&view=list&q=%D0%B0%D0%BF%D1%80")
-            let subjects = Self.subjects(in: found.text)
-            #expect(!subjects.isEmpty && subjects.count < all.count)
-            #expect(Set(subjects) == ["МиАПР"])
-            // A date in the middle of a week opens that week.
-            let jumped = try await server.request(.get, "/timetable/groups/151004?week=2023-10-05")
-            #expect(jumped.text.contains("value=\"2023-10-05\"") && jumped.text.contains("Study week 2"))
-            // An announcement is marked as one.
-            let announcement = try await server.request(.get, "/timetable/groups/010201?week=2022-09-05&view=list")
-            #expect(announcement.text.contains(" announcement\">"))
-            #expect(announcement.text.contains("<span class=\"announcement-label\">Announcement</span>"))
-        }
-    }
-
-    @Test func theExamSessionInDateOrder() async throws {
-        try await TestServer.run(clock: TestClock(Self.beforeTheSession)) { server in
-            try await server.importFixtures()
-            let page = try await server.request(.get, "/timetable/groups/913801?view=exams")
-            #expect(page.status == .ok && page.text.contains("id=\"exam-session\""))
-            let session = String(page.text[try #require(page.text.range(of: "id=\"exam-session\"")).lowerBound...])
-            let dates = ["December 22, 2022", "December 23, 2022", "December 26, 2022", "December 31, 2022"]
-            let places = try dates.map { try #require(session.range(of: $0)).lowerBound }
-            #expect(places == places.sorted())
-            #expect(session.contains("in 2 days") && session.contains("in 3 days"))
-            #expect(Self.subjects(in: session).first == "ПОМС")
-            // A group without exams says so.
-            let none = try await server.request(.get, "/timetable/groups/151004?view=exams")
-            #expect(none.text.contains("No exams or consultations this term."))
-        }
-    }
-
-    @Test func aDatedCalendarNumbersTheWeeksOfTheYear() async throws {
-        try await TestServer.run { server in
-            try await server.importFixtures()
-            let database = try await Database.open(server.databaseLocation, logger: TestDatabases.logger)
-            _ = try await StudyCalendarSetting(database: database).set(kind: "dated", termStart: nil)
-            await database.close()
-            // The week of 1 September 2023 began on 28 August: 25 September is in its fifth week.
-            let page = try await server.request(.get, "/timetable/groups/151004?week=2023-09-25")
-            #expect(page.text.contains("Week 5 of the academic year"))
-        }
-    }
-
-    @Test func theDateTheInstitutionLastChangedASchedule() async throws {
-        try await TestServer.run { server in
-            try await server.importFixtures()
-            // What `campus sync iis` keeps from IIS's last-update dates.
-            let changed = try #require(LocalDate(year: 2026, month: 11, day: 20))
-            let database = try await Database.open(server.databaseLocation, logger: TestDatabases.logger)
-            try await database.write { db in
-                try await db.raw(
-                    "UPDATE study_groups SET last_update = \(bind: changed.dayNumber) WHERE name = '151004'"
-                ).run()
+        static func subjects(in html: String) -> [String] {
+            html.components(separatedBy: "<div class=\"subject\"").dropFirst().compactMap { part in
+                guard let start = part.firstIndex(of: ">"), let end = part.range(of: "</div>") else { return nil }
+                return String(part[part.index(after: start)..<end.lowerBound])
             }
-            await database.close()
-            let group = try await server.api().getGroup(path: .init(name: "151004")).ok.body.json
-            #expect(group.term.lastChanged == "2026-11-20")
-            let other = try await server.api().getGroup(path: .init(name: "010101")).ok.body.json
-            #expect(other.term.lastChanged == nil)
-            let page = try await server.request(.get, "/timetable/groups/151004")
-            #expect(
-                page.text.contains("<span id=\"last-changed\">changed by the institution on November 20, 2026</span>"))
+        }
+
+        @Test func lessonCardsSearchAndTheDatePicker() async throws {
+            try await TestServer.run { server in
+                try await server.importFixtures(["151004.json", "with_announcement.json"])
+                // Study week 2: СП on Thursday at 12:25 is in weeks 2 and 4, the third pair.
+                let week = try await server.request(.get, "/timetable/groups/151004?week=2023-10-02&view=list")
+                #expect(week.status == .ok)
+                #expect(week.text.contains("<span class=\"weeks\">weeks 2, 4</span>"))
+                #expect(week.text.contains("<span class=\"pair\">pair 3</span>"))
+                #expect(week.text.contains("<span class=\"pair\">pair 1</span>"))
+                // The date picker keeps the view and shows the week's Monday.
+                #expect(week.text.contains("id=\"jump-date\" required") && week.text.contains("value=\"2023-10-02\""))
+                #expect(week.text.contains("<input type=\"hidden\" name=\"view\" value=\"list\">"))
+                // Search by any part of a subject's name (short or full), in any case.
+                let all = Self.subjects(in: week.text)
+                let found = try await server.request(
+                    .get, "/timetable/groups/151004?week=2023-10-02&view=list&q=%D0%B0%D0%BF%D1%80")
+                let subjects = Self.subjects(in: found.text)
+                #expect(!subjects.isEmpty && subjects.count < all.count)
+                #expect(Set(subjects) == ["МиАПР"])
+                // A date in the middle of a week opens that week.
+                let jumped = try await server.request(.get, "/timetable/groups/151004?week=2023-10-05")
+                #expect(jumped.text.contains("value=\"2023-10-05\"") && jumped.text.contains("Study week 2"))
+                // An announcement is marked as one.
+                let announcement = try await server.request(.get, "/timetable/groups/010201?week=2022-09-05&view=list")
+                #expect(announcement.text.contains(" announcement\">"))
+                #expect(announcement.text.contains("<span class=\"announcement-label\">Announcement</span>"))
+            }
+        }
+
+        @Test func theExamSessionInDateOrder() async throws {
+            try await TestServer.run(clock: TestClock(Self.beforeTheSession)) { server in
+                try await server.importFixtures(["no_start_end_lesson_date_on_exams.json", "151004.json"])
+                let page = try await server.request(.get, "/timetable/groups/913801?view=exams")
+                #expect(page.status == .ok && page.text.contains("id=\"exam-session\""))
+                let session = String(page.text[try #require(page.text.range(of: "id=\"exam-session\"")).lowerBound...])
+                let dates = ["December 22, 2022", "December 23, 2022", "December 26, 2022", "December 31, 2022"]
+                let places = try dates.map { try #require(session.range(of: $0)).lowerBound }
+                #expect(places == places.sorted())
+                #expect(session.contains("in 2 days") && session.contains("in 3 days"))
+                #expect(Self.subjects(in: session).first == "ПОМС")
+                // A group without exams says so.
+                let none = try await server.request(.get, "/timetable/groups/151004?view=exams")
+                #expect(none.text.contains("No exams or consultations this term."))
+            }
+        }
+
+        @Test func aDatedCalendarNumbersTheWeeksOfTheYear() async throws {
+            try await TestServer.run { server in
+                try await server.importFixtures(["151004.json"])
+                let database = try await Database.open(server.databaseLocation, logger: TestDatabases.logger)
+                _ = try await StudyCalendarSetting(database: database).set(kind: "dated", termStart: nil)
+                await database.close()
+                // The week of 1 September 2023 began on 28 August: 25 September is in its fifth week.
+                let page = try await server.request(.get, "/timetable/groups/151004?week=2023-09-25")
+                #expect(page.text.contains("Week 5 of the academic year"))
+            }
+        }
+
+        @Test func theDateTheInstitutionLastChangedASchedule() async throws {
+            try await TestServer.run { server in
+                try await server.importFixtures(["151004.json", "010101.json"])
+                // What `campus sync iis` keeps from IIS's last-update dates.
+                let changed = try #require(LocalDate(year: 2026, month: 11, day: 20))
+                let database = try await Database.open(server.databaseLocation, logger: TestDatabases.logger)
+                try await database.write { db in
+                    try await db.raw(
+                        "UPDATE study_groups SET last_update = \(bind: changed.dayNumber) WHERE name = '151004'"
+                    ).run()
+                }
+                await database.close()
+                let group = try await server.api().getGroup(path: .init(name: "151004")).ok.body.json
+                #expect(group.term.lastChanged == "2026-11-20")
+                let other = try await server.api().getGroup(path: .init(name: "010101")).ok.body.json
+                #expect(other.term.lastChanged == nil)
+                let page = try await server.request(.get, "/timetable/groups/151004")
+                #expect(
+                    page.text.contains(
+                        "<span id=\"last-changed\">changed by the institution on November 20, 2026</span>"))
+            }
+        }
+
+        @Test(arguments: TestDatabases.kinds)
+        func seedFourWindowMessagesAndPairs(_ kind: Database.Kind) async throws {
+            try await TestServer.run(kind) { server in
+                let database = try await Database.open(server.databaseLocation, logger: TestDatabases.logger)
+                let termStart = try #require(LocalDate(year: 2026, month: 2, day: 9))
+                let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+                    .appendingPathComponent("FormatsTests/Data/odd-even/schedule.json").path
+                _ = try await TimetableImporter(database: database, logger: TestDatabases.logger).importOddEven(
+                    files: [file], group: "24-ИСТ-1-1", termStart: termStart, termEnd: nil)
+                await database.close()
+                // Monday of the first (odd) week: maths 08:00–09:35, a window, programming 11:35.
+                let api = server.api()
+                let odd = try await api.getGroupSchedule(
+                    path: .init(name: "24-ИСТ-1-1"), query: .init(from: "2026-02-09", to: "2026-02-09")
+                ).ok.body.json.days[0]
+                #expect(odd.windows.map(\.message) == ["Окно"])
+                #expect(odd.windows.first?.start == "09:35" && odd.windows.first?.end == "11:35")
+                // The page says it too, and numbers the pairs as the file did.
+                let page = try await server.request(
+                    .get, "/timetable/groups/24-%D0%98%D0%A1%D0%A2-1-1?week=2026-02-09&view=list")
+                #expect(page.text.contains("<span class=\"window-message\">Окно</span>"))
+                #expect(page.text.contains("<span class=\"pair\">pair 3</span>"))
+                let pairs = try await server.request(.get, "/api/v1/rooms/free?date=2026-02-09&pair=3")
+                #expect(pairs.json["start"] as? String == "11:35")
+            }
         }
     }
 }

@@ -28,6 +28,14 @@ func sample(_ path: String) throws -> Data {
         #expect(maths.dateRange?.lowerBound == day("09.02.2026"))
         #expect(lessons.first { $0.subject == "Физика" }?.weeks == [2])
         #expect(lessons.first { $0.subject == "Программирование" }?.rooms.isEmpty == true)
+        // The free slot's message, and the pairs the file numbers, are kept (issue 16, item 5).
+        #expect(
+            data.windowNotes["24-ИСТ-1-1"] == [
+                WindowNote(
+                    weekday: .monday, weeks: [1], start: try #require(WallTime("09:45")),
+                    end: try #require(WallTime("11:20")), text: "Окно")
+            ])
+        #expect(data.pairTimes?.text == "08:00-09:35 09:45-11:20 11:35-13:10")
         let sidorova = try #require(data.teachers.first { $0.urlID == "sidorova" })
         #expect(sidorova.lastName == "Сидорова")
         #expect(sidorova.firstName == "Е.")

@@ -67,6 +67,7 @@ import Testing
         17: "5dcbebfce8d39fb65fbbc5e2b8f87d8b0057de2215a715d07a7b1b7c028fb41a",
         18: "10b19a7ffce1d3e204adfdab77abda1004308b7c8549eb0a1803fe84e92aaf81",
         19: "b3fa557b29fb1447532d9d041d760d75c515411aeca0388284f39875e6d9b5c7",
+        20: "d662c3b184e920471a8749724afe05014c265679c04081fe781997277367041d",
     ]
 
     @Test func landedStepsNeverChange() {

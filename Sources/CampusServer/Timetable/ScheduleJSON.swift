@@ -29,6 +29,7 @@ enum ScheduleJSON {
             json.array(day.windows) { json, window in
                 json.object { json in
                     json.field("end", window.end)
+                    json.field("message", window.message)
                     json.field("minutes", window.minutes)
                     json.field("start", window.start)
                 }

@@ -23,10 +23,11 @@ struct ScheduleMiddleware: RouterMiddleware {
             return try await next(request, context)
         }
         let target: TimetableService.Target
+        // The router leaves path parameters percent-encoded ("24-%D0%98…" for "24-И…").
         if let name = context.parameters.get("name") {
-            target = .group(name)
+            target = .group(name.removingPercentEncoding ?? name)
         } else if let urlID = context.parameters.get("urlId") {
-            target = .teacher(urlID)
+            target = .teacher(urlID.removingPercentEncoding ?? urlID)
         } else if let roomID = context.parameters.get("roomId", as: Int64.self) {
             target = .room(roomID)
         } else {

@@ -97,7 +97,7 @@ struct SchedulePageBuilder: Sendable {
                         .init(
                             window: .init(
                                 start: window.start.description, end: window.end.description,
-                                minutes: text.duration(window.minutes))))
+                                minutes: text.duration(window.minutes), message: window.message)))
                     windows = windows.dropFirst()
                 }
                 items.append(.init(lesson: lesson(occurrence, result.types)))

@@ -146,7 +146,9 @@ extension APIHandler {
                     date: day.date.iso, weekday: day.date.weekday.rawValue, week: day.week,
                     lessons: day.occurrences.map { $0.api(types: result.types) },
                     windows: day.windows.map {
-                        .init(start: $0.start.description, end: $0.end.description, minutes: $0.minutes)
+                        .init(
+                            start: $0.start.description, end: $0.end.description, minutes: $0.minutes,
+                            message: $0.message)
                     })
             })
     }

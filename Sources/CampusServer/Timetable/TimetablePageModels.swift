@@ -161,6 +161,8 @@ struct SchedulePage: PageModel {
         var start: String
         var end: String
         var minutes: String
+        /// What the group's timetable says of it (data: never translated).
+        var message: String? = nil
     }
 
     /// A lesson or a window between lessons, in a day's list.

@@ -79,6 +79,7 @@ struct TimetableService: Sendable {
             let types = try await TimetableStore(db).lessonTypes()
             return TimetableConstants.Values(
                 calendar: Self.parseCalendar(setting) ?? .bsuir, pairs: pairs.flatMap(PairTimes.init(text:)) ?? .bsuir,
+                windowNotes: try await TimetableStore(db).windowNotes(),
                 types: Dictionary(types.map { ($0.id, $0) }) { a, _ in a })
         }
     }
@@ -213,7 +214,12 @@ struct TimetableService: Sendable {
     func schedule(of targets: [Target], in range: ClosedRange<LocalDate>, filter: ScheduleFilter) async throws -> Result
     {
         let lessons = try await lessons(of: targets, in: range)
-        let calendar = try await studyCalendar()
+        let constants = try await constants.get(read: readConstants)
+        let calendar = constants.calendar
+        let groups = targets.compactMap { target -> String? in
+            if case .group(let name) = target { return name }
+            return nil
+        }
         let occurrences = Schedule.occurrences(of: lessons, in: range, calendar: calendar, filter: filter)
         var byDay: [LocalDate: [Occurrence]] = [:]
         for occurrence in occurrences { byDay[occurrence.date, default: []].append(occurrence) }
@@ -224,7 +230,9 @@ struct TimetableService: Sendable {
             days.append(
                 Day(
                     date: day, week: calendar.week(of: day), occurrences: dayOccurrences,
-                    windows: Schedule.windows(in: dayOccurrences)))
+                    windows: WindowNote.annotate(
+                        Schedule.windows(in: dayOccurrences), notes: constants.windowNotes, groups: groups,
+                        calendar: calendar)))
             day = day.adding(days: 1)
         }
         return Result(range: range, calendar: calendar, days: days, types: try await lessonTypes())
@@ -288,6 +296,8 @@ final class TimetableConstants: Sendable {
     struct Values: Sendable {
         var calendar: StudyCalendar
         var pairs: PairTimes
+        /// Seed 004's notes on free slots, by group.
+        var windowNotes: [String: [WindowNote]]
         var types: [String: LessonType]
     }
 
