@@ -1,8 +1,21 @@
 import SQLKit
+import SharedHelpers
 import Timetable
 
 /// The subject catalogue of seed 003's study plan, which students choose electives from.
 extension TimetableStore {
+    /// Which of these groups the timetable has, in one read.
+    public func existingGroups(_ names: [String]) async throws -> Set<String> {
+        guard !names.isEmpty else { return [] }
+        var found: Set<String> = []
+        for part in names.chunked(Self.chunk) {
+            found.formUnion(
+                try await db.raw("SELECT name FROM study_groups WHERE name IN (\(list(Array(part))))")
+                    .all(decodingColumn: "name", as: String.self))
+        }
+        return found
+    }
+
     /// Every subject, by id.
     public func subjects() async throws -> [ImportedSubject] {
         try await db.raw(

@@ -3,17 +3,11 @@ struct ElectivesPage: PageModel {
     static let template = "electives"
     static let section: SiteSection? = .timetable
 
-    struct Option: Sendable {
-        var value: String
-        var label: String
-        var selected: Bool
-    }
-
     struct Subject: Sendable {
         var id: Int
         var name: String
         var detail: String
-        var groups: [Option]
+        var groups: [SelectOption]
         var action: String
         /// Nil for normative subjects, which stay.
         var deleteAction: String?
@@ -43,7 +37,7 @@ struct ElectivesPage: PageModel {
 
     var speciality: String
     var specialities: [String]
-    var years: [Option]
+    var years: [SelectOption]
     var hasProgramme: Bool
     var sections: [Section]
     var q: String

@@ -53,8 +53,7 @@ struct ElectivesPages: Sendable {
                 }, q: query ?? "", found: found, searched: query != nil,
                 overlaps: view.overlaps.map { overlap in
                     .init(
-                        date: t.date(
-                            year: overlap.first.date.year, month: overlap.first.date.month, day: overlap.first.date.day),
+                        date: ScheduleText(t: t).date(overlap.first.date),
                         first: Self.lesson(overlap.first), second: Self.lesson(overlap.second))
                 }, hasOverlaps: !view.overlaps.isEmpty))
     }

@@ -62,10 +62,8 @@ extension MyTimetableService {
             let names = try await PersonalStore(db).electiveChoices(userID: user.id).filter { $0.group > 0 }.map {
                 Electives.groupName(subject: $0.subjectID, group: $0.group)
             }
-            var found: [String] = []
-            let timetable = TimetableStore(db)
-            for name in names where try await timetable.group(named: name) != nil { found.append(name) }
-            return found
+            let found = try await TimetableStore(db).existingGroups(names)
+            return names.filter(found.contains)
         }
     }
 

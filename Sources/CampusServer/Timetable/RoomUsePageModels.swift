@@ -1,15 +1,9 @@
-/// Pages of the timetable's rooms: free rooms, conflicts, buildings on the map.
+// Pages of the timetable's rooms: free rooms, conflicts, buildings on the map.
 
 /// The free-rooms page: the question asked in its form, and the rooms free then.
 struct FreeRoomsPage: PageModel {
     static let template = "free-rooms"
     static let section: SiteSection? = .timetable
-
-    struct PairChoice: Sendable {
-        var number: Int
-        var label: String
-        var selected: Bool
-    }
 
     struct Found: Sendable {
         var name: String
@@ -26,7 +20,7 @@ struct FreeRoomsPage: PageModel {
 
     var date: String
     var time: String
-    var pairs: [PairChoice]
+    var pairs: [SelectOption]
     var building: String
     var type: String
     var capacity: String
@@ -41,12 +35,6 @@ struct FreeRoomsPage: PageModel {
 struct ConflictsPage: PageModel {
     static let template = "conflicts"
     static let section: SiteSection? = .admin
-
-    struct KindChoice: Sendable {
-        var value: String
-        var label: String
-        var checked: Bool
-    }
 
     struct Side: Sendable {
         var time: String
@@ -64,7 +52,7 @@ struct ConflictsPage: PageModel {
 
     var from: String
     var to: String
-    var kinds: [KindChoice]
+    var kinds: [SelectOption]
     var summary: String?
     var error: String?
     var rows: [Row]

@@ -16,11 +16,6 @@ struct RoomUsePages: Sendable {
         pages.form(SiteRoutes.building, BuildingForm.self, setBuilding)
     }
 
-    /// A day as the pages write it: "2 October 2023".
-    static func text(_ date: LocalDate, _ t: Translator) -> String {
-        t.date(year: date.year, month: date.month, day: date.day)
-    }
-
     // MARK: Free rooms
 
     @Sendable func freeRooms(_ request: PageRequest) async throws -> PageAnswer {
@@ -36,7 +31,9 @@ struct RoomUsePages: Sendable {
         var page = FreeRoomsPage(
             date: date ?? timetable.today().iso, time: time ?? "",
             pairs: pairs.slots.enumerated().map { index, slot in
-                .init(number: index + 1, label: "\(index + 1) · \(slot.start)–\(slot.end)", selected: pair == index + 1)
+                .init(
+                    value: String(index + 1), label: "\(index + 1) · \(slot.start)–\(slot.end)",
+                    selected: pair == index + 1)
             },
             building: building.map(String.init) ?? "", type: type ?? "", capacity: capacity.map(String.init) ?? "",
             summary: nil, error: nil, sections: [], none: false)
@@ -53,7 +50,7 @@ struct RoomUsePages: Sendable {
                 } ?? t("at {time}", ["time": answer.start.description])
             page.summary = t.plural(
                 "{count} room is free on {date} {when}.", "{count} rooms are free on {date} {when}.", answer.total,
-                ["date": Self.text(answer.date, t), "when": when])
+                ["date": ScheduleText(t: t).date(answer.date), "when": when])
             page.none = answer.total == 0
             page.sections = answer.sections.map { section in
                 .init(
@@ -82,7 +79,7 @@ struct RoomUsePages: Sendable {
         var page = ConflictsPage(
             from: from ?? "", to: to ?? "",
             kinds: Conflict.Kind.allCases.map {
-                .init(value: $0.rawValue, label: Self.name($0, t), checked: asked.contains($0))
+                .init(value: $0.rawValue, label: Self.name($0, t), selected: asked.contains($0))
             },
             summary: nil, error: nil, rows: [], hasRows: false)
         do {
@@ -93,12 +90,16 @@ struct RoomUsePages: Sendable {
             page.summary =
                 t.plural(
                     "From {from} to {to}: {count} conflict.", "From {from} to {to}: {count} conflicts.", report.total,
-                    ["from": Self.text(report.range.lowerBound, t), "to": Self.text(report.range.upperBound, t)])
+                    [
+                        "from": ScheduleText(t: t).date(report.range.lowerBound),
+                        "to": ScheduleText(t: t).date(report.range.upperBound),
+                    ])
                 + (report.total > report.conflicts.count
                     ? " " + t("The first {shown} are listed.", ["shown": String(report.conflicts.count)]) : "")
             page.rows = report.conflicts.map { conflict in
                 .init(
-                    date: Self.text(conflict.first.date, t), kind: Self.name(conflict.kind, t), name: conflict.name,
+                    date: ScheduleText(t: t).date(conflict.first.date), kind: Self.name(conflict.kind, t),
+                    name: conflict.name,
                     first: Self.side(conflict.first, types), second: Self.side(conflict.second, types))
             }
             page.hasRows = !page.rows.isEmpty

@@ -67,7 +67,7 @@ struct TeacherCardPages: Sendable {
                 moderationURL: description.id.map { SiteRoutes.moderateTeacherCardAnswer.path($0) } ?? "",
                 canModerate: isAdmin && description.id != nil)
         }
-        func option(_ value: String, _ label: String, _ selected: Bool) -> SchedulePage.Card.Option {
+        func option(_ value: String, _ label: String, _ selected: Bool) -> SelectOption {
             .init(value: value, label: label, selected: selected)
         }
         let form = user.map { _ in

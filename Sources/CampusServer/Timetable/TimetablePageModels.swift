@@ -83,15 +83,9 @@ struct TimetableListPage: PageModel {
     var chosenSections: String = ""
 
     struct Filter: Sendable {
-        struct Option: Sendable {
-            var value: String
-            var label: String
-            var selected: Bool
-        }
-
         var name: String
         var label: String
-        var options: [Option]
+        var options: [SelectOption]
     }
 }
 
@@ -198,19 +192,13 @@ struct SchedulePage: PageModel {
             var canModerate: Bool
         }
 
-        struct Option: Sendable {
-            var value: String
-            var label: String
-            var selected: Bool
-        }
-
         struct AnswerForm: Sendable {
             var url: String
             var deleteURL: String
             var hasAnswer: Bool
             var description: String
-            var attendance: [Option]
-            var automaticPass: [Option]
+            var attendance: [SelectOption]
+            var automaticPass: [SelectOption]
         }
 
         var subject: String?

@@ -32,8 +32,11 @@ extension TimetableService {
         let asked = date.flatMap { text in
             validator.check { () throws(FieldProblem) in try Self.date(text, field: "date") }
         }
-        var start: WallTime?
-        var end: WallTime?
+        // The minute now, unless a time or a pair is asked for.
+        let local = LocalDateTime(now(), in: timeZone)
+        let nowMinute = WallTime(minutes: local.minutes) ?? WallTime(minutes: 0)
+        var start = nowMinute
+        var end = nowMinute
         if time != nil, pair != nil {
             validator.add(FieldProblem(field: "pair", detail: "Give a time or a pair, not both."))
         } else if let time {
@@ -59,11 +62,6 @@ extension TimetableService {
                     field: "capacity", detail: "must be 1 to {maximum}.", ["maximum": String(Self.maximumCapacity)]))
         }
         try validator.finish()
-        let local = LocalDateTime(now(), in: timeZone)
-        if start == nil {
-            start = WallTime(minutes: local.minutes)
-            end = start
-        }
         guard let start, let end else { throw Problem.badRequest("Give a time or a pair.") }
         let day = asked ?? local.date
         let calendar = try await studyCalendar()

@@ -235,7 +235,7 @@ struct TimetableService: Sendable {
                         calendar: calendar)))
             day = day.adding(days: 1)
         }
-        return Result(range: range, calendar: calendar, days: days, types: try await lessonTypes())
+        return Result(range: range, calendar: calendar, days: days, types: constants.types)
     }
 
     /// What `targets` have on now, and next.

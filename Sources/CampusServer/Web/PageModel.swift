@@ -18,6 +18,14 @@ protocol PageModel: Sendable {
     static var section: SiteSection? { get }
 }
 
+/// A choice in a form's select or set of checkboxes: what it sends, what it says, and whether it
+/// is the one chosen.
+struct SelectOption: Sendable {
+    var value: String
+    var label: String
+    var selected: Bool
+}
+
 /// The sections of the site.
 enum SiteSection: String, Sendable {
     case home, timetable, listen, compete, profile, admin
