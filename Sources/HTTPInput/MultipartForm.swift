@@ -110,15 +110,29 @@ public enum MultipartForm {
 
 /// Web forms sent as `application/x-www-form-urlencoded`.
 public enum URLEncodedForm {
+    /// The fields in order, names and values decoded (`+` is a space); a name may come more
+    /// than once. Nil when a part is not percent-encoded UTF-8.
+    public static func fields(in body: String) -> [(name: String, value: String)]? {
+        var fields: [(name: String, value: String)] = []
+        for pair in body.split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            guard let name = parts.first.flatMap(decoded), let value = parts.count > 1 ? decoded(parts[1]) : ""
+            else { return nil }
+            fields.append((name, value))
+        }
+        return fields
+    }
+
+    private static func decoded(_ part: Substring) -> String? {
+        part.replacingOccurrences(of: "+", with: " ").removingPercentEncoding
+    }
+
     /// The first field that is not percent-encoded UTF-8 or holds a control character (line
     /// breaks and tabs, as a text area sends them, are allowed; the rules of single-line fields
     /// refuse them).
     public static func problem(in body: String) -> FieldProblem? {
         for pair in body.split(separator: "&") {
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            func decoded(_ part: Substring) -> String? {
-                part.replacingOccurrences(of: "+", with: " ").removingPercentEncoding
-            }
             let name = parts.first.flatMap(decoded) ?? ""
             guard let value = parts.count > 1 ? decoded(parts[1]) : "" else {
                 return FieldProblem(field: name, detail: "{field} is not percent-encoded UTF-8.", ["field": name])

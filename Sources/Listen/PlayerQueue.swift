@@ -74,6 +74,9 @@ public enum PlayerAction: Sendable, Equatable {
     case trackChange(place: Int)
     case clearQueue
     case queueEnded
+    /// Takes the queue another player saved (Subsonic's savePlayQueue): these items in this
+    /// order, at the item `current` and `position` seconds into it, paused. Nothing is heard.
+    case restore(items: [QueueItem], current: Int64?, position: Double)
 }
 
 /// Why an action cannot apply to the state it was sent for.
@@ -161,6 +164,19 @@ public struct PlayerState: Sendable, Equatable, Codable {
             position = 0
             isPlaying = self.current != nil
             return events
+        case .restore(let items, let currentID, let at):
+            guard items.count <= Self.capacity else {
+                throw PlayerError(
+                    field: "ids", detail: "A queue holds at most {maximum} items.", ["maximum": String(Self.capacity)])
+            }
+            original = items
+            queue = items
+            shuffle = false
+            contextID = nil
+            current = items.isEmpty ? nil : (currentID.flatMap { id in items.firstIndex { $0.mediaID == id } } ?? 0)
+            position = current == nil ? 0 : max(0, at)
+            isPlaying = false
+            return []
         case .playbackStarted:
             guard current != nil else { throw PlayerError(field: "action", detail: "The queue is empty.") }
             isPlaying = true

@@ -33,6 +33,29 @@ extension Sequence where Element == UInt8 {
     }
 }
 
+extension Array where Element == UInt8 {
+    /// The bytes that hexadecimal digits (either case, two per byte) write; nil for anything else.
+    public init?(hexadecimal text: some StringProtocol) {
+        let digits = [UInt8](text.utf8)
+        guard digits.count.isMultiple(of: 2) else { return nil }
+        func value(_ digit: UInt8) -> UInt8? {
+            switch digit {
+            case 0x30...0x39: digit - 0x30
+            case 0x61...0x66: digit - 0x57
+            case 0x41...0x46: digit - 0x37
+            default: nil
+            }
+        }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(digits.count / 2)
+        for index in stride(from: 0, to: digits.count, by: 2) {
+            guard let high = value(digits[index]), let low = value(digits[index + 1]) else { return nil }
+            bytes.append(high << 4 | low)
+        }
+        self = bytes
+    }
+}
+
 extension Data {
     public var base64URLEncoded: String {
         base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")

@@ -12,12 +12,12 @@ public struct AccountStore: Sendable {
 
     // MARK: Users
 
-    private static let userColumns = """
+    static let userColumns = """
         u.id, u.email, u.first_name, u.last_name, u.role, u.study_group, u.subgroup, u.created_at, u.updated_at,
         u.language, a.updated_at AS avatar_updated_at
         """
 
-    private func user(from row: any SQLRow) throws -> UserRecord {
+    func user(from row: any SQLRow) throws -> UserRecord {
         let roleName = try row.decode(column: "role", as: String.self)
         return UserRecord(
             id: try row.decode(column: "id", as: Int64.self),

@@ -18,6 +18,12 @@ extension ListenStore {
         return (try row.decode(column: "state", as: String.self), try row.decode(column: "version", as: Int64.self))
     }
 
+    /// When the listener's player last changed, if it ever did.
+    public func playerUpdatedAt(userID: Int64) async throws -> Date? {
+        try await db.select().column("updated_at").from("player_states").where("user_id", .equal, userID)
+            .first(decodingColumn: "updated_at", as: Int64.self).map(Date.init(epoch:))
+    }
+
     /// Stores the state if it is still at `version` (nil: never stored); throws
     /// ``ListenStoreError/playerChanged`` when another device got there first.
     public func savePlayerState(userID: Int64, _ state: String, replacing version: Int64?, now: Date) async throws {

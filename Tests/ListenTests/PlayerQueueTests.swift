@@ -37,6 +37,23 @@ struct SeededGenerator: RandomNumberGenerator {
         }
     }
 
+    @Test mutating func aQueueSavedByAnotherPlayerIsTakenPausedWithoutHistory() throws {
+        var player = PlayerState()
+        try player.apply(.play(items: items(1...3), startAt: nil, contextID: "album:1"), random: &random)
+        try player.apply(.shuffleEnable, random: &random)
+        let events = try player.apply(.restore(items: items(7...10), current: 9, position: 42), random: &random)
+        #expect(events.isEmpty)
+        #expect(ids(player) == [7, 8, 9, 10])
+        #expect(player.currentItem?.mediaID == 9)
+        #expect(player.position == 42)
+        #expect(!player.isPlaying && !player.shuffle && player.contextID == nil)
+        // An unknown current item starts at the first; an empty queue clears it.
+        try player.apply(.restore(items: items(1...2), current: 99, position: 5), random: &random)
+        #expect(player.currentItem?.mediaID == 1)
+        try player.apply(.restore(items: [], current: nil, position: 5), random: &random)
+        #expect(player.currentItem == nil && player.position == 0)
+    }
+
     @Test mutating func nextSkipAndPreviousWithRepeatModes() throws {
         var player = PlayerState()
         try player.apply(.play(items: items(1...3), startAt: nil, contextID: nil), random: &random)

@@ -65,16 +65,11 @@ struct AccountService: Sendable {
     ) async throws -> (token: String, session: SessionRecord, user: UserRecord) {
         let accountKey = AccountRules.emailKey(email)
         let now = now()
-        let throttle = throttle
-        let failures = try await database.read { db in
-            try await AccountStore(db).loginFailures(
-                accountKey: accountKey, address: address, since: throttle.windowStart(now: now))
-        }
-        for times in [failures.account, failures.address] {
-            if case .blocked(let seconds) = throttle.decide(failures: times, now: now) {
-                logger.notice("login throttled", metadata: ["address": "\(address)"])
-                throw Self.tooManyAttempts(retryAfterSeconds: seconds)
-            }
+        if let seconds = try await Self.blockedSeconds(
+            database: database, throttle: throttle, accountKey: accountKey, address: address, now: now)
+        {
+            logger.notice("login throttled", metadata: ["address": "\(address)"])
+            throw Self.tooManyAttempts(retryAfterSeconds: seconds)
         }
         let found = try await database.read { db in try await AccountStore(db).credentials(email: email) }
         var verified = false
@@ -100,6 +95,21 @@ struct AccountService: Sendable {
         }
         logger.info("logged in", metadata: ["user": "\(found.user.id)", "kind": "\(kind.rawValue)"])
         return (token, session, found.user)
+    }
+
+    /// How long until the account or the address may try to sign in again; nil when it may now.
+    /// The sign-in page, the API and players (app passwords) share one throttle.
+    static func blockedSeconds(
+        database: Database, throttle: LoginThrottle, accountKey: String, address: String, now: Date
+    ) async throws -> Int? {
+        let failures = try await database.read { db in
+            try await AccountStore(db).loginFailures(
+                accountKey: accountKey, address: address, since: throttle.windowStart(now: now))
+        }
+        for times in [failures.account, failures.address] {
+            if case .blocked(let seconds) = throttle.decide(failures: times, now: now) { return seconds }
+        }
+        return nil
     }
 
     /// The user of an unexpired session token, extending the session when it is in use. Read

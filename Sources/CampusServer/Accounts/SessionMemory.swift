@@ -14,6 +14,8 @@ final class SessionMemory: Service, Sendable {
 
     private struct State {
         var entries: [String: Authenticated] = [:]
+        /// Players' sign-ins (``PlayerAccount``), by API key hash or account.
+        var players: [String: PlayerAccount] = [:]
         var generation: UInt64 = 0
         var following = false
     }
@@ -47,6 +49,22 @@ final class SessionMemory: Service, Sendable {
         }
     }
 
+    /// The kept player sign-in under `key`, if changes are being heard.
+    func findPlayer(_ key: String) -> PlayerAccount? {
+        state.withLockedValue { $0.following ? $0.players[key] : nil }
+    }
+
+    func keepPlayer(_ account: PlayerAccount, key: String, mark: UInt64?) {
+        guard let mark else { return }
+        state.withLockedValue { state in
+            guard state.following, state.generation == mark else { return }
+            if state.players.count >= Self.capacity, state.players[key] == nil {
+                state.players.removeAll(keepingCapacity: true)
+            }
+            state.players[key] = account
+        }
+    }
+
     /// Forgets what `change` changed.
     func forget(_ change: AccountChange) {
         state.withLockedValue { state in
@@ -56,6 +74,7 @@ final class SessionMemory: Service, Sendable {
                 state.entries[tokenHash] = nil
             case .user(let id):
                 state.entries = state.entries.filter { $0.value.user.id != id }
+                state.players = state.players.filter { $0.value.user.id != id }
             }
         }
     }
@@ -68,12 +87,20 @@ final class SessionMemory: Service, Sendable {
             state.withLockedValue { state in
                 state.generation &+= 1
                 state.entries.removeAll()
+                state.players.removeAll()
                 state.following = event != .lost
             }
         }
     }
 
     var count: Int { state.withLockedValue { $0.entries.count } }
+
+    /// What an account's player signs in with, kept so that a Subsonic request reads no
+    /// database: the account, and its app passwords (opened) for the `u` sign-ins.
+    struct PlayerAccount: Sendable {
+        var user: UserRecord
+        var passwords: [(id: Int64, secret: String)] = []
+    }
 
     func run() async throws {
         try? await cancelWhenGracefulShutdown { [database] in

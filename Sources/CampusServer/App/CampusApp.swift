@@ -125,7 +125,8 @@ public enum CampusApp {
         router.add(middleware: RankingPageMiddleware(services: services))
         router.add(middleware: RecordsMiddleware(services: services))
         router.add(middleware: ScheduleMiddleware(services: services))
-        router.add(middleware: MediaStreamMiddleware(services: services))
+        let media = MediaStreamMiddleware(services: services)
+        router.add(middleware: media)
         router.add(middleware: GeneratedHeadersMiddleware())
 
         try APIHandler(services: services).registerHandlers(
@@ -135,6 +136,7 @@ public enum CampusApp {
         SitePages(services: services, documentation: documentation).register(on: pageRouter)
         SignInPages(services: services).register(on: pageRouter)
         ProfilePages(services: services).register(on: pageRouter)
+        PlayerAccessPages(services: services).register(on: pageRouter)
         AdminPages(services: services).register(on: pageRouter)
         TimetablePages(services: services).register(on: pageRouter)
         RoomUsePages(services: services).register(on: pageRouter)
@@ -154,6 +156,7 @@ public enum CampusApp {
         ListenSettingsPages(services: services).register(on: pageRouter)
         RadioPages(services: services).register(on: pageRouter)
         RadioRoutes(services: services).register(on: router, routes: routes)
+        SubsonicRoutes(services: services, media: media).register(on: router, routes: routes)
         // Static files: the route is `/static/**`; FileMiddleware answers it from the bundle.
         router.group("/static")
             .add(

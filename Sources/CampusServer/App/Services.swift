@@ -17,6 +17,7 @@ final class Services: Sendable {
     let configuration: ServerConfiguration
     let database: Database
     let accounts: AccountService
+    let appCredentials: AppCredentialService
     let sessions: SessionMemory
     let timetable: TimetableService
     let directory: TimetableDirectory
@@ -96,6 +97,9 @@ final class Services: Sendable {
             throttle: configuration.loginThrottle, outbox: outbox, baseURL: configuration.resolvedBaseURL,
             languages: languages, now: now,
             logger: logger, accountDeleted: { leaderboards.invalidate() }, sessions: sessions)
+        self.appCredentials = AppCredentialService(
+            database: database, secret: secret, throttle: configuration.loginThrottle, sessions: sessions, now: now,
+            logger: logger)
     }
 
     static let defaultInstitutionName = "Campus"

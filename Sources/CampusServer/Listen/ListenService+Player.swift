@@ -57,12 +57,33 @@ extension ListenService {
     /// and resume positions it causes. Two devices acting at once both succeed, one after the
     /// other: a write that finds the state changed reads it again and applies its action anew.
     func act(_ request: PlayerRequest, for user: UserRecord) async throws -> PlayerView {
+        try await perform(for: user) { store in try await action(request, for: user, store: store) }
+    }
+
+    /// Takes the queue another player saved (the Subsonic API's savePlayQueue): the items, the
+    /// current one and the position in it, paused; an empty list clears the queue.
+    func restoreQueue(_ mediaIDs: [Int64], current: Int64?, position: Double, for user: UserRecord) async throws
+        -> PlayerView
+    {
+        try await perform(for: user) { store in
+            let found = Set(try await store.media(ids: Array(Set(mediaIDs))).map(\.id))
+            if let missing = mediaIDs.first(where: { !found.contains($0) }) {
+                throw Problem.notFound("There is no media item {id}.", ["id": String(missing)])
+            }
+            return .restore(items: mediaIDs.map { QueueItem(mediaID: $0) }, current: current, position: position)
+        }
+    }
+
+    /// Applies the action `makeAction` makes (inside the transaction) to the listener's player.
+    private func perform(
+        for user: UserRecord, _ makeAction: @escaping @Sendable (ListenStore) async throws -> PlayerAction
+    ) async throws -> PlayerView {
         for _ in 0..<5 {
             do {
                 return try await database.write { db in
                     let store = ListenStore(db)
                     var (state, version) = try await Self.load(store, user.id)
-                    let action = try await action(request, for: user, store: store)
+                    let action = try await makeAction(store)
                     let settings = try await store.settings(userID: user.id)
                     var generator = SystemRandomNumberGenerator()
                     // Hidden (and, for listeners who skip it, explicit) items are skipped.
@@ -235,7 +256,7 @@ extension PlayerAction {
     /// The items this action adds to the queue.
     var mediaIDs: [Int64] {
         switch self {
-        case .play(let items, _, _), .enqueueNext(let items): items.map(\.mediaID)
+        case .play(let items, _, _), .enqueueNext(let items), .restore(let items, _, _): items.map(\.mediaID)
         default: []
         }
     }
@@ -249,6 +270,8 @@ extension PlayerAction {
         case .play(let items, let startAt, let contextID):
             return .play(items: marked(items), startAt: startAt, contextID: contextID)
         case .enqueueNext(let items): return .enqueueNext(marked(items))
+        case .restore(let items, let current, let position):
+            return .restore(items: marked(items), current: current, position: position)
         default: return self
         }
     }

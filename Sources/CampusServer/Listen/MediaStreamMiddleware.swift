@@ -104,7 +104,8 @@ struct MediaStreamMiddleware: RouterMiddleware {
         throw Problem.notFound("There is no media item {id} to stream.", ["id": String(id)])
     }
 
-    private func original(_ item: MediaFile, id: Int64, request: Request, context: Context) async throws -> Response {
+    /// The file as it is, with ranges and validators (the Subsonic API's stream and download too).
+    func original(_ item: MediaFile, id: Int64, request: Request, context: Context) async throws -> Response {
         // The file may have changed since the last scan: describe what is on disk now.
         guard let file = files.file(at: item.path) else {
             throw Problem(
@@ -173,8 +174,8 @@ struct MediaStreamMiddleware: RouterMiddleware {
 
     /// ffmpeg's MP3 of a local file, sent as it is produced. ffmpeg must have written its first
     /// bytes before the answer starts, so a file it cannot read is an error, not an empty 200.
-    private func transcoded(_ path: String, id: Int64, bitrate: Int, head: Bool, holder: String) async throws
-        -> Response
+    func transcoded(_ path: String, id: Int64, bitrate: Int, head: Bool, holder: String, startAt: Int = 0)
+        async throws -> Response
     {
         guard let ffmpeg = ExternalTool.ffmpeg.path else {
             throw Problem(
@@ -186,7 +187,7 @@ struct MediaStreamMiddleware: RouterMiddleware {
         if head { return Response(status: .ok, headers: headers) }
         let slot = try services.transcodes.take(for: holder)
         let job = try TranscodeJob.start(
-            ffmpeg: ffmpeg, file: path, output: TranscodeJob.mp3(bitrate: bitrate), slot: slot)
+            ffmpeg: ffmpeg, file: path, output: TranscodeJob.mp3(bitrate: bitrate), startAt: startAt, slot: slot)
         let first: Data
         do {
             first = try await job.read()

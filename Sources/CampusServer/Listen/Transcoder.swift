@@ -92,15 +92,19 @@ final class TranscodeJob: Sendable {
     }
 
     /// Starts ffmpeg on a local file; it may open that file and nothing else. `output` says how
-    /// it encodes (``mp3(bitrate:)``); `realTime` reads the file at its own pace (a broadcast).
+    /// it encodes (``mp3(bitrate:)``); `realTime` reads the file at its own pace (a broadcast);
+    /// `startAt` skips that many seconds of it.
     static func start(
-        ffmpeg: String, file: String, output: [String], realTime: Bool = false, slot: TranscodeSlots.Slot
+        ffmpeg: String, file: String, output: [String], realTime: Bool = false, startAt: Int = 0,
+        slot: TranscodeSlots.Slot
     ) throws -> TranscodeJob {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: ffmpeg)
         process.arguments =
             ["-hide_banner", "-loglevel", "error", "-nostdin", "-protocol_whitelist", "file,pipe"]
-            + (realTime ? ["-re"] : []) + ["-i", ExternalTool.fileInput(file), "-map", "0:a:0", "-vn"] + output
+            + (realTime ? ["-re"] : []) + (startAt > 0 ? ["-ss", String(startAt)] : []) + [
+                "-i", ExternalTool.fileInput(file), "-map", "0:a:0", "-vn",
+            ] + output
             + ["pipe:1"]
         let pipe = Pipe()
         process.standardOutput = pipe

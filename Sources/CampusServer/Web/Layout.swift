@@ -104,6 +104,7 @@ struct SiteLinks: Sendable {
     var profileAvatar = SiteRoutes.profileAvatar.path
     var profileAvatarDelete = SiteRoutes.profileAvatarDelete.path
     var profileDelete = SiteRoutes.profileDelete.path
+    var profilePlayers = SiteRoutes.profilePlayers.path
     var adminUsers = SiteRoutes.adminUsers.path
     var apiDocumentation = SiteRoutes.apiDocumentation.path
     var openAPIYAML = SiteRoutes.openAPIYAML.path

@@ -16,6 +16,8 @@ enum SiteRoutes {
     static let profileAvatar = Route<Void>("/profile/avatar")
     static let profileAvatarDelete = Route<Void>("/profile/avatar/delete")
     static let profileDelete = Route<Void>("/profile/delete")
+    static let profilePlayers = Route<Void>("/profile/players")
+    static let profilePlayerRevoke = Route<Int64>("/profile/players/{credentialId}/revoke")
     static let adminUsers = Route<Void>("/admin/users")
     static let adminUserRole = Route<Int64>("/admin/users/{userId}/role")
     static let apiDocumentation = Route<Void>("/api")

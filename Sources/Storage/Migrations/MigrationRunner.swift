@@ -8,7 +8,7 @@ extension Database {
         .accounts, .timetable, .compete, .listen, .rankingIndexAndFeedLinks, .userLanguage, .personalTimetable,
         .lessonNotes, .personalTouches, .savedSchedules, .teacherCardAnswers, .studyTasks,
         .savedSchedulesInMySchedule, .radioStations, .radioSourcesAndRecordings,
-        .radioListeningAndStationImages, .changeCounters, .places, .electives, .windowNotes,
+        .radioListeningAndStationImages, .changeCounters, .places, .electives, .windowNotes, .appCredentials,
     ]
 
     /// Applies the migrations this database has not seen, in one transaction. Several app

@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# The Subsonic layer's cost (issue 17: at most 10 % over the native API), side by side in one
+# run: 64 KiB ranges at random places of a 10 MB MP3 through /api/v1/media/{id}/stream (bearer
+# token) and through /rest/stream (API key), and an album list through
+# /api/v1/collections/album and through /rest/getAlbumList2 (JSON), 64 connections each.
+#   Benchmarks/subsonic.sh [CAMPUS_BINARY] [SECONDS]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+binary=${1:-.build/release/campus}
+seconds=${2:-10}
+for tool in wrk ffmpeg; do
+  command -v $tool >/dev/null || { echo "needs $tool (apt-get install wrk ffmpeg)" >&2; exit 1; }
+done
+work=$(mktemp -d)
+port=18151
+cleanup() {
+  [ -n "${campus_pid:-}" ] && kill "$campus_pid" 2>/dev/null || true
+  sleep 0.5
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+scripts/make-demo-media "$work/library" >/dev/null
+mkdir -p "$work/library/Music/Bench"
+ffmpeg -hide_banner -loglevel error -f lavfi -i "sine=frequency=440:duration=262" -c:a libmp3lame -b:a 320k \
+  -metadata title="Ten megabytes" -metadata album="Bench" "$work/library/Music/Bench/ten.mp3"
+size=$(stat -c %s "$work/library/Music/Bench/ten.mp3")
+
+"$binary" serve --demo --data-dir "$work/data" --port $port --log-level warning --library "$work/library" \
+  >/dev/null 2>&1 &
+campus_pid=$!
+base="http://127.0.0.1:$port"
+until curl -sf -o /dev/null "$base/health"; do sleep 0.05; done
+token=$(curl -sf -H 'Content-Type: application/json' -d '{"email":"student@campus.test","password":"campus-student"}' \
+  "$base/api/v1/auth/login" | python3 -c 'import json,sys; print(json.load(sys.stdin)["token"])')
+key=$(curl -sf -H "Authorization: Bearer $token" -H 'Content-Type: application/json' -d '{"name":"bench"}' \
+  "$base/api/v1/me/api-keys" | python3 -c 'import json,sys; print(json.load(sys.stdin)["key"])')
+id=$(curl -sf -H "Authorization: Bearer $token" "$base/api/v1/search?q=ten%20megabytes" |
+  python3 -c 'import json,sys; print([h for h in json.load(sys.stdin)["items"] if h["kind"] == "track"][0]["id"])')
+
+cat > "$work/ranges.lua" <<LUA
+math.randomseed(42)
+request = function()
+  local first = math.random(0, $size - 65536)
+  wrk.headers["Range"] = "bytes=" .. first .. "-" .. (first + 65535)
+  return wrk.format("GET")
+end
+LUA
+
+run() { # name url extra-wrk-args…
+  local name=$1 url=$2
+  shift 2
+  wrk -t1 -c64 -d2s "$@" "$url" >/dev/null
+  echo "== $name"
+  wrk -t1 -c64 -d"${seconds}s" --latency "$@" "$url" | grep -E "Requests/sec|  50%|  99%|Non-2xx"
+}
+run "native stream, random 64 KiB ranges" "$base/api/v1/media/$id/stream" -H "Authorization: Bearer $token" \
+  -s "$work/ranges.lua"
+run "Subsonic stream, random 64 KiB ranges" "$base/rest/stream?id=tr-$id&apiKey=$key&c=bench" -s "$work/ranges.lua"
+run "native album list" "$base/api/v1/collections/album?limit=50" -H "Authorization: Bearer $token"
+run "Subsonic getAlbumList2" \
+  "$base/rest/getAlbumList2?type=alphabeticalByName&size=50&f=json&apiKey=$key&c=bench"

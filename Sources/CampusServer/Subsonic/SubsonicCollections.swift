@@ -1,0 +1,220 @@
+import Foundation
+import Listen
+import Storage
+
+/// Collections: likes (star), ratings, scrobbles, playlists and bookmarks, all Campus's own, so
+/// the web app shows what a player did.
+struct SubsonicCollections: Sendable {
+    let services: Services
+    let nowPlaying: SubsonicNowPlaying
+    var listen: ListenService { services.listen }
+
+    var handlers: [String: SubsonicRoutes.Handler] {
+        [
+            "star": { call in try await star(call, like: true) },
+            "unstar": { call in try await star(call, like: false) },
+            "setRating": { call in try await setRating(call) },
+            "scrobble": { call in try await scrobble(call) },
+            "getPlaylists": { call in try await playlists(call) },
+            "getPlaylist": { call in try await playlist(call) },
+            "createPlaylist": { call in try await createPlaylist(call) },
+            "updatePlaylist": { call in try await updatePlaylist(call) },
+            "deletePlaylist": { call in try await deletePlaylist(call) },
+            "getBookmarks": { call in try await bookmarks(call) },
+            "createBookmark": { call in try await createBookmark(call) },
+            "deleteBookmark": { call in try await deleteBookmark(call) },
+        ]
+    }
+
+    private func reference(_ id: SubsonicID) async throws -> Reference {
+        switch id {
+        case .song(let id): return .media(id)
+        case .album(let id): return try await listen.parentReference(id)
+        case .artist(let id): return .author(id)
+        case .playlist, .folder: throw SubsonicError.invalid("id", "only songs, albums and artists are starred")
+        }
+    }
+
+    func star(_ call: SubsonicCall, like: Bool) async throws -> SubsonicReply {
+        let user = try call.user
+        let ids = try call.ids("id") + call.ids("albumId") + call.ids("artistId")
+        guard !ids.isEmpty else { throw SubsonicError.missing("id") }
+        for id in ids {
+            let target = try await reference(id)
+            if like {
+                try await listen.mark(target, .like, for: user)
+            } else {
+                try await listen.unlike(target, for: user)
+            }
+        }
+        return .empty
+    }
+
+    func setRating(_ call: SubsonicCall) async throws -> SubsonicReply {
+        let user = try call.user
+        guard let rating = try call.int("rating") else { throw SubsonicError.missing("rating") }
+        guard (0...5).contains(rating) else { throw SubsonicError.invalid("rating", "a rating is 0 to 5") }
+        guard case .album(let id) = try call.id() else {
+            throw SubsonicError(.generic, "Campus rates albums, audiobooks, programmes and podcasts, not single items.")
+        }
+        if rating == 0 {
+            try await listen.clearRating(id, for: user)
+        } else {
+            _ = try await listen.rate(id, stars: rating, for: user)
+        }
+        return .empty
+    }
+
+    func scrobble(_ call: SubsonicCall) async throws -> SubsonicReply {
+        let user = try call.user
+        let ids = try call.ids("id").map { id -> Int64 in
+            guard case .song(let number) = id else { throw SubsonicError.notFound("Song") }
+            return number
+        }
+        guard !ids.isEmpty else { throw SubsonicError.missing("id") }
+        let now = services.now()
+        let times = call.values("time").map { Int64($0).map { Date(timeIntervalSince1970: Double($0) / 1000) } }
+        if call.bool("submission") == false {
+            guard let last = ids.last else { return .empty }
+            _ = try await listen.media(last, for: user)
+            nowPlaying.playing(
+                .init(userID: user.id, username: user.email, player: call.value("c") ?? "", mediaID: last, at: now))
+            return .empty
+        }
+        let plays = ids.enumerated().map { index, id in
+            (mediaID: id, at: min(now, (index < times.count ? times[index] : nil) ?? now))
+        }
+        try await listen.scrobble(plays, for: user)
+        return .empty
+    }
+
+    // MARK: Playlists
+
+    private func playlistID(_ call: SubsonicCall, _ name: String) throws -> Int64 {
+        let text = try call.required(name)
+        if case .playlist(let id) = SubsonicID(text) { return id }
+        if let id = Int64(text), id > 0 { return id }
+        throw SubsonicError.notFound("Playlist")
+    }
+
+    private func node(_ view: ListenService.PlaylistView, owner: UserRecord, updated: Date?, songs: Bool)
+        async throws -> SubsonicNode
+    {
+        var node = SubsonicNode()
+        node.set("id", "pl-\(view.id)")
+        node.set("name", view.name)
+        node.set("owner", owner.email)
+        node.set("public", false)
+        node.set("songCount", view.items.count)
+        node.set("duration", Int(view.items.reduce(0) { $0 + $1.item.duration }.rounded()))
+        node.set("created", updated ?? owner.createdAt)
+        node.set("changed", updated ?? owner.createdAt)
+        if songs {
+            let visible = view.items.filter { !$0.hidden }
+            let starred = try await listen.likeDates(visible.map { .media($0.item.id) }, for: owner)
+            node.add("entry", list: visible.map { SubsonicEntry.song($0, starred: starred[.media($0.item.id)]) })
+        }
+        return node
+    }
+
+    func playlists(_ call: SubsonicCall) async throws -> SubsonicReply {
+        let user = try call.user
+        var list: [SubsonicNode] = []
+        for (playlist, _, _) in try await listen.playlists(for: user) {
+            guard let playlist else { continue }
+            let view = try await listen.playlist(String(playlist.id), for: user)
+            list.append(try await node(view, owner: user, updated: playlist.updatedAt, songs: false))
+        }
+        var node = SubsonicNode()
+        node.add("playlist", list: list)
+        return .answer("playlists", node)
+    }
+
+    func playlist(_ call: SubsonicCall) async throws -> SubsonicReply {
+        let user = try call.user
+        let view = try await listen.playlist(String(try playlistID(call, "id")), for: user)
+        return .answer("playlist", try await node(view, owner: user, updated: nil, songs: true))
+    }
+
+    private func songIDs(_ call: SubsonicCall, _ name: String) throws -> [Int64] {
+        try call.ids(name).map { id in
+            guard case .song(let number) = id else { throw SubsonicError.notFound("Song") }
+            return number
+        }
+    }
+
+    func createPlaylist(_ call: SubsonicCall) async throws -> SubsonicReply {
+        let user = try call.user
+        let songs = try songIDs(call, "songId")
+        let id: String
+        if call.value("playlistId") != nil {
+            id = String(try playlistID(call, "playlistId"))
+            _ = try await listen.updatePlaylist(id, name: call.value("name"), items: songs, for: user)
+        } else {
+            let name = try call.required("name")
+            var kind = MediaKind.track
+            if let first = songs.first { kind = try await listen.media(first, for: user).item.kind }
+            id = try await listen.createPlaylist(name: name, kind: kind, for: user).id
+            if !songs.isEmpty { _ = try await listen.updatePlaylist(id, name: nil, items: songs, for: user) }
+        }
+        let view = try await listen.playlist(id, for: user)
+        return .answer("playlist", try await node(view, owner: user, updated: nil, songs: true))
+    }
+
+    func updatePlaylist(_ call: SubsonicCall) async throws -> SubsonicReply {
+        let user = try call.user
+        let id = String(try playlistID(call, "playlistId"))
+        var items = try await listen.playlist(id, for: user).items.map(\.item.id)
+        let removed = Set(
+            try call.values("songIndexToRemove").map { text -> Int in
+                guard let index = Int(text), items.indices.contains(index) else {
+                    throw SubsonicError.invalid(
+                        "songIndexToRemove", "\(text.prefix(20)) is not a place in the playlist")
+                }
+                return index
+            })
+        items = items.enumerated().filter { !removed.contains($0.offset) }.map(\.element)
+        items += try songIDs(call, "songIdToAdd")
+        _ = try await listen.updatePlaylist(id, name: call.value("name"), items: items, for: user)
+        return .empty
+    }
+
+    func deletePlaylist(_ call: SubsonicCall) async throws -> SubsonicReply {
+        try await listen.deletePlaylist(String(try playlistID(call, "id")), for: try call.user)
+        return .empty
+    }
+
+    // MARK: Bookmarks
+
+    func bookmarks(_ call: SubsonicCall) async throws -> SubsonicReply {
+        let user = try call.user
+        var node = SubsonicNode()
+        node.add(
+            "bookmark",
+            list: try await listen.bookmarks(for: user).map { item, position, at in
+                var bookmark = SubsonicNode()
+                bookmark.set("position", Int64(position * 1000))
+                bookmark.set("username", user.email)
+                bookmark.set("created", at)
+                bookmark.set("changed", at)
+                bookmark.add("entry", SubsonicEntry.song(item))
+                return bookmark
+            })
+        return .answer("bookmarks", node)
+    }
+
+    func createBookmark(_ call: SubsonicCall) async throws -> SubsonicReply {
+        let user = try call.user
+        guard case .song(let id) = try call.id() else { throw SubsonicError.notFound("Song") }
+        guard let position = try call.int("position") else { throw SubsonicError.missing("position") }
+        try await listen.saveBookmark(id, position: Double(max(0, position)) / 1000, for: user)
+        return .empty
+    }
+
+    func deleteBookmark(_ call: SubsonicCall) async throws -> SubsonicReply {
+        let user = try call.user
+        guard case .song(let id) = try call.id() else { throw SubsonicError.notFound("Song") }
+        try await listen.saveBookmark(id, position: nil, for: user)
+        return .empty
+    }
+}

@@ -1,0 +1,90 @@
+import Foundation
+import Listen
+import Storage
+
+/// Podcasts (read-only: admins add them in Campus; episodes stream by id) and the campus radio
+/// stations as internet radio.
+struct SubsonicPodcasts: Sendable {
+    let services: Services
+    var listen: ListenService { services.listen }
+
+    /// The most podcasts and episodes listed at once.
+    static let largest = 500
+
+    var handlers: [String: SubsonicRoutes.Handler] {
+        [
+            "getPodcasts": { call in try await podcasts(call) },
+            "getNewestPodcasts": { call in try await newest(call) },
+            "getInternetRadioStations": { _ in try await stations() },
+        ]
+    }
+
+    static func episode(_ view: ListenService.MediaView) -> SubsonicNode {
+        var node = SubsonicEntry.song(view)
+        node.set("streamId", SubsonicID.song(view.item.id).description)
+        node.set("channelId", SubsonicID.album(view.item.parentID).description)
+        node.set("description", view.item.description)
+        node.set("status", "completed")
+        node.set("publishDate", view.item.publishedAt)
+        return node
+    }
+
+    func podcasts(_ call: SubsonicCall) async throws -> SubsonicReply {
+        let user = try call.user
+        let withEpisodes = call.bool("includeEpisodes") ?? true
+        var parents: [Parent]
+        if call.value("id") != nil {
+            guard case .album(let id) = try call.id() else { throw SubsonicError.notFound("Podcast") }
+            parents = [try await listen.parent(id, kind: .podcast, for: user).parent]
+        } else {
+            parents = try await listen.parents(kind: .podcast, limit: Self.largest)
+        }
+        var channels: [SubsonicNode] = []
+        for parent in parents {
+            var node = SubsonicNode()
+            node.set("id", SubsonicID.album(parent.id).description)
+            node.set("url", parent.feedURL ?? "")
+            node.set("title", parent.title)
+            node.set("description", parent.description)
+            if parent.hasCover { node.set("coverArt", SubsonicID.album(parent.id).description) }
+            node.set("status", "completed")
+            if withEpisodes {
+                let view = try await listen.parent(parent.id, kind: .podcast, for: user)
+                node.add("episode", list: view.items.filter { !$0.hidden }.map(Self.episode))
+            }
+            channels.append(node)
+        }
+        var node = SubsonicNode()
+        node.add("channel", list: channels)
+        return .answer("podcasts", node)
+    }
+
+    func newest(_ call: SubsonicCall) async throws -> SubsonicReply {
+        let user = try call.user
+        let count = try call.int("count", default: 20, in: 1...Self.largest)
+        var episodes: [ListenService.MediaView] = []
+        for parent in try await listen.parents(kind: .podcast, limit: Self.largest) {
+            episodes += try await listen.parent(parent.id, kind: .podcast, for: user).items.filter { !$0.hidden }
+        }
+        episodes.sort { ($0.item.publishedAt ?? $0.item.updatedAt) > ($1.item.publishedAt ?? $1.item.updatedAt) }
+        var node = SubsonicNode()
+        node.add("episode", list: episodes.prefix(count).map(Self.episode))
+        return .answer("newestPodcasts", node)
+    }
+
+    func stations() async throws -> SubsonicReply {
+        let base = services.configuration.resolvedBaseURL
+        var node = SubsonicNode()
+        node.add(
+            "internetRadioStation",
+            list: try await services.stations.stations().map { station in
+                var entry = SubsonicNode()
+                entry.set("id", String(station.id))
+                entry.set("name", station.name)
+                entry.set("streamUrl", base + RadioRoutes.prefix + station.mount)
+                entry.set("homePageUrl", base + SiteRoutes.station.path(station.mount))
+                return entry
+            })
+        return .answer("internetRadioStations", node)
+    }
+}

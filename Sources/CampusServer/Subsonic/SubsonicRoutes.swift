@@ -1,0 +1,215 @@
+import CampusHTTP
+import Foundation
+import HTTPInput
+import HTTPTypes
+import Hummingbird
+import Storage
+
+/// The Subsonic API (1.16.1, with OpenSubsonic's extensions) under `/rest/`, so that the music
+/// players students already have (DSub, Symfonium, Substreamer, Tempo, Feishin…) play Campus's
+/// library: `/rest/getAlbum` or `/rest/getAlbum.view`, GET or POST with form parameters, XML or
+/// JSON (`f=json`). Players sign in with an API key or an app password (`AppCredentialService`),
+/// never the account's password. Every answer is HTTP 200 with Subsonic's `status`; a refusal
+/// carries Subsonic's error code.
+struct SubsonicRoutes: Sendable {
+    let services: Services
+
+    static let path = "/rest/{method}"
+    /// The largest form a player posts (a play queue of a few thousand ids fits).
+    static let bodyLimit = 256 * 1024
+
+    typealias Handler = @Sendable (SubsonicCall) async throws -> SubsonicReply
+
+    /// Every method, by name.
+    let handlers: [String: Handler]
+
+    init(services: Services, media: MediaStreamMiddleware) {
+        self.services = services
+        let nowPlaying = SubsonicNowPlaying()
+        var handlers: [String: Handler] = [:]
+        for group in [
+            SubsonicSystem(services: services).handlers, SubsonicBrowsing(services: services).handlers,
+            SubsonicLists(services: services, nowPlaying: nowPlaying).handlers,
+            SubsonicMedia(services: services, streamer: media).handlers,
+            SubsonicCollections(services: services, nowPlaying: nowPlaying).handlers,
+            SubsonicPlayQueue(services: services).handlers, SubsonicPodcasts(services: services).handlers,
+        ] {
+            handlers.merge(group) { first, _ in first }
+        }
+        self.handlers = handlers
+    }
+
+    /// Methods a player may call without signing in (OpenSubsonic asks this of the extensions).
+    static let open: Set<String> = ["getOpenSubsonicExtensions"]
+
+    func register(on router: Router<CampusRequestContext>, routes: RouteTable) {
+        router.get(RouterPath(Self.path)) { request, context in try await answer(request, context) }
+        router.post(RouterPath(Self.path)) { request, context in try await answer(request, context) }
+        routes.add(.get, Self.path, RouteProperties(kind: .api, bodyLimit: Self.bodyLimit))
+        routes.add(.post, Self.path, RouteProperties(kind: .api, bodyLimit: Self.bodyLimit))
+    }
+
+    func answer(_ request: Request, _ context: CampusRequestContext) async throws -> Response {
+        var fields = URLEncodedForm.fields(in: request.uri.query ?? "") ?? []
+        let contentType = request.headers[.contentType]?.lowercased() ?? ""
+        if request.method == .post, contentType.hasPrefix("application/x-www-form-urlencoded") {
+            let body = try await request.body.collect(upTo: Self.bodyLimit)
+            fields += URLEncodedForm.fields(in: String(buffer: body)) ?? []
+        }
+        let format: SubsonicAnswer.Format =
+            switch fields.last(where: { $0.name == "f" })?.value {
+            case "json": .json
+            default: .xml
+            }
+        var method = context.parameters.get("method") ?? ""
+        if method.hasSuffix(".view") { method = String(method.dropLast(5)) }
+        do {
+            guard let handler = handlers[method] else {
+                var response = try SubsonicAnswer.failed(
+                    SubsonicError(.notFound, "Unknown method: \(method.prefix(60))")
+                )
+                .response(format)
+                response.status = .notFound
+                return response
+            }
+            let user = Self.open.contains(method) ? nil : try await authenticate(fields)
+            let call = SubsonicCall(fields: fields, user: user, request: request, context: context, format: format)
+            switch try await handler(call) {
+            case .answer(let name, let node): return try SubsonicAnswer.ok(name, node).response(format)
+            case .list(let name, let nodes): return try SubsonicAnswer.ok(name, list: nodes).response(format)
+            case .empty: return try SubsonicAnswer.ok().response(format)
+            case .response(let response): return response
+            }
+        } catch {
+            let failure = SubsonicError(error)
+            if failure.code == .generic, !(error is SubsonicError), !(error is Problem) {
+                services.logger.error(
+                    "subsonic request failed",
+                    metadata: ["method": "\(method)", "error": "\(String(reflecting: error))"])
+            }
+            return try SubsonicAnswer.failed(failure).response(format)
+        }
+    }
+
+    /// The account of the request's credentials: `apiKey`, or `u` with `t` and `s`, or `u` with `p`.
+    func authenticate(_ fields: [(name: String, value: String)]) async throws -> UserRecordHolder {
+        func value(_ name: String) -> String? { fields.last(where: { $0.name == name })?.value }
+        let address = RequestScope.current?.address ?? "unknown"
+        let signIn: AppCredentialService.SignIn
+        if let key = value("apiKey") {
+            guard value("u") == nil else {
+                throw SubsonicError(.conflictingAuthentication, "Send either apiKey or u, not both.")
+            }
+            signIn = .apiKey(key)
+        } else {
+            guard let user = value("u") else { throw SubsonicError.missing("u") }
+            if let token = value("t") {
+                guard let salt = value("s") else { throw SubsonicError.missing("s") }
+                signIn = .token(user: user, token: token, salt: salt)
+            } else if let password = value("p") {
+                signIn = .password(user: user, password: password)
+            } else {
+                throw SubsonicError.missing("t")
+            }
+        }
+        do {
+            return UserRecordHolder(user: try await services.appCredentials.authenticate(signIn, address: address))
+        } catch let failure as AppCredentialService.SignInFailure {
+            switch failure {
+            case .wrongCredentials:
+                throw SubsonicError(.wrongCredentials, "Wrong username or password.")
+            case .noAppPassword:
+                throw SubsonicError(
+                    .tokenNotSupported,
+                    "This account has no app password: make one on your Campus profile page and sign in with it.")
+            case .unknownAPIKey:
+                throw SubsonicError(.invalidAPIKey, "The API key is unknown or revoked.")
+            case .throttled(let seconds):
+                throw SubsonicError(
+                    .wrongCredentials, "Too many failed sign-ins; try again in \(max(1, (seconds + 59) / 60)) minutes.")
+            }
+        }
+    }
+}
+
+/// The signed-in account of a call (a wrapper, so that an open method's call holds none).
+struct UserRecordHolder: Sendable {
+    var user: UserRecord
+}
+
+/// What a method answers: a payload element, nothing but `ok`, or a response of its own (media).
+enum SubsonicReply: Sendable {
+    case answer(String, SubsonicNode)
+    /// A list of elements at the top of the answer.
+    case list(String, [SubsonicNode])
+    case empty
+    case response(Response)
+}
+
+/// One call of a method: its parameters (a name may repeat: `id=1&id=2`) and its account.
+struct SubsonicCall: Sendable {
+    let fields: [(name: String, value: String)]
+    private let holder: UserRecordHolder?
+    let request: Request
+    let context: CampusRequestContext
+    let format: SubsonicAnswer.Format
+
+    init(
+        fields: [(name: String, value: String)], user: UserRecordHolder?, request: Request,
+        context: CampusRequestContext, format: SubsonicAnswer.Format
+    ) {
+        self.fields = fields
+        self.holder = user
+        self.request = request
+        self.context = context
+        self.format = format
+    }
+
+    /// The signed-in account (every method but the open ones has one).
+    var user: UserRecord {
+        get throws {
+            guard let holder else { throw SubsonicError(.wrongCredentials, "Sign in first.") }
+            return holder.user
+        }
+    }
+
+    func value(_ name: String) -> String? { fields.last(where: { $0.name == name })?.value }
+
+    func values(_ name: String) -> [String] { fields.filter { $0.name == name }.map(\.value) }
+
+    func required(_ name: String) throws -> String {
+        guard let value = value(name), !value.isEmpty else { throw SubsonicError.missing(name) }
+        return value
+    }
+
+    /// A whole number, if given; error 0 when it is not one.
+    func int(_ name: String) throws -> Int? {
+        guard let text = value(name), !text.isEmpty else { return nil }
+        guard text.utf8.count <= 18, let number = Int(text) else {
+            throw SubsonicError.invalid(name, "\(text.prefix(20)) is not a whole number")
+        }
+        return number
+    }
+
+    /// A whole number kept within `range` (a size past the largest is the largest).
+    func int(_ name: String, default value: Int, in range: ClosedRange<Int>) throws -> Int {
+        min(max(try int(name) ?? value, range.lowerBound), range.upperBound)
+    }
+
+    func bool(_ name: String) -> Bool? {
+        value(name).map { $0 == "true" || $0 == "1" }
+    }
+
+    func id(_ name: String = "id") throws -> SubsonicID {
+        let text = try required(name)
+        guard let id = SubsonicID(text) else { throw SubsonicError.notFound("\(text.prefix(40))") }
+        return id
+    }
+
+    func ids(_ name: String) throws -> [SubsonicID] {
+        try values(name).filter { !$0.isEmpty }.prefix(5000).map { text in
+            guard let id = SubsonicID(text) else { throw SubsonicError.notFound("\(text.prefix(40))") }
+            return id
+        }
+    }
+}
