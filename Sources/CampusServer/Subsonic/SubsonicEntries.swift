@@ -188,22 +188,19 @@ enum SubsonicEntry {
         return String(first).uppercased()
     }
 
-    /// Artists grouped by `indexLetter`, in order.
+    /// Artists grouped by `indexLetter` (each letter once, in the order its first artist comes).
     static func index(_ authors: [(author: Author, albumCount: Int)], starred: [Reference: Date]) -> [SubsonicNode] {
-        var groups: [(String, [SubsonicNode])] = []
+        var letters: [String] = []
+        var groups: [String: [SubsonicNode]] = [:]
         for (author, count) in authors {
             let letter = indexLetter(author.name)
-            let node = artist(author, albumCount: count, starred: starred[.author(author.id)])
-            if groups.last?.0 == letter {
-                groups[groups.count - 1].1.append(node)
-            } else {
-                groups.append((letter, [node]))
-            }
+            if groups[letter] == nil { letters.append(letter) }
+            groups[letter, default: []].append(artist(author, albumCount: count, starred: starred[.author(author.id)]))
         }
-        return groups.map { letter, artists in
+        return letters.map { letter in
             var node = SubsonicNode()
             node.set("name", letter)
-            node.add("artist", list: artists)
+            node.add("artist", list: groups[letter] ?? [])
             return node
         }
     }
