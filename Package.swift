@@ -170,7 +170,8 @@ let package = Package(
             name: "CampusServerTests",
             dependencies: [
                 "CampusServer", "CampusClient", "CampusAPI", "Storage", "Timetable", "Listen", "Formats", "InputRules",
-                "HTTPInput", "CampusHTTP", "CampusTestSupport",
+                "HTTPInput", "CampusHTTP", "CampusTestSupport", "SharedHelpers",
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),

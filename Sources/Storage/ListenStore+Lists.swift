@@ -39,9 +39,9 @@ extension ListenStore {
         "p.kind IN (\(SQLList(kinds.map { SQLBind($0.rawValue) })))"
     }
 
-    /// Parents of these kinds in `order`, one page.
+    /// Parents of these kinds in `order`, one page, each with when the listener liked it.
     public func albums(_ order: AlbumOrder, kinds: [ParentKind], userID: Int64, limit: Int, offset: Int)
-        async throws -> [Parent]
+        async throws -> [(parent: Parent, likedAt: Date?)]
     {
         guard !kinds.isEmpty else { return [] }
         var conditions: [SQLQueryString] = [Self.kinds(kinds), Self.visibleParent(userID)]
@@ -77,11 +77,16 @@ extension ListenStore {
         }
         return try await db.raw(
             """
-            SELECT \(unsafeRaw: Self.parentColumns) \(unsafeRaw: Self.parentJoins)
+            SELECT \(unsafeRaw: Self.parentColumns),
+                (SELECT l.created_at FROM marks l WHERE l.user_id = \(bind: userID) AND l.mark = 'like'
+                    AND l.target = p.kind || ':' || p.id) AS liked_at
+            \(unsafeRaw: Self.parentJoins)
             WHERE \(conditions.joined(separator: " AND ")) ORDER BY \(sort)
             LIMIT \(unsafeRaw: String(limit)) OFFSET \(unsafeRaw: String(offset))
             """
-        ).all().map(parent(from:))
+        ).all().map { row in
+            (try parent(from: row), try row.decode(column: "liked_at", as: Int64?.self).map(Date.init(epoch:)))
+        }
     }
 
     /// Authors of parents of these kinds, by name, with how many such parents each has.

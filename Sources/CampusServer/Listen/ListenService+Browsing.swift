@@ -8,8 +8,9 @@ import Storage
 /// genre lists, likes with their dates, bookmarks and a paged search. What the listener hid is
 /// left out, as in the web app.
 extension ListenService {
+    /// A page of albums in `order`, each with when the listener liked it.
     func albums(_ order: ListenStore.AlbumOrder, kinds: [ParentKind], for user: UserRecord, limit: Int, offset: Int)
-        async throws -> [Parent]
+        async throws -> [(parent: Parent, likedAt: Date?)]
     {
         try await database.read { db in
             try await ListenStore(db).albums(order, kinds: kinds, userID: user.id, limit: limit, offset: offset)

@@ -45,14 +45,14 @@ struct SubsonicBrowsing: Sendable {
     }
 
     private func authorID(_ call: SubsonicCall) throws -> Int64 {
-        guard case .artist(let id) = try call.id() else { throw SubsonicError.notFound("Artist") }
+        guard case .artist(let id) = try call.id() else { throw SubsonicError(.notFound, "There is no such artist.") }
         return id
     }
 
     private func parentID(_ call: SubsonicCall) throws -> Int64 {
         switch try call.id() {
         case .album(let id): return id
-        default: throw SubsonicError.notFound("Album")
+        default: throw SubsonicError(.notFound, "There is no such album.")
         }
     }
 
@@ -102,7 +102,7 @@ struct SubsonicBrowsing: Sendable {
             node.add("child", list: items.map { SubsonicEntry.song($0, starred: starred[.media($0.item.id)]) })
             return .answer("directory", node)
         default:
-            throw SubsonicError.notFound("Directory")
+            throw SubsonicError(.notFound, "There is no such directory.")
         }
     }
 
@@ -119,7 +119,7 @@ struct SubsonicBrowsing: Sendable {
 
     func song(_ call: SubsonicCall) async throws -> SubsonicReply {
         let user = try call.user
-        guard case .song(let id) = try call.id() else { throw SubsonicError.notFound("Song") }
+        guard case .song(let id) = try call.id() else { throw SubsonicError(.notFound, "There is no such song.") }
         let view = try await listen.media(id, for: user)
         let starred = try await listen.likeDates([.media(id)], for: user)
         return .answer("song", SubsonicEntry.song(view, starred: starred[.media(id)]))

@@ -31,7 +31,7 @@ struct SubsonicCollections: Sendable {
         case .song(let id): return .media(id)
         case .album(let id): return try await listen.parentReference(id)
         case .artist(let id): return .author(id)
-        case .playlist, .folder: throw SubsonicError.invalid("id", "only songs, albums and artists are starred")
+        case .playlist, .folder: throw SubsonicError(.generic, "Only songs, albums and artists are starred.")
         }
     }
 
@@ -53,7 +53,7 @@ struct SubsonicCollections: Sendable {
     func setRating(_ call: SubsonicCall) async throws -> SubsonicReply {
         let user = try call.user
         guard let rating = try call.int("rating") else { throw SubsonicError.missing("rating") }
-        guard (0...5).contains(rating) else { throw SubsonicError.invalid("rating", "a rating is 0 to 5") }
+        guard (0...5).contains(rating) else { throw SubsonicError(.generic, "A rating is 0 to 5.") }
         guard case .album(let id) = try call.id() else {
             throw SubsonicError(.generic, "Campus rates albums, audiobooks, programmes and podcasts, not single items.")
         }
@@ -68,7 +68,7 @@ struct SubsonicCollections: Sendable {
     func scrobble(_ call: SubsonicCall) async throws -> SubsonicReply {
         let user = try call.user
         let ids = try call.ids("id").map { id -> Int64 in
-            guard case .song(let number) = id else { throw SubsonicError.notFound("Song") }
+            guard case .song(let number) = id else { throw SubsonicError(.notFound, "There is no such song.") }
             return number
         }
         guard !ids.isEmpty else { throw SubsonicError.missing("id") }
@@ -94,7 +94,7 @@ struct SubsonicCollections: Sendable {
         let text = try call.required(name)
         if case .playlist(let id) = SubsonicID(text) { return id }
         if let id = Int64(text), id > 0 { return id }
-        throw SubsonicError.notFound("Playlist")
+        throw SubsonicError(.notFound, "There is no such playlist.")
     }
 
     private func node(_ view: ListenService.PlaylistView, owner: UserRecord, updated: Date?, songs: Bool)
@@ -138,7 +138,7 @@ struct SubsonicCollections: Sendable {
 
     private func songIDs(_ call: SubsonicCall, _ name: String) throws -> [Int64] {
         try call.ids(name).map { id in
-            guard case .song(let number) = id else { throw SubsonicError.notFound("Song") }
+            guard case .song(let number) = id else { throw SubsonicError(.notFound, "There is no such song.") }
             return number
         }
     }
@@ -168,8 +168,8 @@ struct SubsonicCollections: Sendable {
         let removed = Set(
             try call.values("songIndexToRemove").map { text -> Int in
                 guard let index = Int(text), items.indices.contains(index) else {
-                    throw SubsonicError.invalid(
-                        "songIndexToRemove", "\(text.prefix(20)) is not a place in the playlist")
+                    throw SubsonicError(
+                        .generic, "{place} is not a place in the playlist.", ["place": String(text.prefix(20))])
                 }
                 return index
             })
@@ -205,7 +205,7 @@ struct SubsonicCollections: Sendable {
 
     func createBookmark(_ call: SubsonicCall) async throws -> SubsonicReply {
         let user = try call.user
-        guard case .song(let id) = try call.id() else { throw SubsonicError.notFound("Song") }
+        guard case .song(let id) = try call.id() else { throw SubsonicError(.notFound, "There is no such song.") }
         guard let position = try call.int("position") else { throw SubsonicError.missing("position") }
         try await listen.saveBookmark(id, position: Double(max(0, position)) / 1000, for: user)
         return .empty
@@ -213,7 +213,7 @@ struct SubsonicCollections: Sendable {
 
     func deleteBookmark(_ call: SubsonicCall) async throws -> SubsonicReply {
         let user = try call.user
-        guard case .song(let id) = try call.id() else { throw SubsonicError.notFound("Song") }
+        guard case .song(let id) = try call.id() else { throw SubsonicError(.notFound, "There is no such song.") }
         try await listen.saveBookmark(id, position: nil, for: user)
         return .empty
     }

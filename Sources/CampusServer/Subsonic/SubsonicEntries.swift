@@ -68,7 +68,9 @@ enum SubsonicFolder: Int, Sendable, CaseIterable {
     /// The kinds a call browses: its `musicFolderId`'s, or every folder's.
     static func kinds(_ call: SubsonicCall) throws -> [ParentKind] {
         guard let id = try call.int("musicFolderId") else { return allCases.map(\.kind) }
-        guard let folder = SubsonicFolder(rawValue: id) else { throw SubsonicError.notFound("Music folder \(id)") }
+        guard let folder = SubsonicFolder(rawValue: id) else {
+            throw SubsonicError(.notFound, "There is no music folder {id}.", ["id": String(id)])
+        }
         return [folder.kind]
     }
 }

@@ -1,9 +1,11 @@
 import CampusHTTP
 import Foundation
 import InputRules
+import Localization
 
 /// A refusal as Subsonic clients understand it: a code from the API's list and a message. The
-/// answer is still HTTP 200, with `status="failed"`, because that is where players look.
+/// answer is still HTTP 200, with `status="failed"`, because that is where players look. The
+/// message is words of the catalogue (context `problem`), said in the listener's language.
 struct SubsonicError: Error, Sendable, Equatable {
     enum Code: Int, Sendable {
         case generic = 0
@@ -21,21 +23,30 @@ struct SubsonicError: Error, Sendable, Equatable {
     }
 
     var code: Code
-    var message: String
+    /// The words, when the refusal is the Subsonic layer's own.
+    var phrase: Phrase
+    /// Campus's own refusal (a problem document), whose words are translated as the API's are.
+    var problem: Problem?
 
-    init(_ code: Code, _ message: String) {
+    /// `message` is a literal (scripts/extract-messages finds it); the changing parts are `values`.
+    init(_ code: Code, _ message: String, _ values: [String: String] = [:]) {
         self.code = code
-        self.message = message
+        self.phrase = Phrase(message, values)
     }
 
     static func missing(_ name: String) -> SubsonicError {
-        SubsonicError(.missingParameter, "Required parameter is missing: \(name)")
+        SubsonicError(.missingParameter, "Required parameter is missing: {name}", ["name": name])
     }
 
-    static func notFound(_ what: String) -> SubsonicError { SubsonicError(.notFound, "\(what) not found") }
+    /// A whole number was expected.
+    static func notANumber(_ name: String, _ text: String) -> SubsonicError {
+        SubsonicError(
+            .generic, "{name} is not a whole number: {value}", ["name": name, "value": String(text.prefix(20))])
+    }
 
-    static func invalid(_ name: String, _ detail: String) -> SubsonicError {
-        SubsonicError(.generic, "Invalid value of \(name): \(detail)")
+    /// An id that names nothing Campus has, or not what the method takes.
+    static func unknownID(_ text: String) -> SubsonicError {
+        SubsonicError(.notFound, "There is nothing with the id {id}.", ["id": String(text.prefix(40))])
     }
 
     /// What Campus's own refusals (problem documents, field problems) become.
@@ -44,22 +55,25 @@ struct SubsonicError: Error, Sendable, Equatable {
         case let error as SubsonicError:
             self = error
         case let problem as Problem:
-            let message = Self.words(problem)
-            switch problem.status.code {
-            case 401: self.init(.wrongCredentials, message)
-            case 403: self.init(.notAuthorized, message)
-            case 404, 410: self.init(.notFound, message)
-            default: self.init(.generic, message)
-            }
+            let code: Code =
+                switch problem.status.code {
+                case 401: .wrongCredentials
+                case 403: .notAuthorized
+                case 404, 410: .notFound
+                default: .generic
+                }
+            self.init(code, problem.phrase.message, problem.phrase.values)
+            self.problem = problem
         case let failure as ValidationFailure:
-            self.init(.generic, failure.problems.map { "\($0.field): \($0.detail)" }.joined(separator: "; "))
+            self.init(Problem.invalid(failure))
         default:
-            self.init(.generic, "The server could not do this.")
+            self = SubsonicError(.generic, "The server could not do this.")
         }
     }
 
-    private static func words(_ problem: Problem) -> String {
-        let fields = problem.errors.map { "\($0.field): \($0.detail)" }
-        return fields.isEmpty ? problem.detail : fields.joined(separator: "; ")
+    /// The message in the listener's language.
+    func message(_ t: Translator) -> String {
+        if let problem { return t.detail(problem) }
+        return t(phrase)
     }
 }

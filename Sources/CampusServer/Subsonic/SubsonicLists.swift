@@ -44,7 +44,7 @@ struct SubsonicLists: Sendable {
         case "byGenre":
             return .byGenre(try call.required("genre"))
         default:
-            throw SubsonicError.invalid("type", "\(type.prefix(40)) is not an album list type")
+            throw SubsonicError(.generic, "{type} is not an album list type.", ["type": String(type.prefix(40))])
         }
     }
 
@@ -53,16 +53,15 @@ struct SubsonicLists: Sendable {
         let order = try Self.order(call)
         let size = try call.int("size", default: 10, in: 1...Self.largest)
         let offset = try call.int("offset", default: 0, in: 0...1_000_000)
-        let parents = try await listen.albums(
+        let albums = try await listen.albums(
             order, kinds: try SubsonicFolder.kinds(call), for: user, limit: size, offset: offset)
-        let starred = try await listen.likeDates(parents.map { .parent($0.kind, $0.id) }, for: user)
         var node = SubsonicNode()
         node.add(
             "album",
-            list: parents.map {
+            list: albums.map {
                 id3
-                    ? SubsonicEntry.album($0, starred: starred[.parent($0.kind, $0.id)])
-                    : SubsonicEntry.directory($0, starred: starred[.parent($0.kind, $0.id)])
+                    ? SubsonicEntry.album($0.parent, starred: $0.likedAt)
+                    : SubsonicEntry.directory($0.parent, starred: $0.likedAt)
             })
         return .answer(id3 ? "albumList2" : "albumList", node)
     }
@@ -137,7 +136,7 @@ struct SubsonicLists: Sendable {
         let user = try call.user
         var query = call.value("query") ?? ""
         guard query.unicodeScalars.count <= 100 else {
-            throw SubsonicError.invalid("query", "a search has at most 100 characters")
+            throw SubsonicError(.generic, "A search has at most 100 characters.")
         }
         // Players send "" or "\"\"" to list everything; Lucene's wildcard is not a word either.
         query = query.replacingOccurrences(of: "*", with: " ")

@@ -25,14 +25,14 @@ struct SubsonicMedia: Sendable {
 
     func stream(_ call: SubsonicCall, download: Bool) async throws -> SubsonicReply {
         let user = try call.user
-        guard case .song(let id) = try call.id() else { throw SubsonicError.notFound("Song") }
+        guard case .song(let id) = try call.id() else { throw SubsonicError(.notFound, "There is no such song.") }
         let (file, remote) = try await streamer.sources.source(id, database: services.database)
         guard let file else {
             if let remote {
                 return .response(
                     Response(status: .found, headers: [.location: remote, .cacheControl: "private, max-age=300"]))
             }
-            throw SubsonicError.notFound("Song")
+            throw SubsonicError(.notFound, "There is no such song.")
         }
         let format = call.value("format") ?? ""
         let maxBitRate = try call.int("maxBitRate") ?? 0
@@ -72,7 +72,7 @@ struct SubsonicMedia: Sendable {
         switch try call.id() {
         case .album(let id): parentID = id
         case .song(let id): parentID = try await services.listen.media(id, for: user).item.parentID
-        default: throw SubsonicError.notFound("Cover art")
+        default: throw SubsonicError(.notFound, "There is no such cover art.")
         }
         let wanted = try call.int("size") ?? 0
         let size =
@@ -83,7 +83,7 @@ struct SubsonicMedia: Sendable {
         do {
             path = try await services.listen.coverPath(parentID, size: size)
         } catch {
-            throw SubsonicError.notFound("Cover art")
+            throw SubsonicError(.notFound, "There is no such cover art.")
         }
         let data = try Data(contentsOf: URL(fileURLWithPath: path))
         return .response(

@@ -38,12 +38,14 @@ struct SubsonicPlayQueue: Sendable {
     func savePlayQueue(_ call: SubsonicCall) async throws -> SubsonicReply {
         let user = try call.user
         let ids = try call.ids("id").map { id -> Int64 in
-            guard case .song(let number) = id else { throw SubsonicError.notFound("Song") }
+            guard case .song(let number) = id else { throw SubsonicError(.notFound, "There is no such song.") }
             return number
         }
         var current: Int64?
         if let text = call.value("current"), !text.isEmpty {
-            guard case .song(let number) = SubsonicID(text) else { throw SubsonicError.notFound("Song") }
+            guard case .song(let number) = SubsonicID(text) else {
+                throw SubsonicError(.notFound, "There is no such song.")
+            }
             current = number
         }
         let position = Double(max(0, try call.int("position") ?? 0)) / 1000

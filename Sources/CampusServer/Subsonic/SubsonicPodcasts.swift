@@ -34,7 +34,9 @@ struct SubsonicPodcasts: Sendable {
         let withEpisodes = call.bool("includeEpisodes") ?? true
         var parents: [Parent]
         if call.value("id") != nil {
-            guard case .album(let id) = try call.id() else { throw SubsonicError.notFound("Podcast") }
+            guard case .album(let id) = try call.id() else {
+                throw SubsonicError(.notFound, "There is no such podcast.")
+            }
             parents = [try await listen.parent(id, kind: .podcast, for: user).parent]
         } else {
             parents = try await listen.parents(kind: .podcast, limit: Self.largest)

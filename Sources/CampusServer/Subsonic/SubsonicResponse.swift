@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import Localization
 import NIOCore
 
 #if canImport(FoundationXML)
@@ -162,12 +163,13 @@ struct SubsonicAnswer: Sendable {
         return answer
     }
 
-    static func failed(_ error: SubsonicError) -> SubsonicAnswer {
+    /// `status="failed"` with the error's code, and its message in `t`'s language.
+    static func failed(_ error: SubsonicError, _ t: Translator) -> SubsonicAnswer {
         var answer = SubsonicAnswer()
         answer.root = header(status: "failed")
         var node = SubsonicNode()
         node.set("code", error.code.rawValue)
-        node.set("message", error.message)
+        node.set("message", error.message(t))
         answer.root.add("error", node)
         return answer
     }

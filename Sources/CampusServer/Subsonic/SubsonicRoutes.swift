@@ -3,6 +3,7 @@ import Foundation
 import HTTPInput
 import HTTPTypes
 import Hummingbird
+import Localization
 import Storage
 
 /// The Subsonic API (1.16.1, with OpenSubsonic's extensions) under `/rest/`, so that the music
@@ -63,16 +64,22 @@ struct SubsonicRoutes: Sendable {
             }
         var method = context.parameters.get("method") ?? ""
         if method.hasSuffix(".view") { method = String(method.dropLast(5)) }
+        var user: UserRecordHolder?
+        // Refusals are said in the listener's language: the account's, or else the request's.
+        func translator() -> Translator {
+            services.languages.choose(choice: user?.user.language, acceptLanguage: request.headers[.acceptLanguage])
+        }
         do {
             guard let handler = handlers[method] else {
                 var response = try SubsonicAnswer.failed(
-                    SubsonicError(.notFound, "Unknown method: \(method.prefix(60))")
+                    SubsonicError(.notFound, "There is no method {method}.", ["method": String(method.prefix(60))]),
+                    translator()
                 )
                 .response(format)
                 response.status = .notFound
                 return response
             }
-            let user = Self.open.contains(method) ? nil : try await authenticate(fields)
+            user = Self.open.contains(method) ? nil : try await authenticate(fields)
             let call = SubsonicCall(fields: fields, user: user, request: request, context: context, format: format)
             switch try await handler(call) {
             case .answer(let name, let node): return try SubsonicAnswer.ok(name, node).response(format)
@@ -87,7 +94,7 @@ struct SubsonicRoutes: Sendable {
                     "subsonic request failed",
                     metadata: ["method": "\(method)", "error": "\(String(reflecting: error))"])
             }
-            return try SubsonicAnswer.failed(failure).response(format)
+            return try SubsonicAnswer.failed(failure, translator()).response(format)
         }
     }
 
@@ -125,8 +132,10 @@ struct SubsonicRoutes: Sendable {
             case .unknownAPIKey:
                 throw SubsonicError(.invalidAPIKey, "The API key is unknown or revoked.")
             case .throttled(let seconds):
-                throw SubsonicError(
-                    .wrongCredentials, "Too many failed sign-ins; try again in \(max(1, (seconds + 59) / 60)) minutes.")
+                // The sign-in page's words, with Subsonic's code for a sign-in that failed.
+                var refusal = SubsonicError(AccountService.tooManyAttempts(retryAfterSeconds: seconds))
+                refusal.code = .wrongCredentials
+                throw refusal
             }
         }
     }
@@ -186,7 +195,7 @@ struct SubsonicCall: Sendable {
     func int(_ name: String) throws -> Int? {
         guard let text = value(name), !text.isEmpty else { return nil }
         guard text.utf8.count <= 18, let number = Int(text) else {
-            throw SubsonicError.invalid(name, "\(text.prefix(20)) is not a whole number")
+            throw SubsonicError.notANumber(name, text)
         }
         return number
     }
@@ -202,13 +211,13 @@ struct SubsonicCall: Sendable {
 
     func id(_ name: String = "id") throws -> SubsonicID {
         let text = try required(name)
-        guard let id = SubsonicID(text) else { throw SubsonicError.notFound("\(text.prefix(40))") }
+        guard let id = SubsonicID(text) else { throw SubsonicError.unknownID(text) }
         return id
     }
 
     func ids(_ name: String) throws -> [SubsonicID] {
         try values(name).filter { !$0.isEmpty }.prefix(5000).map { text in
-            guard let id = SubsonicID(text) else { throw SubsonicError.notFound("\(text.prefix(40))") }
+            guard let id = SubsonicID(text) else { throw SubsonicError.unknownID(text) }
             return id
         }
     }
