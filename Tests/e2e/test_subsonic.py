@@ -293,6 +293,22 @@ def test_every_method_answers_in_xml_and_json(conn, server, student):
                 answer = body(response, fmt)
                 status = answer["status"] if fmt == "json" else answer.get("status")
                 assert status == "ok", (method, fmt, response.text[:300])
+    # The methods that change something, in XML (py-opensonic sends them as JSON above).
+    created = body(rest(server, "createPlaylist", {"name": "XML list", "songId": song.id}, fmt="xml", student=student),
+                   "xml")
+    playlist_id = created.find(f"{NS}playlist").get("id")
+    for method, params in [
+        ("star", {"id": song.id, "albumId": album.id}), ("unstar", {"id": song.id, "albumId": album.id}),
+        ("setRating", {"id": album.id, "rating": 3}), ("setRating", {"id": album.id, "rating": 0}),
+        ("createBookmark", {"id": song.id, "position": 1000}), ("deleteBookmark", {"id": song.id}),
+        ("savePlayQueue", {"id": song.id, "current": song.id, "position": 0}),
+        ("updatePlaylist", {"playlistId": playlist_id, "name": "XML list 2"}), ("deletePlaylist", {"id": playlist_id}),
+        ("scrobble", {"id": song.id, "submission": "false"}),
+    ]:
+        answer = body(rest(server, method, params, fmt="xml", student=student, post=True), "xml")
+        assert answer.get("status") == "ok", (method, ET.tostring(answer)[:300])
+    stream = rest(server, "download", {"id": song.id}, student=student)
+    assert stream.status_code == 200 and "attachment" in stream.headers["Content-Disposition"]
     playing = body(rest(server, "getNowPlaying", student=student))["nowPlaying"]["entry"]
     assert [entry["title"] for entry in playing] == [song.title]
     podcasts = conn.get_podcasts()
