@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # The Subsonic layer's cost (issue 17: at most 10 % over the native API), side by side in one
 # run: 64 KiB ranges at random places of a 10 MB MP3 through /api/v1/media/{id}/stream (bearer
-# token) and through /rest/stream (API key), and an album list through
-# /api/v1/collections/album and through /rest/getAlbumList2 (JSON), 64 connections each.
-#   Benchmarks/subsonic.sh [CAMPUS_BINARY] [SECONDS]
+# token) and through /rest/stream (API key), and the music albums through
+# /api/v1/collections/album and through /rest/getAlbumList2 (JSON), wrk with 64 connections,
+# the two paths in turn ROUNDS times, medians compared.
+#   [ROUNDS=5] Benchmarks/subsonic.sh [CAMPUS_BINARY] [SECONDS]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 binary=${1:-.build/release/campus}
@@ -47,16 +48,37 @@ request = function()
 end
 LUA
 
-run() { # name url extra-wrk-args…
-  local name=$1 url=$2
-  shift 2
-  wrk -t1 -c64 -d2s "$@" "$url" >/dev/null
-  echo "== $name"
-  wrk -t1 -c64 -d"${seconds}s" --latency "$@" "$url" | grep -E "Requests/sec|  50%|  99%|Non-2xx"
+# Requests per second of one wrk run.
+rate() { # url extra-wrk-args…
+  local url=$1
+  shift
+  wrk -t1 -c64 -d"${seconds}s" "$@" "$url" | awk '/Requests\/sec/ { print $2 }'
 }
-run "native stream, random 64 KiB ranges" "$base/api/v1/media/$id/stream" -H "Authorization: Bearer $token" \
-  -s "$work/ranges.lua"
-run "Subsonic stream, random 64 KiB ranges" "$base/rest/stream?id=tr-$id&apiKey=$key&c=bench" -s "$work/ranges.lua"
-run "native album list" "$base/api/v1/collections/album?limit=50" -H "Authorization: Bearer $token"
-run "Subsonic getAlbumList2" \
-  "$base/rest/getAlbumList2?type=alphabeticalByName&size=50&f=json&apiKey=$key&c=bench"
+# The two paths in turn, ROUNDS times (the machine's own drift falls on both), then the median
+# of each and the Subsonic path's cost over the native one, round by round.
+compare() { # name native-url native-auth subsonic-url [extra-wrk-args…]
+  local name=$1 native=$2 auth=$3 subsonic=$4
+  shift 4
+  wrk -t1 -c64 -d2s -H "$auth" "$@" "$native" >/dev/null
+  wrk -t1 -c64 -d2s "$@" "$subsonic" >/dev/null
+  local natives=() subsonics=()
+  for _ in $(seq "${ROUNDS:-5}"); do
+    natives+=("$(rate "$native" -H "$auth" "$@")")
+    subsonics+=("$(rate "$subsonic" "$@")")
+  done
+  python3 - "$name" "${natives[*]}" "${subsonics[*]}" <<'PY'
+import statistics, sys
+name, native, subsonic = sys.argv[1], [float(x) for x in sys.argv[2].split()], [float(x) for x in sys.argv[3].split()]
+n, s = statistics.median(native), statistics.median(subsonic)
+# Each round's two runs come one after the other, so the machine's drift cancels in their ratio.
+cost = statistics.median(a / b - 1 for a, b in zip(native, subsonic))
+print(f"== {name}\n   native   {n:9.0f} req/s (runs: {', '.join(f'{x:.0f}' for x in native)})")
+print(f"   Subsonic {s:9.0f} req/s (runs: {', '.join(f'{x:.0f}' for x in subsonic)})")
+print(f"   the Subsonic layer costs {100 * cost:+.1f} % per request (median of the rounds)")
+PY
+}
+compare "random 64 KiB ranges of a 10 MB MP3" "$base/api/v1/media/$id/stream" "Authorization: Bearer $token" \
+  "$base/rest/stream?id=tr-$id&apiKey=$key&c=bench" -s "$work/ranges.lua"
+# The same albums both ways: the music folder's, by name.
+compare "a list of albums (JSON)" "$base/api/v1/collections/album?limit=50" "Authorization: Bearer $token" \
+  "$base/rest/getAlbumList2?type=alphabeticalByName&size=50&musicFolderId=1&f=json&apiKey=$key&c=bench"

@@ -19,7 +19,9 @@ public struct GeneratedHeadersMiddleware: RouterMiddleware {
     ) async throws -> Response {
         var response = try await next(request, context)
         for name in Self.names {
-            if let value = response.headers[name], value.contains("%"), let plain = value.removingPercentEncoding {
+            if let value = response.headers[name], value.utf8.contains(UInt8(ascii: "%")),
+                let plain = value.removingPercentEncoding
+            {
                 response.headers[name] = plain
             }
         }

@@ -124,7 +124,11 @@ public enum URLEncodedForm {
     }
 
     private static func decoded(_ part: Substring) -> String? {
-        part.replacingOccurrences(of: "+", with: " ").removingPercentEncoding
+        // Most names and values hold neither: Foundation's decoding (through NSString) is then skipped.
+        guard part.utf8.contains(where: { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "+") }) else {
+            return String(part)
+        }
+        return part.replacingOccurrences(of: "+", with: " ").removingPercentEncoding
     }
 
     /// The first field that is not percent-encoded UTF-8 or holds a control character (line

@@ -191,9 +191,7 @@ struct SubsonicAnswer: Sendable {
                 var root: SubsonicNode
                 enum CodingKeys: String, CodingKey { case root = "subsonic-response" }
             }
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys]
-            let data = try encoder.encode(Envelope(root: root))
+            let data = try JSONEncoder().encode(Envelope(root: root))
             return Response(
                 status: .ok, headers: [.contentType: "application/json; charset=utf-8"],
                 body: .init(byteBuffer: ByteBuffer(bytes: data)))
