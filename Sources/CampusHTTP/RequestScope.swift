@@ -17,6 +17,8 @@ public struct RequestScope: Sendable {
     public var csrfCookie: String?
     public var csrfHeader: String?
     public var ifNoneMatch: String?
+    /// `If-Modified-Since`, as sent (read with `HTTPDate`).
+    public var ifModifiedSince: String? = nil
     /// The languages the client reads (`Accept-Language`), for problem details and mail.
     public var acceptLanguage: String? = nil
 

@@ -33,6 +33,7 @@ public struct RequestScopeMiddleware: RouterMiddleware {
             csrfCookie: request.cookies[CookieName.csrf]?.value,
             csrfHeader: request.headers[.xCSRFToken],
             ifNoneMatch: request.headers[.ifNoneMatch],
+            ifModifiedSince: request.headers[.ifModifiedSince],
             acceptLanguage: request.headers[.acceptLanguage])
         return try await RequestScope.$current.withValue(scope) {
             try await next(request, context)

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import HTTPInput
 import HTTPTypes
 import Hummingbird
 import Metrics
@@ -90,12 +91,7 @@ extension ResponseCache.Entry {
         var headers = entry.headers
         headers[.eTag] = entry.etag
         headers[.cacheControl] = "no-cache"
-        if let match = request.headers[.ifNoneMatch],
-            match.split(separator: ",").contains(where: {
-                let tag = $0.trimmingCharacters(in: .whitespaces)
-                return tag == entry.etag || tag == "*"
-            })
-        {
+        if let match = request.headers[.ifNoneMatch], EntityTag.matches(match, entry.etag) {
             headers[.contentType] = nil
             return Response(status: .notModified, headers: headers, body: ResponseBody())
         }

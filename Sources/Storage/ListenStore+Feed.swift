@@ -46,6 +46,28 @@ extension ListenStore {
         Int64(try await SettingsStore(db).value(.feedChanged) ?? "0") ?? 0
     }
 
+    /// What the listener did that a feed made for them shows, as numbers that change when it
+    /// does: their marks, ratings, settings and listening. One read, for the feed's version.
+    public func listenerVersion(userID: Int64) async throws -> [Int64] {
+        guard
+            let row = try await db.raw(
+                """
+                SELECT (SELECT COALESCE(MAX(created_at), 0) FROM marks WHERE user_id = \(bind: userID)) AS marks_at,
+                    (SELECT COUNT(*) FROM marks WHERE user_id = \(bind: userID)) AS marks,
+                    (SELECT COALESCE(MAX(updated_at), 0) FROM ratings WHERE user_id = \(bind: userID)) AS ratings_at,
+                    (SELECT COUNT(*) FROM ratings WHERE user_id = \(bind: userID)) AS ratings,
+                    (SELECT COALESCE(MAX(updated_at), 0) FROM listen_settings WHERE user_id = \(bind: userID))
+                        AS settings_at,
+                    (SELECT COALESCE(MAX(id), 0) FROM listening_history WHERE user_id = \(bind: userID)) AS heard,
+                    (SELECT COALESCE(MAX(at), 0) FROM listening_history WHERE user_id = \(bind: userID)) AS heard_at
+                """
+            ).first()
+        else { return [] }
+        return try ["marks_at", "marks", "ratings_at", "ratings", "settings_at", "heard", "heard_at"].map {
+            try row.decode(column: $0, as: Int64.self)
+        }
+    }
+
     public func genre(id: Int64) async throws -> Genre? {
         try await db.raw("SELECT id, name FROM genres WHERE id = \(bind: id)").first().map {
             Genre(id: try $0.decode(column: "id", as: Int64.self), name: try $0.decode(column: "name", as: String.self))

@@ -78,7 +78,10 @@ struct TestLibrary {
             cover: cover)
         try tone(
             album.appendingPathComponent("03 Third.ogg"), seconds: 5, frequency: 440, codec: ["-c:a", "libvorbis"],
-            tags: ["title": "Third", "artist": "Orchestra", "album": "Suite", "tracknumber": "3", "genre": "Classical"])
+            tags: [
+                "title": "Third", "artist": "Orchestra", "album": "Suite", "tracknumber": "3", "genre": "Classical",
+                "explicit": "1",
+            ])
         let podcast = root.appendingPathComponent("Podcasts/Science Hour")
         for number in 1...2 {
             try tone(

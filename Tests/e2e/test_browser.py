@@ -21,13 +21,26 @@ def test_register_log_in_edit_profile_log_out(browser, any_database, tmp_path):
     fill(browser, "lastName", "Kowalska")
     fill(browser, "email", "Maria@Example.org")
     fill(browser, "password", "short")
+    fill(browser, "confirmation", "short")
     browser.find_element(By.ID, "organizer").click()
     browser.find_element(By.ID, "register-submit").click()
     wait_text(browser, (By.CLASS_NAME, "field-error"), "at least 8 characters")
     assert browser.find_element(By.ID, "firstName").get_attribute("value") == "Мария"
     assert browser.find_element(By.ID, "organizer").is_selected()
 
+    # The repeated password must match (seed 002), and a password field shows what was typed.
     fill(browser, "password", "a good long password")
+    fill(browser, "confirmation", "a good long pasword")
+    browser.find_element(By.ID, "register-submit").click()
+    wait_text(browser, (By.CLASS_NAME, "field-error"), "not the same")
+    password = browser.find_element(By.ID, "password")
+    password.send_keys("a good long password")
+    reveal = browser.find_element(By.CSS_SELECTOR, "#password + button.reveal")
+    reveal.click()
+    assert password.get_attribute("type") == "text" and reveal.get_attribute("aria-pressed") == "true"
+    reveal.click()
+    assert password.get_attribute("type") == "password"
+    fill(browser, "confirmation", "a good long password")
     browser.find_element(By.ID, "register-submit").click()
     wait_text(browser, (By.CLASS_NAME, "flash"), "Your account is ready")
 
@@ -57,7 +70,12 @@ def test_register_log_in_edit_profile_log_out(browser, any_database, tmp_path):
     me = any_database.call("GET", "/api/v1/me", token=token).json()
     assert (me["lastName"], me["group"], me["subgroup"], me["role"]) == ("Nowak", "151004", 2, "organizer")
 
+    # Logging out asks first (seed 002's dialog): dismissed, nothing happens.
     browser.find_element(By.ID, "logout").click()
+    browser.switch_to.alert.dismiss()
+    assert browser.find_elements(By.ID, "logout")
+    browser.find_element(By.ID, "logout").click()
+    browser.switch_to.alert.accept()
     wait_text(browser, (By.CLASS_NAME, "flash"), "You are logged out")
     assert browser.find_elements(By.ID, "login-link")
     browser.get(site + "/profile")
@@ -76,7 +94,7 @@ def test_wrong_password_and_reset(browser, campus):
 
     browser.find_element(By.LINK_TEXT, "Forgot your password?").click()
     fill(browser, "email", "ann@example.org")
-    browser.find_element(By.CSS_SELECTOR, "form button").click()
+    browser.find_element(By.CSS_SELECTOR, "form button[type=submit]").click()
     wait_text(browser, (By.ID, "reset-sent"), "on its way")
 
     # The link goes through the outbox; the log sender writes it to the server's log.
@@ -90,7 +108,7 @@ def test_wrong_password_and_reset(browser, campus):
     browser.get(campus.url + "/password/reset?token=" + token)
     fill(browser, "password", "new password 1")
     fill(browser, "confirmation", "new password 1")
-    browser.find_element(By.CSS_SELECTOR, "form button").click()
+    browser.find_element(By.CSS_SELECTOR, "form button[type=submit]").click()
     wait_text(browser, (By.CLASS_NAME, "flash"), "Log in with the new one")
     campus.login("ann@example.org", "new password 1")
 

@@ -352,6 +352,7 @@ def test_the_profile_makes_and_revokes_an_app_password(server, browser, width):
         row = next(li for li in browser.find_elements(By.CSS_SELECTOR, "#app-passwords li")
                    if f"Symfonium {width}" in li.text)
         row.find_element(By.TAG_NAME, "button").click()
+        browser.switch_to.alert.accept()
         assert f"Symfonium {width}" not in browser.find_element(By.ID, "app-passwords").text
         with pytest.raises(errors.SonicError):
             connection.ping()

@@ -1,3 +1,5 @@
+import CampusHTTP
+import Crypto
 import Foundation
 import HTTPInput
 import Hummingbird
@@ -11,6 +13,7 @@ import NIOPosix
 import OpenAPIRuntime
 import Prometheus
 import ServiceLifecycle
+import SharedHelpers
 import Storage
 import Timetable
 
@@ -26,5 +29,15 @@ enum APIJSON {
             try container.encode(try transcoder.encode(date))
         }
         return encoder
+    }
+
+    /// The entity tag of a document as the API encodes it: it changes exactly when the answer does.
+    static func entityTag(_ value: some Encodable) throws -> String {
+        "\"" + SHA256.hash(data: try encoder().encode(value)).prefix(12).hexadecimal + "\""
+    }
+
+    /// Whether the request's `If-None-Match` names `tag`: the client has this answer already.
+    static func clientHas(_ tag: String) -> Bool {
+        RequestScope.current?.ifNoneMatch.map { EntityTag.matches($0, tag) } ?? false
     }
 }

@@ -96,6 +96,8 @@ struct SignInPages: Sendable {
         var _csrf: String?
         var email: String?
         var password: String?
+        /// The password again (seed 002's registration screen): a typo is caught before the account exists.
+        var confirmation: String?
         var firstName: String?
         var lastName: String?
         var organizer: String?
@@ -110,6 +112,10 @@ struct SignInPages: Sendable {
         var page = RegisterPage(
             email: form.email ?? "", firstName: form.firstName ?? "", lastName: form.lastName ?? "",
             organizer: form.organizer != nil)
+        guard form.confirmation == nil || form.confirmation == form.password else {
+            page.errors = FieldErrors("confirmation", request.t("The two passwords are not the same."))
+            return .page(page, status: .unprocessableContent)
+        }
         do {
             let user = try await accounts.register(
                 email: form.email ?? "", password: form.password ?? "", firstName: form.firstName ?? "",

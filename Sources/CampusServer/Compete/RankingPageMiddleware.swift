@@ -1,5 +1,6 @@
 import CampusHTTP
 import Foundation
+import HTTPInput
 import HTTPTypes
 import Hummingbird
 import NIOCore
@@ -33,7 +34,7 @@ struct RankingPageMiddleware: RouterMiddleware {
             let snapshot = try? await services.compete.ranking(id, for: user)
         else { return try await next(request, context) }
         let etag = "\"r\(id)-\(snapshot.version)-\(paging.limit)-\(paging.offset)\""
-        if RequestScope.current?.ifNoneMatch == etag {
+        if let match = RequestScope.current?.ifNoneMatch, EntityTag.matches(match, etag) {
             return Response(status: .notModified, headers: [.eTag: etag, .cacheControl: "private, no-cache"])
         }
         let body = snapshot.json(limit: paging.limit, offset: paging.offset)

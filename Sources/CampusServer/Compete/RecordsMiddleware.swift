@@ -1,5 +1,6 @@
 import CampusAPI
 import CampusHTTP
+import HTTPInput
 import HTTPTypes
 import Hummingbird
 import NIOCore
@@ -28,7 +29,7 @@ struct RecordsMiddleware: RouterMiddleware {
                 of: snapshot.competition, encode: Self.encode)
         else { return try await next(request, context) }
         let etag = "\"c\(id)-\(tag)\""
-        if RequestScope.current?.ifNoneMatch == etag {
+        if let match = RequestScope.current?.ifNoneMatch, EntityTag.matches(match, etag) {
             return Response(status: .notModified, headers: [.eTag: etag, .cacheControl: "private, no-cache"])
         }
         return Response(

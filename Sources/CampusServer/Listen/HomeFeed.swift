@@ -1,8 +1,10 @@
 import Accounts
 import CampusAPI
+import Crypto
 import Foundation
 import Listen
 import Localization
+import SQLKit
 import SharedHelpers
 import Storage
 
@@ -113,13 +115,40 @@ struct HomeFeed: Sendable {
                     blocks.append(block)
                 }
             }
-            let version = try await store.catalogueVersion()
-            let listened = try await store.history(userID: user.id, limit: 1).first?.at.epoch ?? 0
-            let configuredAt = try await store.feedChanged()
-            let stationsAt = try await RadioStore(db).lastChange()
-            return Feed(
-                blocks: blocks, updatedAt: Date(epoch: max(version.updated, listened, configuredAt, stationsAt)))
+            return Feed(blocks: blocks, updatedAt: try await Self.version(for: user, genre: genre, db: db).updatedAt)
         }
+    }
+
+    /// What the feed's answer depends on, cheap to read: an entity tag that changes when the
+    /// feed would (the catalogue, the blocks' configuration, the stations, and the listener's
+    /// marks, ratings, settings and listening) and the last time any of it changed. A `HEAD`,
+    /// and a `GET` that the client already has, read only this.
+    struct Version: Sendable, Equatable {
+        var tag: String
+        var updatedAt: Date
+    }
+
+    func version(for user: UserRecord, genre: Int64?) async throws -> Version {
+        try await services.database.read { db in try await Self.version(for: user, genre: genre, db: db) }
+    }
+
+    static func version(for user: UserRecord, genre: Int64?, db: any SQLDatabase) async throws -> Version {
+        let store = ListenStore(db)
+        let catalogue = try await store.catalogueVersion()
+        let configuredAt = try await store.feedChanged()
+        let stationsAt = try await RadioStore(db).lastChange()
+        let listener = try await store.listenerVersion(userID: user.id)
+        let parts =
+            [catalogue.updated, Int64(catalogue.count), configuredAt, stationsAt, user.id, genre ?? 0] + listener
+        let digest = SHA256.hash(data: Data(parts.map(String.init).joined(separator: ",").utf8))
+        // Of the listener's numbers, the times count (marks, ratings, settings, listening), not the counts.
+        let times =
+            [catalogue.updated, configuredAt, stationsAt]
+            + stride(from: 0, to: listener.count, by: 2).map {
+                listener[$0]
+            }
+        return Version(
+            tag: "\"f" + digest.prefix(12).hexadecimal + "\"", updatedAt: Date(epoch: times.max() ?? 0))
     }
 
     /// One block, or nil when it would be empty.
@@ -148,8 +177,10 @@ struct HomeFeed: Sendable {
             let parents = try await store.parents(kind: nil, genreID: id, limit: limit + 1)
             return block(parents.map(Self.item), more: SiteRoutes.genre.path(id))
         case .system(let playlist):
-            let items = try await store.media(
+            var items = try await store.media(
                 ids: try await store.systemPlaylist(playlist, userID: user.id, limit: limit + 1))
+            // A listener who skips explicit items does not meet them in the feed either.
+            if try await store.settings(userID: user.id).skipExplicit { items.removeAll(where: \.isExplicit) }
             return block(items.map(Self.item), more: SiteRoutes.playlist.path(playlist.rawValue))
         case .genres:
             let genres = try await store.genres()

@@ -1,7 +1,6 @@
 import Accounts
 import CampusAPI
 import CampusHTTP
-import Crypto
 import Foundation
 import HTTPInput
 import InputRules
@@ -18,12 +17,12 @@ extension APIHandler {
     func searchCatalogue(_ input: Operations.searchCatalogue.Input) async throws
         -> Operations.searchCatalogue.Output
     {
-        _ = try await requireUser()
+        let user = try await requireUser().user
         let limit = input.query.limit ?? 30
         guard (1...100).contains(limit) else {
             throw Problem.invalid(FieldProblem(field: "limit", detail: "limit is a number from 1 to 100."))
         }
-        let hits = try await listen.search(input.query.q, limit: limit)
+        let hits = try await listen.search(input.query.q, limit: limit, for: user)
         return .ok(.init(body: .json(.init(items: hits.map(\.api)))))
     }
 
@@ -192,7 +191,10 @@ extension APIHandler {
 
     func listLikes(_ input: Operations.listLikes.Input) async throws -> Operations.listLikes.Output {
         let user = try await requireUser().user
-        return .ok(.init(body: .json(try await listen.likes(for: user).map(\.api))))
+        let likes = try await listen.likes(for: user).map(\.api)
+        let tag = try APIJSON.entityTag(likes)
+        if APIJSON.clientHas(tag) { return .notModified(.init()) }
+        return .ok(.init(headers: .init(ETag: tag), body: .json(likes)))
     }
 
     func rateParent(_ input: Operations.rateParent.Input) async throws -> Operations.rateParent.Output {
@@ -257,7 +259,9 @@ extension APIHandler {
                 id: String(playlist?.id ?? 0), name: playlist?.name ?? "", kind: .init(playlist?.kind ?? .track),
                 itemCount: count, system: false)
         }
-        return .ok(.init(body: .json(lists)))
+        let tag = try APIJSON.entityTag(lists)
+        if APIJSON.clientHas(tag) { return .notModified(.init()) }
+        return .ok(.init(headers: .init(ETag: tag), body: .json(lists)))
     }
 
     func createPlaylist(_ input: Operations.createPlaylist.Input) async throws -> Operations.createPlaylist.Output {
@@ -313,14 +317,23 @@ extension APIHandler {
 
     func getFeed(_ input: Operations.getFeed.Input) async throws -> Operations.getFeed.Output {
         let user = try await requireUser().user
-        let feed = try await HomeFeed(services: services).feed(for: user, genre: input.query.genre)
-        let body = try APIJSON.encoder().encode(feed.api)
-        let etag = "\"f" + SHA256.hash(data: body).prefix(12).map { String(format: "%02x", $0) }.joined() + "\""
-        let lastModified = HTTPDate.text(feed.updatedAt)
-        if RequestScope.current?.ifNoneMatch == etag {
+        let home = HomeFeed(services: services)
+        // The version first: a client that has this feed, and a HEAD, read nothing more.
+        let version = try await home.version(for: user, genre: input.query.genre)
+        let scope = RequestScope.current
+        if scope?.ifNoneMatch != nil {
+            if APIJSON.clientHas(version.tag) { return .notModified(.init()) }
+        } else if let since = scope?.ifModifiedSince.flatMap(HTTPDate.date), version.updatedAt.epoch <= since.epoch {
             return .notModified(.init())
         }
-        return .ok(.init(headers: .init(ETag: etag, Last_hyphen_Modified: lastModified), body: .json(feed.api)))
+        let headers = Operations.getFeed.Output.Ok.Headers(
+            ETag: version.tag, Last_hyphen_Modified: HTTPDate.text(version.updatedAt))
+        if scope?.method == .head {
+            // HEAD answers the headers only (Hummingbird drops the body): the blocks are not made.
+            return .ok(.init(headers: headers, body: .json(.init(blocks: [], updatedAt: version.updatedAt))))
+        }
+        let feed = try await home.feed(for: user, genre: input.query.genre)
+        return .ok(.init(headers: headers, body: .json(feed.api)))
     }
 
     func scanLibrary(_ input: Operations.scanLibrary.Input) async throws -> Operations.scanLibrary.Output {

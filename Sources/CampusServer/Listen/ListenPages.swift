@@ -24,7 +24,9 @@ struct ListenPages: Sendable {
                 ListenHomePage(genre: genre.name, blocks: try await feed(for: account.user, genre: genre.id, request.t))
             )
         }
-        pages.signedInPage(SiteRoutes.listenSearch) { request, _ in try await search(request.query("q"), request.t) }
+        pages.signedInPage(SiteRoutes.listenSearch) { request, account in
+            try await search(request.query("q"), for: account.user, request.t)
+        }
         pages.signedInPage(SiteRoutes.liked) { _, account in
             let items = try await listen.likes(for: account.user)
             return .page(
@@ -71,10 +73,10 @@ struct ListenPages: Sendable {
         }
     }
 
-    private func search(_ query: String?, _ t: Translator) async throws -> PageAnswer {
+    private func search(_ query: String?, for user: UserRecord, _ t: Translator) async throws -> PageAnswer {
         var hits: [ListenSearchPage.Hit] = []
         if let query {
-            hits = try await listen.search(query, limit: 100).map { hit in
+            hits = try await listen.search(query, limit: 100, for: user).map { hit in
                 let api = hit.api
                 var station: StationsPage.Station?
                 if case .station(let mount) = hit.kind {

@@ -152,7 +152,9 @@ struct ListenService: Sendable {
         }
     }
 
-    func search(_ query: String, limit: Int) async throws -> [SearchHit] {
+    /// Stations, authors, parents and items matching every word of `query`; explicit items are
+    /// left out for a listener who skips them.
+    func search(_ query: String, limit: Int, for user: UserRecord) async throws -> [SearchHit] {
         let query = query.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !query.isEmpty else {
             throw Problem.invalid(FieldProblem(field: "q", detail: "Say what to look for."))
@@ -170,7 +172,16 @@ struct ListenService: Sendable {
             let hits = stations.map {
                 SearchHit(kind: .station(mount: $0.mount), id: $0.id, title: $0.name, subtitle: $0.genre)
             }
-            return Array((hits + (try await ListenStore(db).search(query, limit: limit))).prefix(limit))
+            let store = ListenStore(db)
+            var found = try await store.search(query, limit: limit)
+            if try await store.settings(userID: user.id).skipExplicit {
+                let items = found.compactMap { hit -> Int64? in if case .media = hit.kind { hit.id } else { nil } }
+                let explicit = Set(try await store.media(ids: items).filter(\.isExplicit).map(\.id))
+                found.removeAll { hit in
+                    if case .media = hit.kind { explicit.contains(hit.id) } else { false }
+                }
+            }
+            return Array((hits + found).prefix(limit))
         }
     }
 

@@ -121,9 +121,7 @@ struct MediaStreamMiddleware: RouterMiddleware {
             .cacheControl: "private, max-age=3600",
         ]
         if let ifNoneMatch = request.headers[.ifNoneMatch] {
-            if ifNoneMatch.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == etag })
-                || ifNoneMatch.trimmingCharacters(in: .whitespaces) == "*"
-            {
+            if EntityTag.matches(ifNoneMatch, etag) {
                 return Response(status: .notModified, headers: headers)
             }
         } else if let since = request.headers[.ifModifiedSince].flatMap(HTTPDate.date),

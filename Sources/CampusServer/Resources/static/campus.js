@@ -124,6 +124,24 @@
 
   window.campus.initPage();
 
+  // Every password field can show what was typed (seed 002): a button after it, without which
+  // the form works as before.
+  for (const input of document.querySelectorAll('input[type="password"]')) {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "reveal secondary small";
+    button.setAttribute("aria-pressed", "false");
+    button.textContent = t("Show");
+    button.addEventListener("click", () => {
+      const shown = input.type === "password";
+      input.type = shown ? "text" : "password";
+      button.textContent = shown ? t("Hide") : t("Show");
+      button.setAttribute("aria-pressed", String(shown));
+      input.focus();
+    });
+    input.insertAdjacentElement("afterend", button);
+  }
+
   // Forms that destroy something ask first.
   document.addEventListener("submit", (event) => {
     const form = event.target;
