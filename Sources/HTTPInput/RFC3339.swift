@@ -30,6 +30,15 @@ public enum RFC3339 {
         guard digits(0..<4), byte(4, "-"), digits(5..<7), byte(7, "-"), digits(8..<10), byte(10, "Tt"),
             digits(11..<13), byte(13, ":"), digits(14..<16), byte(16, ":"), digits(17..<19)
         else { return false }
+        // And every part within its range (section 5.7): Foundation would roll 12:99 over into
+        // the next hour and February 30 into March.
+        func number(_ range: Range<Int>) -> Int { range.reduce(0) { $0 * 10 + Int(bytes[$1] - 0x30) } }
+        let (year, month, day) = (number(0..<4), number(5..<7), number(8..<10))
+        let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
+        let days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
+        guard (1...12).contains(month), (1...days[month - 1]).contains(day), number(11..<13) <= 23,
+            number(14..<16) <= 59, number(17..<19) <= 60
+        else { return false }
         var index = 19
         if byte(index, ".") {
             index += 1
@@ -39,7 +48,8 @@ public enum RFC3339 {
         }
         if byte(index, "Zz") { return index + 1 == bytes.count }
         return byte(index, "+-") && digits(index + 1..<index + 3) && byte(index + 3, ":")
-            && digits(index + 4..<index + 6) && index + 6 == bytes.count
+            && digits(index + 4..<index + 6) && index + 6 == bytes.count && number(index + 1..<index + 3) <= 23
+            && number(index + 4..<index + 6) <= 59
     }
 
     /// `2026-11-22T09:00:00Z`.

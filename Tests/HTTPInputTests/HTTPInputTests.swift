@@ -36,6 +36,16 @@ import Testing
             #expect(RFC3339.date(text) == nil, "\(text)")
         }
         #expect(RFC3339.date("2026-11-22t09:00:00z") == Date(timeIntervalSince1970: 1_795_338_000))
+        // Parts out of their ranges are not rolled over into a date (schemathesis sent 12:99).
+        for text in [
+            "2024-01-01T12:99:00Z", "2024-01-01T24:00:00Z", "2024-01-01T12:00:61Z", "2024-13-01T12:00:00Z",
+            "2024-00-10T12:00:00Z", "2023-02-29T12:00:00Z", "2024-04-31T12:00:00Z", "2024-01-01T12:00:00+24:00",
+            "2024-01-01T12:00:00+03:60",
+        ] {
+            #expect(RFC3339.date(text) == nil, "\(text)")
+        }
+        #expect(RFC3339.date("2024-02-29T12:00:00Z") != nil)
+        #expect(RFC3339.date("2024-12-31T23:59:59+14:00") != nil)
     }
 
     @Test func multipartBoundaries() {
