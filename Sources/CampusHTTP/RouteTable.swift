@@ -76,24 +76,6 @@ public final class RouteTable: Sendable {
         [
             .get, .post, .put, .patch, .delete, .options, .trace,
         ] + (HTTPRequest.Method("QUERY").map { [$0] } ?? [])
-
-    /// Registers, for every path, the methods it does not answer: they are 405 with `Allow`.
-    /// Call it once every route is on the router.
-    public func registerMethodNotAllowed<Context: RequestContext>(on router: Router<Context>) {
-        for (template, allowed) in templates {
-            var answered = allowed
-            if answered.contains(.get) { answered.insert(.head) }
-            let names = answered.map(\.rawValue).sorted().joined(separator: ", ")
-            for method in Self.refusedMethods where !answered.contains(method) {
-                router.on(RouterPath(template), method: method) { request, _ -> Response in
-                    throw Problem(
-                        .methodNotAllowed, detail: "{path} answers {methods}, not {method}.",
-                        ["path": request.uri.path, "methods": names, "method": request.method.rawValue],
-                        headers: [.allow: names])
-                }
-            }
-        }
-    }
 }
 
 /// Looks up the properties of the route the router matched and puts them in the context, where

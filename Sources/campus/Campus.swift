@@ -269,6 +269,8 @@ struct Serve: AsyncParsableCommand {
                     text += t("Demo accounts: {accounts}", ["accounts": accounts]) + "\n"
                 }
                 FileHandle.standardOutput.write(Data(text.utf8))
+                let released = await StartupPages.release()
+                logger.debug("start-up pages given back", metadata: ["mappings": "\(released)"])
             })
         try await app.runService()
     }

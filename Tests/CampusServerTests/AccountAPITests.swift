@@ -105,6 +105,14 @@ import Testing
             let wrongMethod = try await server.request(.delete, "/api/v1/auth/login")
             #expect(wrongMethod.status == .methodNotAllowed)
             #expect(wrongMethod.headers[.allow] == "POST")
+            #expect(wrongMethod.headers[.contentType] == "application/problem+json")
+            #expect((wrongMethod.json["detail"] as? String)?.contains("answers POST, not DELETE") == true)
+            // A page's path too, and an unknown path with a refused method is still 404.
+            let page = try await server.request(.delete, "/login")
+            #expect(page.status == .methodNotAllowed)
+            #expect(page.headers[.allow] == "GET, HEAD, POST")
+            let nowhere = try await server.request(.delete, "/nothing-here")
+            #expect(nowhere.status == .notFound)
             let wrongMethodWithParameter = try await server.request(.post, "/api/v1/users/5")
             #expect(wrongMethodWithParameter.status == .methodNotAllowed)
             for name in ["TRACE", "OPTIONS", "QUERY"] {

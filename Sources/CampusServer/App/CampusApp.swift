@@ -177,7 +177,8 @@ public enum CampusApp {
             }
             routes.add(method, "/api/**", RouteProperties(kind: .api))
         }
-        routes.registerMethodNotAllowed(on: router)
+        // Last, after every route: it wraps only the not-found responder.
+        router.add(middleware: MethodNotAllowedMiddleware(routes: routes))
         return router
     }
 }
