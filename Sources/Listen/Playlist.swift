@@ -27,19 +27,25 @@ public struct Playlist: Sendable, Equatable {
     public var name: String
     public var itemCount: Int
     public var updatedAt: Date
+    /// Readable by anyone with its link, also without an account; only its owner changes it.
+    public var isPublic: Bool
 
     /// What an empty name becomes (seed 001: «Новый плейлист»).
     public static let defaultName = "New playlist"
     public static let nameLimit = 100
     public static let capacity = 5000
 
-    public init(id: Int64, ownerID: Int64, kind: MediaKind, name: String, itemCount: Int, updatedAt: Date) {
+    public init(
+        id: Int64, ownerID: Int64, kind: MediaKind, name: String, itemCount: Int, updatedAt: Date,
+        isPublic: Bool = false
+    ) {
         self.id = id
         self.ownerID = ownerID
         self.kind = kind
         self.name = name
         self.itemCount = itemCount
         self.updatedAt = updatedAt
+        self.isPublic = isPublic
     }
 
     /// The name a playlist gets: trimmed, "New playlist" when empty.

@@ -8,7 +8,7 @@ extension ListenStore {
     // MARK: Playlists
 
     static let playlistColumns = """
-        l.id, l.user_id, l.kind, l.name, l.updated_at,
+        l.id, l.user_id, l.kind, l.name, l.updated_at, l.is_public,
         (SELECT COUNT(*) FROM playlist_items i WHERE i.playlist_id = l.id) AS item_count
         """
 
@@ -19,7 +19,8 @@ extension ListenStore {
             kind: MediaKind(rawValue: try row.decode(column: "kind", as: String.self)) ?? .track,
             name: try row.decode(column: "name", as: String.self),
             itemCount: try row.decode(column: "item_count", as: Int.self),
-            updatedAt: Date(epoch: try row.decode(column: "updated_at", as: Int64.self)))
+            updatedAt: Date(epoch: try row.decode(column: "updated_at", as: Int64.self)),
+            isPublic: try row.decode(column: "is_public", as: Bool.self))
     }
 
     public func createPlaylist(userID: Int64, kind: MediaKind, name: String, now: Date) async throws -> Playlist {
@@ -52,10 +53,10 @@ extension ListenStore {
             .all(decodingColumn: "media_id", as: Int64.self)
     }
 
-    /// Replaces the playlist's items (in this order) and its name.
-    public func savePlaylist(_ id: Int64, name: String, items: [Int64], now: Date) async throws {
-        try await db.update("playlists").set("name", to: name).set("updated_at", to: now.epoch)
-            .where("id", .equal, id).run()
+    /// Replaces the playlist's items (in this order), its name and whether it is public.
+    public func savePlaylist(_ id: Int64, name: String, items: [Int64], isPublic: Bool, now: Date) async throws {
+        try await db.update("playlists").set("name", to: name).set("is_public", to: isPublic)
+            .set("updated_at", to: now.epoch).where("id", .equal, id).run()
         try await db.delete(from: "playlist_items").where("playlist_id", .equal, id).run()
         for (offset, chunk) in stride(from: 0, to: items.count, by: 300).map({
             ($0, Array(items[$0..<min($0 + 300, items.count)]))

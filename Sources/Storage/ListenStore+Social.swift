@@ -72,7 +72,8 @@ extension ListenStore {
 
     // MARK: Ratings and comments
 
-    public func rating(parentID: Int64, userID: Int64) async throws -> RatingSummary {
+    /// The parent's ratings, with the listener's own (none for a visitor without an account: nil).
+    public func rating(parentID: Int64, userID: Int64?) async throws -> RatingSummary {
         let row = try await db.raw(
             """
             SELECT CAST(AVG(stars) AS DOUBLE PRECISION) AS average, COUNT(*) AS n,

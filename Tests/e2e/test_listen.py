@@ -327,3 +327,81 @@ def test_podcasts_come_from_feeds_and_campus_feeds_read_in_feedparser(listen_cam
         if detail.get("images"):
             assert requests.get(parsed.feed.image.href).headers["Content-Type"] == "image/jpeg"
         assert requests.get(listen_campus.url + detail["rssUrl"].split("?")[0] + "?key=nope").status_code == 404
+
+
+def meta(browser, name):
+    """An Open Graph or Twitter card tag's content, None without it."""
+    return browser.execute_script(
+        "const m = document.querySelector(`meta[property='${arguments[0]}'], meta[name='${arguments[0]}']`);"
+        "return m ? m.content : null;", name)
+
+
+def test_sharing_links_previews_and_public_playlists(listen_campus, browser):
+    """Seed 001 §3.8: share from the album page (the system's share sheet, or the link copied),
+    a shared album link opened signed out shows a preview with its tags, a playlist opens by
+    link only once its owner made it public."""
+    site = listen_campus.url
+    token = listen_campus.login("student@campus.test", "campus-student")
+    hits = listen_campus.call("GET", "/api/v1/search", token=token, params={"q": "first light"}).json()["items"]
+    album = next(h for h in hits if h["kind"] == "album")
+    tracks = [i["id"] for i in listen_campus.call("GET", f"/api/v1/albums/{album['id']}", token=token).json()["items"]]
+    playlist = listen_campus.call("POST", "/api/v1/playlists", token=token,
+                                  json={"name": "For Lena", "kind": "track"}).json()
+    listen_campus.call("PATCH", f"/api/v1/playlists/{playlist['id']}", token=token, json={"items": tracks[:2]})
+
+    log_in(browser, site, "student@campus.test", "campus-student")
+    browser.get(site + album["url"])
+    # Where the browser has a share sheet, the button opens it with the page's link …
+    browser.execute_script(
+        "window.__shared = null;"
+        "Object.defineProperty(navigator, 'share', {configurable: true, value: (data) => {"
+        "  window.__shared = data; return Promise.resolve(); }});")
+    browser.find_element(By.ID, "share").click()
+    WebDriverWait(browser, 5).until(lambda b: b.execute_script("return window.__shared"))
+    shared = browser.execute_script("return window.__shared")
+    assert shared["url"] == site + album["url"]
+    assert shared["title"] == "First Light"
+    # … elsewhere it copies the link and says so.
+    browser.execute_cdp_cmd("Browser.grantPermissions", {
+        "origin": site, "permissions": ["clipboardReadWrite", "clipboardSanitizedWrite"]})
+    browser.execute_script("Object.defineProperty(navigator, 'share', {configurable: true, value: undefined});")
+    browser.find_element(By.ID, "share").click()
+    status = browser.find_element(By.CSS_SELECTOR, ".share-status")
+    WebDriverWait(browser, 5).until(lambda b: status.text == "Link copied.")
+    copied = browser.execute_async_script(
+        "const done = arguments[0]; navigator.clipboard.readText().then(done, () => done(null));")
+    assert copied == site + album["url"]
+
+    # A playlist is private until its owner makes it public.
+    browser.get(site + f"/listen/playlists/{playlist['id']}")
+    assert "only you" in browser.find_element(By.ID, "playlist-visibility").text
+    assert not browser.find_elements(By.ID, "share")
+    browser.find_element(By.ID, "make-public").click()
+    WebDriverWait(browser, 10).until(EC.presence_of_element_located((By.ID, "make-private")))
+    assert "anyone with the link" in browser.find_element(By.ID, "playlist-visibility").text
+    assert browser.find_element(By.ID, "share").get_attribute("data-share-url") == \
+        site + f"/listen/playlists/{playlist['id']}"
+
+    # Signed out (a friend who got the links): previews with their tags, no player.
+    browser.delete_all_cookies()
+    browser.get(site + album["url"])
+    assert browser.find_element(By.ID, "preview-title").text == "First Light"
+    assert meta(browser, "og:title") == "First Light"
+    assert meta(browser, "og:type") == "music.album"
+    assert meta(browser, "og:url") == site + album["url"]
+    image = meta(browser, "og:image")
+    assert image and requests.get(image, timeout=10).headers["content-type"] == "image/jpeg"
+    assert meta(browser, "twitter:card") == "summary_large_image"
+    assert not browser.find_elements(By.ID, "play-all")
+    assert "/login?next=" in browser.find_element(By.ID, "preview-login").get_attribute("href")
+    browser.get(site + f"{album['url']}/{tracks[0]}")
+    assert meta(browser, "og:audio").endswith(f"/api/v1/media/{tracks[0]}/stream")
+    browser.get(site + f"/listen/playlists/{playlist['id']}")
+    assert browser.find_element(By.ID, "preview-title").text == "For Lena"
+    assert len(browser.find_elements(By.CSS_SELECTOR, "#preview-rows li")) == 2
+    assert meta(browser, "og:type") == "music.playlist"
+    # Private again: the link leads to the login page.
+    listen_campus.call("PATCH", f"/api/v1/playlists/{playlist['id']}", token=token, json={"public": False})
+    browser.get(site + f"/listen/playlists/{playlist['id']}")
+    assert "/login" in browser.current_url
+    assert "For Lena" not in browser.page_source

@@ -253,11 +253,12 @@ extension APIHandler {
         let lists = try await listen.playlists(for: user).map { playlist, system, count in
             if let system {
                 return Components.Schemas.Playlist(
-                    id: system.rawValue, name: system.title, kind: .track, itemCount: count, system: true)
+                    id: system.rawValue, name: system.title, kind: .track, itemCount: count, system: true,
+                    _public: false, mine: true)
             }
             return Components.Schemas.Playlist(
                 id: String(playlist?.id ?? 0), name: playlist?.name ?? "", kind: .init(playlist?.kind ?? .track),
-                itemCount: count, system: false)
+                itemCount: count, system: false, _public: playlist?.isPublic ?? false, mine: true)
         }
         let tag = try APIJSON.entityTag(lists)
         if APIJSON.clientHas(tag) { return .notModified(.init()) }
@@ -279,7 +280,8 @@ extension APIHandler {
     func updatePlaylist(_ input: Operations.updatePlaylist.Input) async throws -> Operations.updatePlaylist.Output {
         let user = try await requireUser().user
         guard case .json(let body) = input.body else { throw Problem.badRequest("Send the changes as JSON.") }
-        let view = try await listen.updatePlaylist(input.path.playlistId, name: body.name, items: body.items, for: user)
+        let view = try await listen.updatePlaylist(
+            input.path.playlistId, name: body.name, items: body.items, isPublic: body._public, for: user)
         return .ok(.init(body: .json(view.api)))
     }
 

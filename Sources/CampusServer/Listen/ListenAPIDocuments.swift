@@ -114,7 +114,9 @@ extension ListenService.PlayerView {
 extension ListenService.PlaylistView {
     var api: Components.Schemas.PlaylistDetail {
         .init(
-            value1: .init(id: id, name: name, kind: .init(kind), itemCount: items.count, system: isSystem),
+            value1: .init(
+                id: id, name: name, kind: .init(kind), itemCount: items.count, system: isSystem, _public: isPublic,
+                mine: mine),
             value2: .init(items: items.map(\.api)))
     }
 }

@@ -245,6 +245,7 @@ struct ListenParentPage: PageModel {
     var ratingURL: String
     var selectedRef: String
     var rssUrl: String?
+    var share: SharePreview
     var comments: [CommentView]
 }
 
@@ -260,6 +261,7 @@ struct ListenAuthorPage: PageModel {
     var hidden: Bool
     var parents: [ParentTile]
     var mediaItems: [MediaRow]
+    var share: SharePreview
 }
 
 struct ListenLikedPage: PageModel {
@@ -322,6 +324,11 @@ struct PlaylistPage: PageModel {
     var q: String?
     var addable: [MediaRow]
     var noAddable: Bool
+    /// The owner's; someone else's public playlist is read-only.
+    var mine: Bool
+    var isPublic: Bool
+    /// Only a public playlist is shared (nil otherwise).
+    var share: SharePreview?
 }
 
 /// The media library and the home feed's blocks, for admins.

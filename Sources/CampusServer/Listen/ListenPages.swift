@@ -40,14 +40,16 @@ struct ListenPages: Sendable {
                         title: ListenText.title(kind, request.t), parents: parents.map(ParentTile.init),
                         empty: parents.isEmpty))
             }
-            pages.signedInPage(SiteRoutes.parent(kind)) { request, account in
-                try await parent(request.id(), kind: kind, selected: nil, for: account.user, request.t)
+            // Shared links (SharedPages): anyone may open them; a visitor without an account sees
+            // a preview.
+            pages.page(SiteRoutes.parent(kind)) { request in
+                try await parent(request.id(), kind: kind, selected: nil, request)
             }
-            pages.signedInPage(SiteRoutes.parentItem(kind)) { request, account in
-                try await parent(request.id(), kind: kind, selected: request.id("item"), for: account.user, request.t)
+            pages.page(SiteRoutes.parentItem(kind)) { request in
+                try await parent(request.id(), kind: kind, selected: request.id("item"), request)
             }
         }
-        pages.signedInPage(SiteRoutes.author, author)
+        pages.page(SiteRoutes.author, author)
         pages.signedInPage(SiteRoutes.media) { request, account in
             .redirect(try await listen.media(request.id(), for: account.user).api.url)
         }
@@ -100,9 +102,14 @@ struct ListenPages: Sendable {
         }
     }
 
-    private func parent(
-        _ id: Int64, kind: ParentKind, selected: Int64?, for user: UserRecord, _ t: Translator
-    ) async throws -> PageAnswer {
+    private func parent(_ id: Int64, kind: ParentKind, selected: Int64?, _ request: PageRequest) async throws
+        -> PageAnswer
+    {
+        let t = request.t
+        let shared = SharedPages(services: services)
+        guard let user = request.visitor.user else {
+            return try await shared.parent(id, kind: kind, selected: selected, path: request.request.uri.path, t)
+        }
         let view = try await listen.parent(id, kind: kind, for: user)
         if let selected, !view.items.contains(where: { $0.item.id == selected }) {
             throw Problem.notFound("There is no such item in “{title}”.", ["title": view.parent.title])
@@ -130,6 +137,7 @@ struct ListenPages: Sendable {
                     stars: RatingSummary.stars.map { .init(value: $0, mine: $0 == view.rating.mine) }),
                 ratingURL: SiteRoutes.rating.path(id),
                 selectedRef: view.items.first { $0.item.id == selected }?.api.ref ?? "", rssUrl: view.rssPath,
+                share: shared.share(parent, item: view.items.first { $0.item.id == selected }?.item, t),
                 comments: try await listen.comments(on: id, for: user).map { comment, canDelete in
                     .init(
                         id: comment.id, author: comment.authorName, body: comment.body,
@@ -138,12 +146,17 @@ struct ListenPages: Sendable {
                 }))
     }
 
-    @Sendable func author(_ request: PageRequest, _ account: Authenticated) async throws -> PageAnswer {
-        let view = try await listen.author(try request.id(), for: account.user)
+    @Sendable func author(_ request: PageRequest) async throws -> PageAnswer {
+        let shared = SharedPages(services: services)
+        guard let user = request.visitor.user else {
+            return try await shared.author(try request.id(), path: request.request.uri.path, request.t)
+        }
+        let view = try await listen.author(try request.id(), for: user)
         return .page(
             ListenAuthorPage(
                 name: view.author.name, title: view.author.name, ref: "author:\(view.author.id)", liked: view.liked,
                 hidden: view.hidden, parents: view.parents.map(ParentTile.init),
-                mediaItems: view.items.map { MediaRow($0, showParent: true) }))
+                mediaItems: view.items.map { MediaRow($0, showParent: true) },
+                share: shared.share(view.author, parents: view.parents, request.t)))
     }
 }

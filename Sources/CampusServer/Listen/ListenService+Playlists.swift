@@ -16,6 +16,10 @@ extension ListenService {
         var kind: MediaKind
         var isSystem: Bool
         var items: [MediaView]
+        /// Readable by link (seed 001's sharing); system playlists never are.
+        var isPublic = false
+        /// The listener's own (a system playlist is); false for someone else's public one.
+        var mine = true
     }
 
     func playlists(for user: UserRecord) async throws -> [(playlist: Playlist?, system: SystemPlaylist?, count: Int)] {
@@ -41,6 +45,18 @@ extension ListenService {
         return playlist
     }
 
+    /// The owner's playlist, or a public one; someone else's private playlist is refused (and,
+    /// to a visitor without an account, not there at all).
+    private func readable(_ id: Int64, _ user: UserRecord?, _ store: ListenStore) async throws -> Playlist {
+        guard let playlist = try await store.playlist(id: id), playlist.isPublic || user != nil else {
+            throw Problem.notFound("There is no playlist {id}.", ["id": String(id)])
+        }
+        guard playlist.isPublic || playlist.ownerID == user?.id else {
+            throw Problem.forbidden("This playlist is someone else's.")
+        }
+        return playlist
+    }
+
     static func playlistID(_ text: String) throws -> Reference {
         if let system = SystemPlaylist(rawValue: text) { return .system(system) }
         guard let id = Int64(text), id > 0 else {
@@ -49,21 +65,25 @@ extension ListenService {
         return .playlist(id)
     }
 
-    func playlist(_ id: String, for user: UserRecord) async throws -> PlaylistView {
+    /// A playlist the listener may read: their own, a system playlist of theirs, or anyone's
+    /// public one — the only kind a visitor without an account (`user` nil) reads.
+    func playlist(_ id: String, for user: UserRecord?) async throws -> PlaylistView {
         try await database.read { db in
             let store = ListenStore(db)
             switch try Self.playlistID(id) {
             case .system(let system):
+                guard let user else { throw Problem.notFound("There is no playlist {id}.", ["id": id]) }
                 let ids = try await store.systemPlaylist(system, userID: user.id, limit: 100)
                 return PlaylistView(
                     id: system.rawValue, name: system.title, kind: .track, isSystem: true,
                     items: try await views(try await store.media(ids: ids), for: user, store: store))
             case .playlist(let number):
-                let playlist = try await own(number, user, store)
+                let playlist = try await readable(number, user, store)
                 let items = try await views(
                     try await store.media(ids: try await store.playlistItems(number)), for: user, store: store)
                 return PlaylistView(
-                    id: String(number), name: playlist.name, kind: playlist.kind, isSystem: false, items: items)
+                    id: String(number), name: playlist.name, kind: playlist.kind, isSystem: false, items: items,
+                    isPublic: playlist.isPublic, mine: playlist.ownerID == user?.id)
             default:
                 throw Problem.notFound("There is no playlist {id}.", ["id": id])
             }
@@ -88,9 +108,9 @@ extension ListenService {
 
     /// Renames the playlist and/or sets its items: every item must exist and be of the
     /// playlist's kind, each at most once.
-    func updatePlaylist(_ id: String, name: String?, items: [Int64]?, for user: UserRecord) async throws
-        -> PlaylistView
-    {
+    func updatePlaylist(
+        _ id: String, name: String?, items: [Int64]?, isPublic: Bool? = nil, for user: UserRecord
+    ) async throws -> PlaylistView {
         guard case .playlist(let number) = try Self.playlistID(id) else {
             throw Problem.forbidden("System playlists are made by Campus and cannot be changed.")
         }
@@ -125,7 +145,9 @@ extension ListenService {
                 }
                 list = items
             }
-            try await store.savePlaylist(number, name: newName ?? playlist.name, items: list, now: now())
+            try await store.savePlaylist(
+                number, name: newName ?? playlist.name, items: list, isPublic: isPublic ?? playlist.isPublic, now: now()
+            )
         }
         return try await playlist(id, for: user)
     }

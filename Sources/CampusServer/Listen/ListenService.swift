@@ -61,7 +61,16 @@ struct ListenService: Sendable {
     // MARK: Catalogue
 
     /// These items as the listener sees them, in the order given.
-    func views(_ items: [MediaItem], for user: UserRecord, store: ListenStore) async throws -> [MediaView] {
+    /// What the listener sees of these items; a visitor without an account (`user` nil) sees
+    /// them unmarked, with the original stream.
+    func views(_ items: [MediaItem], for user: UserRecord?, store: ListenStore) async throws -> [MediaView] {
+        guard let user else {
+            return items.map { item in
+                MediaView(
+                    item: item, liked: false, hidden: false, resumePosition: nil,
+                    streamURL: Self.streamURL(item.id, ListenSettings()))
+            }
+        }
         let ids = items.map(\.id)
         let marks = try await store.marks(userID: user.id, targets: ids.map { .media($0) })
         let hidden = try await store.hiddenMedia(userID: user.id, among: ids)
@@ -98,18 +107,20 @@ struct ListenService: Sendable {
         }
     }
 
-    /// An album, podcast, audiobook or programme, if it is of `kind` (any kind when nil).
-    func parent(_ id: Int64, kind: ParentKind?, for user: UserRecord) async throws -> ParentView {
+    /// An album, podcast, audiobook or programme, if it is of `kind` (any kind when nil); to a
+    /// visitor without an account (`user` nil, a shared link) unmarked.
+    func parent(_ id: Int64, kind: ParentKind?, for user: UserRecord?) async throws -> ParentView {
         try await database.read { db in
             let store = ListenStore(db)
             guard let parent = try await store.parent(id: id), kind == nil || parent.kind == kind else {
                 throw Self.noParent(kind, id)
             }
             let items = try await views(try await store.children(of: id, kind: parent.kind), for: user, store: store)
-            let marks = try await store.marks(userID: user.id, targets: [.parent(parent.kind, id)])
-            let hasFeed = parent.kind == .podcast || parent.kind == .programme
+            var marks: [Reference: ListenStore.Mark] = [:]
+            if let user { marks = try await store.marks(userID: user.id, targets: [.parent(parent.kind, id)]) }
+            let hasFeed = (parent.kind == .podcast || parent.kind == .programme) && user != nil
             return ParentView(
-                parent: parent, items: items, rating: try await store.rating(parentID: id, userID: user.id),
+                parent: parent, items: items, rating: try await store.rating(parentID: id, userID: user?.id),
                 liked: marks[.parent(parent.kind, id)] == .like, hidden: marks[.parent(parent.kind, id)] == .hide,
                 rssPath: hasFeed ? Podcasts.feedPath(parent, links: links) : nil)
         }
@@ -138,7 +149,8 @@ struct ListenService: Sendable {
         try await database.read { db in try await ListenStore(db).mediaCount() }
     }
 
-    func author(_ id: Int64, for user: UserRecord) async throws -> AuthorView {
+    /// An author with their parents and items; to a visitor without an account unmarked.
+    func author(_ id: Int64, for user: UserRecord?) async throws -> AuthorView {
         try await database.read { db in
             let store = ListenStore(db)
             guard let author = try await store.author(id: id) else {
@@ -146,7 +158,8 @@ struct ListenService: Sendable {
             }
             let parents = try await store.parents(kind: nil, authorID: id, limit: 200)
             let items = try await views(try await store.media(byAuthor: id, limit: 500), for: user, store: store)
-            let mark = try await store.marks(userID: user.id, targets: [.author(id)])[.author(id)]
+            var mark: ListenStore.Mark?
+            if let user { mark = try await store.marks(userID: user.id, targets: [.author(id)])[.author(id)] }
             return AuthorView(
                 author: author, parents: parents, items: items, liked: mark == .like, hidden: mark == .hide)
         }
@@ -203,7 +216,8 @@ struct ListenService: Sendable {
             guard try await store.author(id: id) != nil else { throw Self.unknown(reference) }
             return try await store.media(byAuthor: id, limit: PlayerState.capacity).map(\.id)
         case .playlist(let id):
-            guard let playlist = try await store.playlist(id: id), playlist.ownerID == user.id else {
+            guard let playlist = try await store.playlist(id: id), playlist.ownerID == user.id || playlist.isPublic
+            else {
                 throw Self.unknown(reference)
             }
             return try await store.playlistItems(id)

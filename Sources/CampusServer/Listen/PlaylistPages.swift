@@ -15,7 +15,7 @@ struct PlaylistPages: Sendable {
     func register(on pages: PageRouter) {
         pages.signedInPage(SiteRoutes.playlists, playlists)
         pages.form(SiteRoutes.playlists, PlaylistForm.self, create)
-        pages.signedInPage(SiteRoutes.playlist, playlist)
+        pages.page(SiteRoutes.playlist, playlist)
         pages.form(SiteRoutes.playlist, PlaylistForm.self, change)
     }
 
@@ -68,12 +68,24 @@ struct PlaylistPages: Sendable {
         }
     }
 
-    @Sendable func playlist(_ request: PageRequest, _ account: Authenticated) async throws -> PageAnswer {
+    /// A playlist: the owner's to change, a public one (by link) for anyone to read — a visitor
+    /// without an account sees it as ``SharedPages`` shows shared links; any other playlist sends
+    /// such a visitor to log in.
+    @Sendable func playlist(_ request: PageRequest) async throws -> PageAnswer {
         let id = try request.parameter("id")
+        let shared = SharedPages(services: services)
+        guard let account = request.visitor.account else {
+            let path = request.request.uri.path
+            do {
+                return shared.playlist(try await listen.playlist(id, for: nil), path: path, request.t)
+            } catch let problem as Problem where problem.status == .notFound {
+                throw Redirect(to: SiteRoutes.login.path(query: [("next", path)]))
+            }
+        }
         let view = try await listen.playlist(id, for: account.user)
         let query = request.query("q")
         var addable: [MediaRow] = []
-        if !view.isSystem {
+        if !view.isSystem && view.mine {
             addable = try await listen.addable(id, query: query, for: account.user).prefix(30).map {
                 MediaRow($0, showParent: true)
             }
@@ -93,11 +105,12 @@ struct PlaylistPages: Sendable {
                     row.last = place == count - 1
                     return row
                 },
-                empty: view.items.isEmpty, q: query, addable: addable, noAddable: addable.isEmpty))
+                empty: view.items.isEmpty, q: query, addable: addable, noAddable: addable.isEmpty, mine: view.mine,
+                isPublic: view.isPublic, share: view.isPublic ? shared.share(view, request.t) : nil))
     }
 
-    /// Renames, deletes, or adds, removes and moves one item (`action`: rename, delete, add,
-    /// remove, up, down).
+    /// Renames, deletes, makes public or private, or adds, removes and moves one item (`action`:
+    /// rename, delete, public, private, add, remove, up, down).
     @Sendable func change(_ request: PageRequest, _ account: Authenticated, _ form: PlaylistForm) async throws
         -> PageAnswer
     {
@@ -112,6 +125,14 @@ struct PlaylistPages: Sendable {
             case "rename":
                 _ = try await listen.updatePlaylist(id, name: form.name ?? "", items: nil, for: account.user)
                 return .redirect(here, flash: request.t("Renamed."))
+            case "public", "private":
+                _ = try await listen.updatePlaylist(
+                    id, name: nil, items: nil, isPublic: form.action == "public", for: account.user)
+                return .redirect(
+                    here,
+                    flash: form.action == "public"
+                        ? request.t("Anyone with the link can now see this playlist.")
+                        : request.t("Only you can see this playlist now."))
             case "add", "remove", "up", "down":
                 guard let item = form.item else {
                     throw Problem.invalid(FieldProblem(field: "item", detail: "Say which item."))

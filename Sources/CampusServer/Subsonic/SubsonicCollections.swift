@@ -104,7 +104,7 @@ struct SubsonicCollections: Sendable {
         node.set("id", "pl-\(view.id)")
         node.set("name", view.name)
         node.set("owner", owner.email)
-        node.set("public", false)
+        node.set("public", view.isPublic)
         node.set("songCount", view.items.count)
         node.set("duration", Int(view.items.reduce(0) { $0 + $1.item.duration }.rounded()))
         node.set("created", updated ?? owner.createdAt)
@@ -133,6 +133,9 @@ struct SubsonicCollections: Sendable {
     func playlist(_ call: SubsonicCall) async throws -> SubsonicReply {
         let user = try call.user
         let view = try await listen.playlist(String(try playlistID(call, "id")), for: user)
+        // Someone else's public playlist is the web app's and the API's to show; a player lists
+        // and opens the listener's own.
+        guard view.mine else { throw SubsonicError(.notAuthorized, "This playlist is someone else's.") }
         return .answer("playlist", try await node(view, owner: user, updated: nil, songs: true))
     }
 
@@ -175,7 +178,8 @@ struct SubsonicCollections: Sendable {
             })
         items = items.enumerated().filter { !removed.contains($0.offset) }.map(\.element)
         items += try songIDs(call, "songIdToAdd")
-        _ = try await listen.updatePlaylist(id, name: call.value("name"), items: items, for: user)
+        _ = try await listen.updatePlaylist(
+            id, name: call.value("name"), items: items, isPublic: call.value("public").map { $0 == "true" }, for: user)
         return .empty
     }
 

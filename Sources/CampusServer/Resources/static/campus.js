@@ -34,6 +34,39 @@
     if (event.target.matches && event.target.matches("select[data-submit-on-change]")) event.target.form.submit();
   });
 
+  // Share (seed 001 §3.8): the system's share sheet where the browser has one (phones), the link
+  // copied otherwise; the button's status line says what happened.
+  document.addEventListener("click", async (event) => {
+    const button = event.target.closest && event.target.closest("button[data-share-url]");
+    if (!button) return;
+    const url = new URL(button.getAttribute("data-share-url"), window.location.href).href;
+    const title = button.getAttribute("data-share-title") || document.title;
+    let status = button.parentElement.querySelector(".share-status") || document.getElementById("share-toast");
+    if (!status) {
+      status = document.createElement("p");
+      status.id = "share-toast";
+      status.className = "toast";
+      status.setAttribute("role", "status");
+      document.body.append(status);
+    }
+    const say = (text) => {
+      status.textContent = text;
+      status.hidden = false;
+      // The floating note goes after a while; a button's own status line stays.
+      if (status.id === "share-toast") setTimeout(() => { status.hidden = true; }, 4000);
+    };
+    if (navigator.share) {
+      try { await navigator.share({ title, url }); } catch (error) { /* Closed without sharing. */ }
+      return;
+    }
+    try {
+      await navigator.clipboard.writeText(url);
+      say(t("Link copied."));
+    } catch (error) {
+      window.prompt(t("Copy this link:"), url);
+    }
+  });
+
   // A station shows whether it is on the air and what it plays: a station's page follows it live
   // (Server-Sent Events), the list asks again every 15 seconds.
   const showStation = (element, station) => {
