@@ -62,6 +62,16 @@ extension ListenServerSuites {
                 #expect(signedIn.text.contains(#"id="play-all""#))
                 #expect(signedIn.text.contains(#"data-share-url="http"#))
                 #expect(Self.tags(signedIn.text)["og:title"] == "Suite")
+                #expect(!signedIn.text.contains(#"id="play-offer""#))
+                // A deep link to an item offers to play it, in its parent's context.
+                let deep = try await server.request(
+                    .get, "/albums/\(albumID)/\(tracks[1])",
+                    headers: [.accept: "text/html", .cookie: "campus_session=\(cast.ann)"])
+                #expect(deep.text.contains(#"<h2 id="selected-title">Second</h2>"#))
+                #expect(
+                    deep.text.contains(
+                        #"data-play="track:\#(tracks[1])" data-context="album:\#(albumID)" id="play-selected""#))
+                #expect(Self.tags(deep.text)["og:audio"]?.hasSuffix("/api/v1/media/\(tracks[1])/stream") == true)
             }
         }
 

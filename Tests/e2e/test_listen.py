@@ -405,3 +405,53 @@ def test_sharing_links_previews_and_public_playlists(listen_campus, browser):
     browser.get(site + f"/listen/playlists/{playlist['id']}")
     assert "/login" in browser.current_url
     assert "For Lena" not in browser.page_source
+
+
+def test_big_player_marks_skips_and_deep_links(listen_campus, browser):
+    """Seed 001 §1.1 and §3.6: a deep link to a chapter offers to play it; a spoken item goes back
+    15 and forward 30 seconds; the current item is liked and hidden from the big player, a hidden
+    item is skipped and marked in the queue."""
+    site = listen_campus.url
+    token = listen_campus.login("student@campus.test", "campus-student")
+    hits = listen_campus.call("GET", "/api/v1/search", token=token, params={"q": "short guide"}).json()["items"]
+    book = next(h for h in hits if h["kind"] == "audiobook")
+    chapters = listen_campus.call("GET", f"/api/v1/audiobooks/{book['id']}", token=token).json()["items"]
+
+    log_in(browser, site, "student@campus.test", "campus-student")
+    browser.get(site + chapters[0]["url"])
+    offer = browser.find_element(By.ID, "play-offer")
+    assert browser.find_element(By.ID, "selected-title").text == "Chapter 1"
+    assert browser.title.startswith("Chapter 1 · A Short Guide to the Campus")
+    offer.find_element(By.ID, "play-selected").click()
+    wait_playing_past(browser, 2.5)
+    assert browser.find_element(By.ID, "player-title").text == "Chapter 1"
+    assert [q for q in queue_titles(browser)] == [c["title"] for c in chapters]
+
+    # Back 15 seconds from about 3 s is the start; forward 30 is past this short chapter's end.
+    back = browser.find_element(By.ID, "player-back")
+    assert back.is_displayed() and browser.find_element(By.ID, "player-forward").is_displayed()
+    back.click()
+    assert audio(browser)["time"] < 1.0
+    browser.find_element(By.ID, "player-forward").click()
+    WebDriverWait(browser, 10).until(lambda b: b.find_element(By.ID, "player-title").text == "Chapter 2")
+
+    # Like and hide the current item from the big player.
+    browser.find_element(By.ID, "player-expand").click()
+    like = browser.find_element(By.ID, "player-like")
+    like.click()
+    WebDriverWait(browser, 10).until(lambda b: like.get_attribute("aria-pressed") == "true")
+    liked = listen_campus.call("GET", "/api/v1/likes", token=token).json()
+    assert chapters[1]["id"] in [m["id"] for m in liked]
+    browser.find_element(By.ID, "player-hide").click()
+    WebDriverWait(browser, 10).until(lambda b: b.find_element(By.ID, "player-title").text == "Chapter 3")
+    WebDriverWait(browser, 10).until(lambda b: "Chapter 2 (hidden)" in queue_titles(b))
+    media = listen_campus.call("GET", f"/api/v1/media/{chapters[1]['id']}", token=token).json()
+    assert media["hidden"] is True and media["liked"] is False
+
+    # A track has no skip buttons.
+    music = listen_campus.call("GET", "/api/v1/search", token=token, params={"q": "first light"}).json()["items"]
+    album = next(h for h in music if h["kind"] == "album")
+    browser.get(site + album["url"])
+    browser.find_element(By.ID, "play-all").click()
+    WebDriverWait(browser, 10).until(lambda b: b.find_element(By.ID, "player-title").text == "Morning Bell")
+    assert not browser.find_element(By.ID, "player-back").is_displayed()

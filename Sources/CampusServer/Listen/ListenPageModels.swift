@@ -244,8 +244,33 @@ struct ListenParentPage: PageModel {
     var rating: Rating
     var ratingURL: String
     var selectedRef: String
+    /// The item a deep link names (`/podcasts/3/12`), offered to play with its own text: an
+    /// episode's page (seed 001 §3.6); nil on the parent's own link.
+    var selected: Selected?
     var rssUrl: String?
     var share: SharePreview
+
+    struct Selected: Sendable {
+        var title: String
+        /// "" without one; `has…` say which there are (Mustache shows "" as it shows any text).
+        var description: String
+        var published: String
+        var hasDescription: Bool
+        var hasPublished: Bool
+        var ref: String
+        /// What playing it plays: the parent (its `ref`).
+        var context: String
+
+        init(_ view: ListenService.MediaView, context: String) {
+            title = view.item.title
+            description = view.item.description
+            published = view.item.publishedAt.map(ListenText.day) ?? ""
+            hasDescription = !description.isEmpty
+            hasPublished = !published.isEmpty
+            ref = view.api.ref
+            self.context = context
+        }
+    }
     var comments: [CommentView]
 }
 

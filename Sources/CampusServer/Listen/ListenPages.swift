@@ -116,6 +116,7 @@ struct ListenPages: Sendable {
         }
         let parent = view.parent
         let tile = ParentTile(parent)
+        let chosen = view.items.first { $0.item.id == selected }
         return .page(
             ListenParentPage(
                 id: id, title: parent.title, kind: ListenText.badge(parent.kind, t), ref: tile.ref,
@@ -136,8 +137,9 @@ struct ListenPages: Sendable {
                     none: view.rating.count == 0,
                     stars: RatingSummary.stars.map { .init(value: $0, mine: $0 == view.rating.mine) }),
                 ratingURL: SiteRoutes.rating.path(id),
-                selectedRef: view.items.first { $0.item.id == selected }?.api.ref ?? "", rssUrl: view.rssPath,
-                share: shared.share(parent, item: view.items.first { $0.item.id == selected }?.item, t),
+                selectedRef: chosen?.api.ref ?? "",
+                selected: chosen.map { .init($0, context: tile.ref) },
+                rssUrl: view.rssPath, share: shared.share(parent, item: chosen?.item, t),
                 comments: try await listen.comments(on: id, for: user).map { comment, canDelete in
                     .init(
                         id: comment.id, author: comment.authorName, body: comment.body,

@@ -108,6 +108,13 @@
     $("player-repeat").dataset.mode = repeat;
     $("player-repeat").textContent = { disabled: t("Repeat: off"), all: t("Repeat: all"), one: t("Repeat: one") }[repeat];
     $("player-speed-label").hidden = !spoken(media);
+    // Seed 001 §3.6: spoken items go back 15 and forward 30 seconds.
+    $("player-back").hidden = !spoken(media);
+    $("player-forward").hidden = !spoken(media);
+    $("player-marks").hidden = !media;
+    const liked = !!(media && media.liked);
+    $("player-like").setAttribute("aria-pressed", liked ? "true" : "false");
+    $("player-like").textContent = liked ? t("Liked") : t("Like");
     renderQueue();
     renderTime();
   }
@@ -134,7 +141,7 @@
       const play = document.createElement("button");
       play.type = "button";
       play.className = "link queue-title";
-      play.textContent = entry.media.title + (entry.hidden ? " (hidden)" : "");
+      play.textContent = entry.hidden ? t("{title} (hidden)", { title: entry.media.title }) : entry.media.title;
       play.disabled = entry.hidden;
       play.addEventListener("click", () => { cancelSleep(); send("track_change", { place }); });
       item.appendChild(play);
@@ -193,6 +200,34 @@
     });
   }
 
+  /** Moves within a spoken item by `seconds` (back when negative), within its length. */
+  function skipBy(seconds) {
+    if (station || !current()) return;
+    const end = isFinite(audio.duration) ? audio.duration : current().media.duration;
+    audio.currentTime = Math.max(0, Math.min(end, (audio.currentTime || 0) + seconds));
+    renderTime();
+  }
+
+  /** Likes (or unlikes) or hides the current item, as its page's buttons do; a hidden item is
+   * skipped at once. The player's state comes back with the item's marks. */
+  async function mark(kind) {
+    const entry = current();
+    if (station || !entry) return;
+    const target = `${entry.media.kind}:${entry.media.id}`;
+    const undo = kind === "like" && entry.media.liked;
+    const response = await window.campus.api(`/api/v1/marks/${target}`, undo
+      ? { method: "DELETE" }
+      : { method: "PUT", body: JSON.stringify({ mark: kind }) }).catch(() => null);
+    if (!response || !response.ok) { showError(t("The player could not do that.")); return; }
+    if (kind === "hide") { next(); return; }
+    const fresh = await window.campus.api("/api/v1/player").catch(() => null);
+    if (fresh && fresh.ok) apply(await fresh.json());
+  }
+
+  $("player-back").addEventListener("click", () => skipBy(-15));
+  $("player-forward").addEventListener("click", () => skipBy(30));
+  $("player-like").addEventListener("click", () => mark("like"));
+  $("player-hide").addEventListener("click", () => mark("hide"));
   $("player-toggle").addEventListener("click", playOrPause);
   $("player-next").addEventListener("click", next);
   $("player-prev").addEventListener("click", previous);
