@@ -70,6 +70,7 @@ import Testing
         20: "d662c3b184e920471a8749724afe05014c265679c04081fe781997277367041d",
         21: "0e420efd015e351c64d5fd0082c27ab489871ad6e73cf224dc37324bc6c9b755",
         22: "b14a390d72a9121ed3fbcb94f1e14b03e0c02cf17d2a2ee2cf55a6bf8be48d63",
+        23: "eecab4dd7069bde82b4e7df926df191eb7bc6357b8d0a8fe5759525c550e9025",
     ]
 
     @Test func landedStepsNeverChange() {

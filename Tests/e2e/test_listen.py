@@ -455,3 +455,42 @@ def test_big_player_marks_skips_and_deep_links(listen_campus, browser):
     browser.find_element(By.ID, "play-all").click()
     WebDriverWait(browser, 10).until(lambda b: b.find_element(By.ID, "player-title").text == "Morning Bell")
     assert not browser.find_element(By.ID, "player-back").is_displayed()
+
+
+def test_report_reaches_the_admins_queue(listen_campus, browser):
+    """Seed 001's settings screen: a listener reports an item from its page; an admin finds it in
+    the queue (Listen → Settings → Reports and feedback) and resolves it; feedback and about are
+    linked from the settings."""
+    site = listen_campus.url
+    token = listen_campus.login("student@campus.test", "campus-student")
+    hits = listen_campus.call("GET", "/api/v1/search", token=token, params={"q": "first light"}).json()["items"]
+    album = next(h for h in hits if h["kind"] == "album")
+    first = listen_campus.call("GET", f"/api/v1/albums/{album['id']}", token=token).json()["items"][0]
+
+    log_in(browser, site, "student@campus.test", "campus-student")
+    browser.get(site + first["url"])
+    browser.find_element(By.ID, "report-selected").click()
+    assert browser.find_element(By.ID, "report-target").text == "About: Morning Bell"
+    Select(browser.find_element(By.ID, "report-reason")).select_by_value("poor_quality")
+    browser.find_element(By.ID, "report-note").send_keys("It crackles at the start.")
+    browser.find_element(By.ID, "report-send").click()
+    WebDriverWait(browser, 10).until(EC.presence_of_element_located((By.CSS_SELECTOR, ".flash.success")))
+    assert "admins will look at it" in browser.find_element(By.CSS_SELECTOR, ".flash.success").text
+    assert browser.current_url.endswith(first["url"])
+    browser.get(site + "/listen/settings")
+    assert [a.text for a in browser.find_elements(By.CSS_SELECTOR, "#settings-links a")] == \
+        ["Report content", "Feedback", "About Campus"]
+
+    browser.delete_all_cookies()
+    log_in(browser, site, "admin@campus.test", "campus-admin")
+    browser.get(site + "/listen/settings")
+    browser.find_element(By.ID, "report-queue-link").click()
+    waiting = browser.find_element(By.ID, "reports-waiting")
+    assert "Does not play or sounds broken" in waiting.text
+    assert "It crackles at the start." in waiting.text
+    assert waiting.find_element(By.LINK_TEXT, "Morning Bell").get_attribute("href").endswith(first["url"])
+    waiting.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+    WebDriverWait(browser, 10).until(EC.presence_of_element_located((By.ID, "no-reports")))
+    assert "It crackles" in browser.find_element(By.ID, "reports-resolved").text
+    browser.find_element(By.ID, "about-link").click()
+    assert "Campus 1.0.0" in browser.find_element(By.ID, "about-version").text

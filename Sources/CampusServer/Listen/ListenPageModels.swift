@@ -249,6 +249,7 @@ struct ListenParentPage: PageModel {
     var selected: Selected?
     var rssUrl: String?
     var share: SharePreview
+    var reportUrl: String
 
     struct Selected: Sendable {
         var title: String
@@ -260,6 +261,7 @@ struct ListenParentPage: PageModel {
         var ref: String
         /// What playing it plays: the parent (its `ref`).
         var context: String
+        var reportUrl: String
 
         init(_ view: ListenService.MediaView, context: String) {
             title = view.item.title
@@ -269,6 +271,8 @@ struct ListenParentPage: PageModel {
             hasPublished = !published.isEmpty
             ref = view.api.ref
             self.context = context
+            reportUrl = ReportPages.url(
+                target: ref, back: SiteRoutes.parentItem(view.item.kind.parent).path(view.item.parentID, view.item.id))
         }
     }
     var comments: [CommentView]

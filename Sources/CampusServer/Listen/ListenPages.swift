@@ -140,6 +140,7 @@ struct ListenPages: Sendable {
                 selectedRef: chosen?.api.ref ?? "",
                 selected: chosen.map { .init($0, context: tile.ref) },
                 rssUrl: view.rssPath, share: shared.share(parent, item: chosen?.item, t),
+                reportUrl: ReportPages.url(target: tile.ref, back: SiteRoutes.parent(kind).path(id)),
                 comments: try await listen.comments(on: id, for: user).map { comment, canDelete in
                     .init(
                         id: comment.id, author: comment.authorName, body: comment.body,

@@ -155,6 +155,10 @@ struct SiteLinks: Sendable {
     var playlists = SiteRoutes.playlists.path
     var marks = SiteRoutes.marks.path
     var listenLibrary = SiteRoutes.listenLibrary.path
+    var report = SiteRoutes.report.path
+    var feedback = SiteRoutes.feedback.path
+    var reportQueue = SiteRoutes.reportQueue.path
+    var about = SiteRoutes.about.path
     var libraryScan = SiteRoutes.libraryScan.path
     var libraryPodcast = SiteRoutes.libraryPodcast.path
     var libraryUpload = SiteRoutes.libraryUpload.path

@@ -24,6 +24,7 @@ enum SiteRoutes {
     static let openAPIYAML = Route<Void>("/openapi.yaml")
     static let openAPIJSON = Route<Void>("/openapi.json")
     static let language = Route<Void>("/language")
+    static let about = Route<Void>("/about")
 
     // Static files
     static let styleSheet = Route<Void>("/static/campus.css")
@@ -108,6 +109,10 @@ enum SiteRoutes {
     static let author = Route<Int64>("/authors/{id}")
     static let media = Route<Int64>("/media/{id}")
     static let listenLibrary = Route<Void>("/listen/library")
+    static let report = Route<Void>("/listen/report")
+    static let feedback = Route<Void>("/listen/feedback")
+    static let reportQueue = Route<Void>("/listen/library/reports")
+    static let resolveReport = Route<Int64>("/listen/library/reports/{id}")
     static let libraryScan = Route<Void>("/listen/library/scan")
     static let libraryPodcast = Route<Void>("/listen/library/podcast")
     static let libraryUpload = Route<Void>("/listen/library/upload")

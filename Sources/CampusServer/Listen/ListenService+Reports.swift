@@ -1,0 +1,113 @@
+import Accounts
+import CampusHTTP
+import Foundation
+import InputRules
+import Listen
+import Storage
+
+/// Seed 001's settings screen: reports on content and feedback go to the admins' queue, with the
+/// item they name; an admin resolves them.
+extension ListenService {
+    /// A report as the queue shows it: what it names, by its title and link (a removed item's
+    /// report keeps its reference, without a link).
+    struct ReportView: Sendable {
+        var report: ContentReport
+        var targetTitle: String?
+        var targetPath: String?
+    }
+
+    /// Files a report on `target` (nil: feedback on Campus itself, which needs the reason
+    /// `feedback`); the target must exist and be readable by the listener.
+    func report(target text: String?, reason: ContentReport.Reason, note given: String?, by user: UserRecord)
+        async throws -> ReportView
+    {
+        let target = try text.map { try Self.reference($0, field: "target") }
+        if case .some(.system) = target {
+            throw Problem.invalid(FieldProblem(field: "target", detail: "System playlists are made by Campus."))
+        }
+        guard (target == nil) == (reason == .feedback) else {
+            throw Problem.invalid(
+                FieldProblem(
+                    field: "reason", detail: "Feedback is about Campus itself; a report on content names its item."))
+        }
+        let note: String
+        do {
+            note = try ContentReport.note(given, reason: reason)
+        } catch {
+            throw Problem.invalid(error.fieldProblem)
+        }
+        return try await database.write { db in
+            let store = ListenStore(db)
+            if let target { _ = try await described(target, for: user, store: store) }
+            guard try await store.openReportCount(userID: user.id) < ContentReport.openLimit else {
+                throw Problem.invalid(
+                    FieldProblem(
+                        field: "target", detail: "You have {count} reports waiting; the admins will read them first.",
+                        ["count": String(ContentReport.openLimit)]))
+            }
+            let id = try await store.addReport(userID: user.id, target: target, reason: reason, note: note, now: now())
+            guard let report = try await store.report(id: id) else { throw Self.noReport(id) }
+            return try await view(report, store: store)
+        }
+    }
+
+    /// The admins' queue: waiting reports oldest first, or the last resolved ones.
+    func reports(resolved: Bool) async throws -> [ReportView] {
+        try await database.read { db in
+            let store = ListenStore(db)
+            var views: [ReportView] = []
+            for report in try await store.reports(resolved: resolved, limit: 200) {
+                views.append(try await view(report, store: store))
+            }
+            return views
+        }
+    }
+
+    func resolveReport(_ id: Int64, by admin: UserRecord) async throws -> ReportView {
+        try await database.write { db in
+            let store = ListenStore(db)
+            guard let report = try await store.report(id: id) else { throw Self.noReport(id) }
+            if report.resolvedAt == nil { _ = try await store.resolveReport(id, by: admin.id, now: now()) }
+            guard let resolved = try await store.report(id: id) else { throw Self.noReport(id) }
+            return try await view(resolved, store: store)
+        }
+    }
+
+    private static func noReport(_ id: Int64) -> Problem {
+        Problem.notFound("There is no report {id}.", ["id": String(id)])
+    }
+
+    private func view(_ report: ContentReport, store: ListenStore) async throws -> ReportView {
+        guard let target = report.target, let named = try? await described(target, for: nil, store: store) else {
+            return ReportView(report: report)
+        }
+        return ReportView(report: report, targetTitle: named.title, targetPath: named.path)
+    }
+
+    /// What a reference names, by its title and page; unknown (or someone else's private
+    /// playlist, for a listener) is refused.
+    private func described(_ target: Reference, for user: UserRecord?, store: ListenStore) async throws
+        -> (title: String, path: String)
+    {
+        let missing = Problem.invalid(
+            FieldProblem(field: "target", detail: "There is no {reference}.", ["reference": target.description]))
+        switch target {
+        case .media(let id):
+            guard let item = try await store.media(id: id) else { throw missing }
+            return (item.title, SiteRoutes.parentItem(item.kind.parent).path(item.parentID, item.id))
+        case .parent(let kind, let id):
+            guard let parent = try await store.parent(id: id), parent.kind == kind else { throw missing }
+            return (parent.title, SiteRoutes.parent(kind).path(id))
+        case .author(let id):
+            guard let author = try await store.author(id: id) else { throw missing }
+            return (author.name, SiteRoutes.author.path(id))
+        case .playlist(let id):
+            guard let playlist = try await store.playlist(id: id),
+                user == nil || playlist.isPublic || playlist.ownerID == user?.id
+            else { throw missing }
+            return (playlist.name, SiteRoutes.playlist.path(String(id)))
+        case .system:
+            throw missing
+        }
+    }
+}
