@@ -38,7 +38,8 @@ extension ListenService {
         }
         return try await database.write { db in
             let store = ListenStore(db)
-            if let target { _ = try await described(target, for: user, store: store) }
+            var named: (title: String, path: String)?
+            if let target { named = try await described(target, for: user, store: store) }
             guard try await store.openReportCount(userID: user.id) < ContentReport.openLimit else {
                 throw Problem.invalid(
                     FieldProblem(
@@ -47,7 +48,14 @@ extension ListenService {
             }
             let id = try await store.addReport(userID: user.id, target: target, reason: reason, note: note, now: now())
             guard let report = try await store.report(id: id) else { throw Self.noReport(id) }
-            return try await view(report, store: store)
+            return ReportView(report: report, targetTitle: named?.title, targetPath: named?.path)
+        }
+    }
+
+    /// The title of what a report would name, if the listener may name it (for the report form).
+    func reportTargetTitle(_ target: Reference, for user: UserRecord) async throws -> String? {
+        try await database.read { db in
+            try? await described(target, for: user, store: ListenStore(db)).title
         }
     }
 

@@ -157,3 +157,46 @@ struct PlaylistPages: Sendable {
         }
     }
 }
+
+struct PlaylistsPage: PageModel {
+    static let template = "listen-playlists"
+    static let section: SiteSection? = .listen
+
+    struct Item: Sendable {
+        var name: String
+        var url: String
+        var count: Int
+        var kind: String
+        var ref: String
+        var system: Bool
+    }
+
+    struct Kind: Sendable {
+        var value: String
+        var name: String
+    }
+
+    var playlists: [Item]
+    var mediaKinds: [Kind]
+}
+
+struct PlaylistPage: PageModel {
+    static let template = "listen-playlist"
+    static let section: SiteSection? = .listen
+
+    var name: String
+    var kind: String
+    var system: Bool
+    var playlistRef: String
+    var playlistURL: String
+    var mediaItems: [MediaRow]
+    var empty: Bool
+    var q: String?
+    var addable: [MediaRow]
+    var noAddable: Bool
+    /// The owner's; someone else's public playlist is read-only.
+    var mine: Bool
+    var isPublic: Bool
+    /// Only a public playlist is shared (nil otherwise).
+    var share: SharePreview?
+}

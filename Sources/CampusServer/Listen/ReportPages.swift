@@ -66,15 +66,10 @@ struct ReportPages: Sendable {
         guard account.user.role == .admin else { throw Problem.forbidden("Only admins read the reports.") }
     }
 
-    /// What the report names, for the form to say; "" when it names nothing known.
+    /// What the report names, for the form to say; "" when it names nothing the listener may name.
     private func title(of target: String?, for user: UserRecord) async -> String {
         guard let target, let reference = Reference(target) else { return "" }
-        switch reference {
-        case .media(let id): return (try? await listen.media(id, for: user))?.item.title ?? ""
-        case .parent(let kind, let id): return (try? await listen.parent(id, kind: kind, for: nil))?.parent.title ?? ""
-        case .author(let id): return (try? await listen.author(id, for: nil))?.author.name ?? ""
-        case .playlist, .system: return ""
-        }
+        return ((try? await listen.reportTargetTitle(reference, for: user)) ?? nil) ?? ""
     }
 
     struct ReportForm: PageForm {
