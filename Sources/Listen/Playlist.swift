@@ -17,6 +17,15 @@ public enum SystemPlaylist: String, Sendable, CaseIterable, Codable {
         case .recommended: "Recommended for you"
         }
     }
+
+    /// What the playlist holds, in a sentence (a feed shows it under the title).
+    public var summary: String {
+        switch self {
+        case .recentlyPlayed: "What you played last, the newest first."
+        case .mostPlayed: "What you come back to most."
+        case .recommended: "New to you: from the genres and authors you picked, liked and listened to."
+        }
+    }
 }
 
 /// A listener's own playlist, of one kind of item.

@@ -11,6 +11,14 @@ extension Date {
     public var rounded: Date { Date(epoch: epoch) }
 }
 
+extension Array where Element: Hashable {
+    /// The elements in their order, each once.
+    public func uniqued() -> [Element] {
+        var seen = Set<Element>()
+        return filter { seen.insert($0).inserted }
+    }
+}
+
 extension Array {
     public func chunked(_ size: Int) -> [ArraySlice<Element>] {
         stride(from: 0, to: count, by: size).map { self[$0..<Swift.min($0 + size, count)] }

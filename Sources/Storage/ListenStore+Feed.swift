@@ -10,16 +10,22 @@ extension ListenStore {
     /// The home feed's blocks as an admin configured them, in order (none: the default feed).
     public func feedBlocks() async throws -> [FeedBlockConfiguration] {
         try await db.raw(
-            "SELECT type, title, highlight, source, item_limit, link FROM feed_blocks ORDER BY position, id"
+            """
+            SELECT type, title, highlight_text, source, item_limit, link, description, image_id, title_link
+            FROM feed_blocks ORDER BY position, id
+            """
         ).all().compactMap { row in
             guard let type = FeedBlockConfiguration.BlockType(rawValue: try row.decode(column: "type", as: String.self))
             else { return nil }
             return FeedBlockConfiguration(
                 type: type, title: try row.decode(column: "title", as: String.self),
-                highlight: try row.decode(column: "highlight", as: Bool.self),
+                highlight: try row.decode(column: "highlight_text", as: String?.self),
                 source: try row.decode(column: "source", as: String.self),
                 limit: try row.decode(column: "item_limit", as: Int.self),
-                link: try row.decode(column: "link", as: String?.self))
+                link: try row.decode(column: "link", as: String?.self),
+                description: try row.decode(column: "description", as: String?.self),
+                imageID: try row.decode(column: "image_id", as: Int64?.self),
+                titleLink: try row.decode(column: "title_link", as: String?.self))
         }
     }
 
@@ -30,15 +36,24 @@ extension ListenStore {
             if case .genre(let id) = FeedBlockConfiguration.Source(block.source) { genreID = id }
             try await db.insert(into: "feed_blocks")
                 .columns(
-                    "position", "type", "title", "highlight", "source", "item_limit", "genre_id", "link", "updated_at"
+                    "position", "type", "title", "highlight", "highlight_text", "source", "item_limit", "genre_id",
+                    "link", "description", "image_id", "title_link", "updated_at"
                 )
                 .values(
-                    SQLBind(position), SQLBind(block.type.rawValue), SQLBind(block.title), SQLBind(block.highlight),
-                    SQLBind(block.source), SQLBind(block.limit), SQLBind(genreID), SQLBind(block.link),
-                    SQLBind(now.epoch)
+                    SQLBind(position), SQLBind(block.type.rawValue), SQLBind(block.title),
+                    SQLBind(block.highlight != nil), SQLBind(block.highlight), SQLBind(block.source),
+                    SQLBind(block.limit), SQLBind(genreID), SQLBind(block.link), SQLBind(block.description),
+                    SQLBind(block.imageID), SQLBind(block.titleLink), SQLBind(now.epoch)
                 ).run()
         }
-        try await SettingsStore(db).set(.feedChanged, to: String(now.epoch))
+        try await dropUnusedImages(now: now)
+        try await feedChanged(now: now)
+    }
+
+    /// Records that what every feed shows changed (its blocks, a picture): the feed's version
+    /// moves on, by a second at least, so that two changes within a second differ too.
+    public func feedChanged(now: Date) async throws {
+        try await SettingsStore(db).set(.feedChanged, to: String(max(now.epoch, try await feedChanged() + 1)))
     }
 
     /// When an admin last changed the feed's blocks (seconds since 1970), or 0.
@@ -47,7 +62,8 @@ extension ListenStore {
     }
 
     /// What the listener did that a feed made for them shows, as numbers that change when it
-    /// does: their marks, ratings, settings and listening. One read, for the feed's version.
+    /// does: their marks, ratings, picks, settings and listening (a time, then a count, but for
+    /// settings). One read, for the feed's version.
     public func listenerVersion(userID: Int64) async throws -> [Int64] {
         guard
             let row = try await db.raw(
@@ -56,6 +72,9 @@ extension ListenStore {
                     (SELECT COUNT(*) FROM marks WHERE user_id = \(bind: userID)) AS marks,
                     (SELECT COALESCE(MAX(updated_at), 0) FROM ratings WHERE user_id = \(bind: userID)) AS ratings_at,
                     (SELECT COUNT(*) FROM ratings WHERE user_id = \(bind: userID)) AS ratings,
+                    (SELECT COALESCE(MAX(updated_at), 0) FROM listener_picks WHERE user_id = \(bind: userID))
+                        AS picks_at,
+                    (SELECT COUNT(*) FROM listener_picks WHERE user_id = \(bind: userID)) AS picks,
                     (SELECT COALESCE(MAX(updated_at), 0) FROM listen_settings WHERE user_id = \(bind: userID))
                         AS settings_at,
                     (SELECT COALESCE(MAX(id), 0) FROM listening_history WHERE user_id = \(bind: userID)) AS heard,
@@ -63,7 +82,9 @@ extension ListenStore {
                 """
             ).first()
         else { return [] }
-        return try ["marks_at", "marks", "ratings_at", "ratings", "settings_at", "heard", "heard_at"].map {
+        return try [
+            "marks_at", "marks", "ratings_at", "ratings", "picks_at", "picks", "settings_at", "heard", "heard_at",
+        ].map {
             try row.decode(column: $0, as: Int64.self)
         }
     }

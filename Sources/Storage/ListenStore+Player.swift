@@ -115,33 +115,56 @@ extension ListenStore {
                 GROUP BY media_id ORDER BY COUNT(*) DESC, MAX(id) DESC LIMIT \(unsafeRaw: String(limit))
                 """
         case .recommended:
+            let picks = try await picks(userID: userID)
+            let genres = Self.idList(picks.genres)
+            let authors = Self.idList(picks.authors)
+            // Picked genres and authors first, then authors and genres the listener liked or
+            // played to the end; nothing they played or marked already.
             sql = """
                 SELECT m.id AS media_id FROM media m JOIN parents p ON p.id = m.parent_id
-                WHERE (m.author_id IN (SELECT x.author_id FROM media x JOIN marks k ON k.target = 'media:' || x.id
+                WHERE (m.genre_id IN (\(genres)) OR m.author_id IN (\(authors))
+                    OR m.author_id IN (SELECT x.author_id FROM media x JOIN marks k ON k.target = 'media:' || x.id
                            WHERE k.user_id = \(bind: userID) AND k.mark = 'like' AND x.author_id IS NOT NULL)
                     OR m.genre_id IN (SELECT x.genre_id FROM media x JOIN marks k ON k.target = 'media:' || x.id
                            WHERE k.user_id = \(bind: userID) AND k.mark = 'like' AND x.genre_id IS NOT NULL)
-                    OR 'author:' || m.author_id IN (SELECT target FROM marks WHERE user_id = \(bind: userID) AND mark = 'like'))
+                    OR 'author:' || m.author_id IN (SELECT target FROM marks WHERE user_id = \(bind: userID) AND mark = 'like')
+                    OR m.author_id IN (SELECT x.author_id FROM media x JOIN listening_history h ON h.media_id = x.id
+                           WHERE h.user_id = \(bind: userID) AND h.outcome = 'ended' AND x.author_id IS NOT NULL))
                   AND NOT EXISTS (SELECT 1 FROM listening_history h WHERE h.user_id = \(bind: userID) AND h.media_id = m.id)
                   AND NOT EXISTS (SELECT 1 FROM marks k WHERE k.user_id = \(bind: userID) AND k.target = 'media:' || m.id)
-                ORDER BY p.search_key, m.disc, m.number, m.id LIMIT \(unsafeRaw: String(limit))
+                ORDER BY CASE WHEN m.genre_id IN (\(genres)) OR m.author_id IN (\(authors)) THEN 0 ELSE 1 END,
+                    p.search_key, m.disc, m.number, m.id
+                LIMIT \(unsafeRaw: String(limit))
                 """
         }
         return try await db.raw(sql).all(decodingColumn: "media_id", as: Int64.self)
     }
 
-    /// Items like these (same authors or genres), not among them, for the endless queue.
-    public func similar(to mediaIDs: [Int64], limit: Int) async throws -> [Int64] {
+    /// Items like these (same authors or genres) or in the genres and by the authors the
+    /// listener picked, not among them, for the endless queue: those like these first.
+    public func similar(to mediaIDs: [Int64], userID: Int64, limit: Int) async throws -> [Int64] {
         guard !mediaIDs.isEmpty else { return [] }
         let ids = SQLList(mediaIDs.suffix(200).map { SQLBind($0) })
+        let picks = try await picks(userID: userID)
+        let genres = Self.idList(picks.genres)
+        let authors = Self.idList(picks.authors)
         return try await db.raw(
             """
             SELECT m.id FROM media m
             WHERE (m.author_id IN (SELECT author_id FROM media WHERE id IN (\(ids)))
-                OR m.genre_id IN (SELECT genre_id FROM media WHERE id IN (\(ids))))
+                OR m.genre_id IN (SELECT genre_id FROM media WHERE id IN (\(ids)))
+                OR m.genre_id IN (\(genres)) OR m.author_id IN (\(authors)))
               AND m.id NOT IN (\(ids))
-            ORDER BY m.parent_id, m.disc, m.number, m.id LIMIT \(unsafeRaw: String(limit))
+            ORDER BY CASE WHEN m.author_id IN (SELECT author_id FROM media WHERE id IN (\(ids)))
+                    OR m.genre_id IN (SELECT genre_id FROM media WHERE id IN (\(ids))) THEN 0 ELSE 1 END,
+                m.parent_id, m.disc, m.number, m.id
+            LIMIT \(unsafeRaw: String(limit))
             """
         ).all(decodingColumn: "id", as: Int64.self)
+    }
+
+    /// Ids for `IN (…)`; no ids is a list nothing matches (ids start at 1).
+    static func idList(_ ids: [Int64]) -> SQLList {
+        SQLList((ids.isEmpty ? [0] : ids).map { SQLBind($0) })
     }
 }

@@ -254,7 +254,7 @@ extension ListenServerSuites {
                 #expect(try await server.request(.get, "/api/v1/feed/blocks", token: cast.ann).status == .forbidden)
                 let blocks = #"""
                     {"blocks":[
-                      {"type":"banner","title":"Campus radio week","source":"link","link":"/listen/podcasts","highlight":true},
+                      {"type":"banner","title":"Campus radio week","source":"link","link":"/listen/podcasts","highlight":"This week"},
                       {"type":"grid_four_squares","title":"Classical","source":"genre:GENRE","limit":2},
                       {"type":"list_rectangular","title":"Podcasts","source":"newest:podcast"}
                     ]}
@@ -272,7 +272,7 @@ extension ListenServerSuites {
                 let shown = feed.json["blocks"] as? [[String: Any]] ?? []
                 #expect(shown.map { $0["title"] as? String } == ["Campus radio week", "Classical", "Podcasts"])
                 #expect(((shown.first?["items"] as? [[String: Any]])?.first?["url"] as? String) == "/listen/podcasts")
-                #expect(shown.first?["highlight"] as? Bool == true)
+                #expect(shown.first?["highlight"] as? String == "This week")
                 #expect((shown[1]["items"] as? [[String: Any]])?.count == 1, "the one album of the genre")
                 // Bad blocks are refused with the field; an empty list returns to the default feed.
                 let bad = try await server.request(

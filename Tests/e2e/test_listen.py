@@ -3,8 +3,10 @@ scanned by `campus library scan` and checked against ffprobe, and the web player
 browser: playback goes on while the listener moves to Timetable and Compete pages, and the
 queue actions work."""
 import json
+import struct
 import subprocess
 import time
+import zlib
 from pathlib import Path
 
 import pytest
@@ -479,7 +481,7 @@ def test_report_reaches_the_admins_queue(listen_campus, browser):
     assert browser.current_url.endswith(first["url"])
     browser.get(site + "/listen/settings")
     assert [a.text for a in browser.find_elements(By.CSS_SELECTOR, "#settings-links a")] == \
-        ["Report content", "Feedback", "About Campus"]
+        ["What you like: genres and authors for your recommendations", "Report content", "Feedback", "About Campus"]
 
     browser.delete_all_cookies()
     log_in(browser, site, "admin@campus.test", "campus-admin")
@@ -494,3 +496,105 @@ def test_report_reaches_the_admins_queue(listen_campus, browser):
     assert "It crackles" in browser.find_element(By.ID, "reports-resolved").text
     browser.find_element(By.ID, "about-link").click()
     assert "Campus 1.0.0" in browser.find_element(By.ID, "about-version").text
+
+
+def recommended_titles(campus, token):
+    return [item["title"] for item in campus.call("GET", "/api/v1/playlists/recommended", token=token).json()["items"]]
+
+
+def test_picks_change_the_recommended_playlist(listen_campus, browser):
+    """Seed 001's recommendation system: the home feed's banner leads to the picks screen; the
+    listener picks a genre and the recommended playlist is made from it."""
+    site = listen_campus.url
+    listen_campus.register("picker@example.org")
+    token = listen_campus.login("picker@example.org")
+    assert recommended_titles(listen_campus, token) == [], "nothing liked, played or picked yet"
+
+    log_in(browser, site, "picker@example.org", "correct horse")
+    browser.get(site + "/listen")
+    banner = browser.find_element(By.CSS_SELECTOR, "section.block-banner")
+    assert "Pick genres and authors" in banner.text
+    assert "Tell us what you like" in banner.find_element(By.TAG_NAME, "h2").text
+    banner.find_element(By.LINK_TEXT, "Pick genres and authors").click()
+    assert browser.current_url.endswith("/listen/picks")
+    genres = browser.find_element(By.ID, "pick-genres")
+    genres.find_element(By.XPATH, ".//label[span='Electronic']").click()
+    browser.find_element(By.ID, "save-picks").click()
+    WebDriverWait(browser, 10).until(EC.presence_of_element_located((By.CSS_SELECTOR, ".flash.success")))
+    assert browser.current_url.endswith("/listen/playlists/recommended")
+    electronic = recommended_titles(listen_campus, token)
+    assert electronic, "the genre's items are recommended"
+    page_titles = browser.find_element(By.TAG_NAME, "main").text
+    assert all(title in page_titles for title in electronic)
+
+    # Picking another genre instead changes the playlist; the picks screen keeps the choice.
+    browser.get(site + "/listen/picks")
+    assert browser.find_element(By.XPATH, "//label[span='Electronic']/input").is_selected()
+    browser.find_element(By.XPATH, "//label[span='Electronic']").click()
+    browser.find_element(By.XPATH, "//label[span='Ambient']").click()
+    browser.find_element(By.ID, "save-picks").click()
+    WebDriverWait(browser, 10).until(EC.presence_of_element_located((By.CSS_SELECTOR, ".flash.success")))
+    ambient = recommended_titles(listen_campus, token)
+    assert ambient and not set(ambient) & set(electronic)
+    assert "Morning Bell" in browser.find_element(By.TAG_NAME, "main").text
+
+
+def png_pixel():
+    """A 1×1 PNG, for a block's background."""
+    def chunk(kind, data):
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+    header = struct.pack(">IIBBBBB", 1, 1, 8, 2, 0, 0, 0)
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(b"\x00\x33\x66\x99"))
+            + chunk(b"IEND", b""))
+
+
+PIXEL = png_pixel()
+
+
+def test_admins_add_a_background_block_with_its_image(listen_campus, browser, tmp_path):
+    """Seed 001's table 3: an admin adds a background block (image, highlight, description) in the
+    Library page; the home feed shows it."""
+    site = listen_campus.url
+    image = tmp_path / "background.png"
+    image.write_bytes(PIXEL)
+    log_in(browser, site, "admin@campus.test", "campus-admin")
+    browser.get(site + "/listen/library")
+    form = browser.find_element(By.ID, "feed-block-form")
+    Select(form.find_element(By.NAME, "type")).select_by_value("background")
+    form.find_element(By.NAME, "title").send_keys("Evening calm")
+    form.find_element(By.NAME, "highlight").send_keys("Popular")
+    form.find_element(By.NAME, "description").send_keys("Quiet music for the end of the day")
+    form.find_element(By.NAME, "source").send_keys("newest:album")
+    form.find_element(By.NAME, "image").send_keys(str(image))
+    form.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+    WebDriverWait(browser, 10).until(EC.presence_of_element_located((By.CSS_SELECTOR, ".flash.success")))
+    listed = browser.find_element(By.ID, "feed-blocks").text
+    assert "Evening calm" in listed and "POPULAR" in listed.upper()
+    browser.get(site + "/listen")
+    block = browser.find_element(By.CSS_SELECTOR, "section.block-background")
+    assert block.find_element(By.CSS_SELECTOR, ".block-highlight").text.upper() == "POPULAR"
+    assert block.find_element(By.CSS_SELECTOR, ".block-description").text == "Quiet music for the end of the day"
+    src = block.find_element(By.CSS_SELECTOR, "img.block-image").get_attribute("src")
+    assert "/api/v1/library/images/" in src
+    assert requests.get(src, timeout=10).content == PIXEL
+    browser.execute_script("arguments[0].scrollIntoView()", block)  # the image loads lazily
+    WebDriverWait(browser, 10).until(lambda b: b.execute_script(
+        "return document.querySelector('section.block-background img.block-image').naturalWidth") == 1)
+
+    # A picture for a genre, from the same page: the genres block shows it instead of a cover.
+    token = listen_campus.login("admin@campus.test", "campus-admin")
+    ambient = next(g for g in listen_campus.call("GET", "/api/v1/genres", token=token).json()
+                   if g["name"] == "Ambient")
+    assert "/api/v1/covers/" in ambient["images"]["medium"]
+    browser.get(site + "/listen/library")
+    form = browser.find_element(By.ID, "picture-form")
+    form.find_element(By.NAME, "owner").send_keys(f"genre:{ambient['id']}")
+    form.find_element(By.NAME, "image").send_keys(str(image))
+    form.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+    WebDriverWait(browser, 10).until(EC.presence_of_element_located((By.CSS_SELECTOR, ".flash.success")))
+    ambient = next(g for g in listen_campus.call("GET", "/api/v1/genres", token=token).json()
+                   if g["name"] == "Ambient")
+    assert "/api/v1/library/images/" in ambient["images"]["medium"]
+    browser.get(site + "/listen")
+    tile = browser.find_element(By.XPATH, "//section[@data-type='genres']//li[.//span[text()='Ambient']]")
+    assert "/api/v1/library/images/" in tile.find_element(By.TAG_NAME, "img").get_attribute("src")

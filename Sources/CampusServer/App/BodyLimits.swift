@@ -13,6 +13,10 @@ enum BodyLimits {
     static let stationImage = 2 << 20
     /// A multipart form carrying a station's image.
     static let stationImageForm = stationImage + (64 << 10)
+    /// An image of a home-feed block (a background, an ad's banner).
+    static let libraryImage = 2 << 20
+    /// A multipart form carrying a feed block's image.
+    static let libraryImageForm = libraryImage + (64 << 10)
     /// GPX tracks.
     static let gpx = 10 << 20
     /// A multipart form carrying a GPX track.

@@ -154,6 +154,7 @@ public enum CampusApp {
         LibraryPages(services: services).register(on: pageRouter)
         ReactionPages(services: services).register(on: pageRouter)
         ListenSettingsPages(services: services).register(on: pageRouter)
+        PicksPages(services: services).register(on: pageRouter)
         ReportPages(services: services).register(on: pageRouter)
         RadioPages(services: services).register(on: pageRouter)
         RadioRoutes(services: services).register(on: router, routes: routes)

@@ -23,6 +23,12 @@ struct HomeFeed: Sendable {
         var images: Components.Schemas.Images?
         var ref: String
         var url: String
+        /// A parent's or a playlist's description (`list_rectangular` shows it).
+        var description: String? = nil
+        /// What playing the item plays from the item on (its album, the playlist it is in).
+        var context: String? = nil
+        /// Its number in the list the block shows (a track in its album).
+        var number: Int? = nil
     }
 
     struct Block: Sendable {
@@ -33,7 +39,13 @@ struct HomeFeed: Sendable {
         var rated: String?
         /// The title as the API gives it, in English (pages: ``HomeFeed/title(of:_:)``).
         var title: String { rated.map { "Rate “\($0)”" } ?? configuredTitle }
-        var highlight: Bool
+        var highlight: String?
+        var description: String?
+        /// A background, or an ad's banner.
+        var image: Components.Schemas.Images?
+        /// Where the title leads, and the author's image beside it.
+        var titleURL: String?
+        var titleImages: Components.Schemas.Images?
         var hasMore: Bool
         var moreURL: String?
         var items: [Item]
@@ -47,23 +59,29 @@ struct HomeFeed: Sendable {
             .init(
                 blocks: blocks.map { block in
                     .init(
-                        _type: block.type, title: block.title, highlight: block.highlight, hasMore: block.hasMore,
-                        moreUrl: block.moreURL,
+                        _type: block.type, title: block.title, highlight: block.highlight,
+                        description: block.description, image: block.image, titleUrl: block.titleURL,
+                        titleImages: block.titleImages, hasMore: block.hasMore, moreUrl: block.moreURL,
                         items: block.items.map {
                             .init(
                                 kind: .init(rawValue: $0.kind) ?? .link, id: $0.id, title: $0.title,
                                 subtitle: $0.subtitle, duration: $0.duration, publishedAt: $0.publishedAt,
-                                images: $0.images, ref: $0.ref, url: $0.url)
+                                images: $0.images, ref: $0.ref, url: $0.url, description: $0.description,
+                                context: $0.context, number: $0.number)
                         })
                 }, updatedAt: updatedAt)
         }
     }
 
-    /// The feed when no admin configured one: what the listener played and may like, then the
-    /// newest of each kind, the genres, and an invitation to rate.
+    /// The feed when no admin configured one: what the listener played and may like, the
+    /// banner to the picks screen, then the newest of each kind, the genres, and an invitation
+    /// to rate.
     static let defaultBlocks: [FeedBlockConfiguration] = [
-        .init(type: .track, title: "Continue listening", highlight: true, source: "recently_played"),
-        .init(type: .listSquare, title: "Recommended for you", source: "recommended"),
+        .init(type: .track, title: "Continue listening", source: "recently_played"),
+        .init(type: .listSquare, title: "Recommended for you", highlight: "For you", source: "recommended"),
+        .init(
+            type: .banner, title: "Tell us what you like", source: "picks",
+            description: "Pick genres and authors: your recommendations start from them."),
         .init(type: .stations, title: "Radio", source: "stations"),
         .init(type: .listSquare, title: "New albums", source: "newest:album"),
         .init(type: .listRectangular, title: "Podcasts", source: "newest:podcast"),
@@ -80,7 +98,8 @@ struct HomeFeed: Sendable {
         return defaultTitle(block.configuredTitle, t) ?? block.title
     }
 
-    /// The title of a default block in the reader's language, or nil for a title of an admin's.
+    /// The title (or highlight, or description) of a default block in the reader's language, or
+    /// nil for words of an admin's.
     static func defaultTitle(_ title: String, _ t: Translator) -> String? {
         switch title {
         case "Continue listening": t("Continue listening")
@@ -92,6 +111,11 @@ struct HomeFeed: Sendable {
         case "Genres": t("Genres")
         case "Rate it": t("Rate it")
         case "Radio": t("Radio")
+        case "For you": t("For you")
+        case "Tell us what you like": t("Tell us what you like")
+        case pickTitle: t("Pick genres and authors")
+        case "Pick genres and authors: your recommendations start from them.":
+            t("Pick genres and authors: your recommendations start from them.")
         default: nil
         }
     }
@@ -107,10 +131,11 @@ struct HomeFeed: Sendable {
             let configured = try await store.feedBlocks()
             let configurations =
                 genre != nil ? Self.genreBlocks : (configured.isEmpty ? Self.defaultBlocks : configured)
+            let settings = try await store.settings(userID: user.id)
             var blocks: [Block] = []
             for configuration in configurations {
                 if let block = try await build(
-                    configuration, user: user, genre: genre, store: store, radio: RadioStore(db))
+                    configuration, user: user, settings: settings, genre: genre, store: store, radio: RadioStore(db))
                 {
                     blocks.append(block)
                 }
@@ -149,92 +174,5 @@ struct HomeFeed: Sendable {
             }
         return Version(
             tag: "\"f" + digest.prefix(12).hexadecimal + "\"", updatedAt: Date(epoch: times.max() ?? 0))
-    }
-
-    /// One block, or nil when it would be empty.
-    private func build(
-        _ configuration: FeedBlockConfiguration, user: UserRecord, genre: Int64?, store: ListenStore,
-        radio: RadioStore
-    ) async throws -> Block? {
-        guard let source = FeedBlockConfiguration.Source(configuration.source) else { return nil }
-        let limit = configuration.limit
-        func block(_ items: [Item], more: String?) -> Block? {
-            guard !items.isEmpty else { return nil }
-            return Block(
-                type: .init(rawValue: configuration.type.rawValue) ?? .list_square,
-                configuredTitle: configuration.title, highlight: configuration.highlight,
-                hasMore: items.count > limit && more != nil, moreURL: more,
-                items: Array(items.prefix(limit)))
-        }
-        switch source {
-        case .newest(let kind):
-            let parents =
-                genre == nil
-                ? try await store.newestParents(kind: kind, limit: limit + 1)
-                : try await store.parents(kind: kind, genreID: genre, limit: limit + 1)
-            return block(parents.map(Self.item), more: SiteRoutes.browse(kind).path)
-        case .genre(let id):
-            let parents = try await store.parents(kind: nil, genreID: id, limit: limit + 1)
-            return block(parents.map(Self.item), more: SiteRoutes.genre.path(id))
-        case .system(let playlist):
-            var items = try await store.media(
-                ids: try await store.systemPlaylist(playlist, userID: user.id, limit: limit + 1))
-            // A listener who skips explicit items does not meet them in the feed either.
-            if try await store.settings(userID: user.id).skipExplicit { items.removeAll(where: \.isExplicit) }
-            return block(items.map(Self.item), more: SiteRoutes.playlist.path(playlist.rawValue))
-        case .genres:
-            let genres = try await store.genres()
-            return block(
-                genres.map {
-                    Item(
-                        kind: "genre", id: String($0.id), title: $0.name, ref: "genre:\($0.id)",
-                        url: SiteRoutes.genre.path($0.id))
-                }, more: nil)
-        case .unrated:
-            // The newest album or podcast the listener has not rated invites a rating.
-            for parent in try await store.newestParents(kind: nil, limit: 20)
-            where try await store.rating(parentID: parent.id, userID: user.id).mine == nil {
-                var rated = block([Self.item(parent)], more: nil)
-                if configuration.title == "Rate it" { rated?.rated = parent.title }
-                return rated
-            }
-            return nil
-        case .stations:
-            // The listener's radio region's stations, or every station when it has none there.
-            let all = try await radio.stations()
-            let region = try await store.settings(userID: user.id).radioRegion
-            let local = all.filter { $0.region.caseInsensitiveCompare(region) == .orderedSame }
-            let images = try await radio.imageVersions()
-            return block(
-                (local.isEmpty ? all : local).map { station in
-                    let image = images[station.id].map { StationService.imageURL(mount: station.mount, version: $0) }
-                    return Item(
-                        kind: "station", id: station.mount, title: station.name,
-                        subtitle: station.genre.isEmpty ? nil : station.genre,
-                        images: image.map { .init(thumbnail: $0, medium: $0, large: $0, original: $0) },
-                        ref: "station:\(station.mount)", url: SiteRoutes.station.path(station.mount))
-                }, more: SiteRoutes.stations.path)
-        case .link:
-            let link = configuration.link ?? SiteRoutes.listen.path
-            return block(
-                [Item(kind: "link", id: link, title: configuration.title, ref: link, url: link)], more: nil)
-        }
-    }
-
-    static func item(_ parent: Parent) -> Item {
-        Item(
-            kind: parent.kind.rawValue, id: String(parent.id), title: parent.title, subtitle: parent.author?.name,
-            duration: parent.duration, publishedAt: nil,
-            images: parent.hasCover ? CoverURL.images(parentID: parent.id, version: parent.updatedAt) : nil,
-            ref: "\(parent.kind.rawValue):\(parent.id)", url: SiteRoutes.parent(parent.kind).path(parent.id))
-    }
-
-    static func item(_ media: MediaItem) -> Item {
-        Item(
-            kind: media.kind.rawValue, id: String(media.id), title: media.title,
-            subtitle: media.author?.name ?? media.parentTitle, duration: media.duration, publishedAt: media.publishedAt,
-            images: media.hasCover ? CoverURL.images(parentID: media.parentID, version: media.updatedAt) : nil,
-            ref: "\(media.kind.rawValue):\(media.id)",
-            url: SiteRoutes.parentItem(media.kind.parent).path(media.parentID, media.id))
     }
 }

@@ -8,8 +8,8 @@ import MultipartKit
 import NIOCore
 import Storage
 
-/// The media library, for admins: scanning a folder, importing a podcast, uploading a file, and
-/// the blocks of the home feed.
+/// The media library, for admins: scanning a folder, importing a podcast, uploading a file, the
+/// blocks of the home feed, and the pictures of authors and genres.
 struct LibraryPages: Sendable {
     let services: Services
     var listen: ListenService { services.listen }
@@ -22,7 +22,8 @@ struct LibraryPages: Sendable {
         pages.form(SiteRoutes.libraryScan, LibraryForm.self, scan)
         pages.form(SiteRoutes.libraryPodcast, LibraryForm.self, addPodcast)
         pages.upload(SiteRoutes.libraryUpload, UploadForm.self, bodyLimit: BodyLimits.mediaUploadForm, upload)
-        pages.form(SiteRoutes.libraryFeed, FeedForm.self, changeFeed)
+        pages.upload(SiteRoutes.libraryFeed, FeedForm.self, bodyLimit: BodyLimits.libraryImageForm, changeFeed)
+        pages.upload(SiteRoutes.libraryPicture, PictureForm.self, bodyLimit: BodyLimits.libraryImageForm, setPicture)
     }
 
     static func requireAdmin(_ account: Authenticated) throws {
@@ -44,9 +45,12 @@ struct LibraryPages: Sendable {
                     .init(
                         index: index, type: block.type.rawValue,
                         title: configured ? block.title : HomeFeed.defaultTitle(block.title, t) ?? block.title,
-                        source: block.source,
-                        limit: block.limit, highlight: block.highlight, link: block.link, first: index == 0,
-                        last: index == blocks.count - 1)
+                        source: block.source, limit: block.limit,
+                        highlight: block.highlight.map { configured ? $0 : HomeFeed.defaultTitle($0, t) ?? $0 },
+                        link: block.link,
+                        description: block.description.map { configured ? $0 : HomeFeed.defaultTitle($0, t) ?? $0 },
+                        image: block.imageID.map { APIRoutes.libraryImage.path($0) }, titleLink: block.titleLink,
+                        first: index == 0, last: index == blocks.count - 1)
                 },
                 types: FeedBlockConfiguration.BlockType.allCases.map {
                     .init(value: $0.rawValue, name: LibraryPage.typeName($0, t))
@@ -151,6 +155,9 @@ struct LibraryPages: Sendable {
         var limit: Int?
         var highlight: String?
         var link: String?
+        var description: String?
+        var titleLink: String?
+        var image: UploadedFile?
     }
 
     /// Adds, removes or moves one block of the home feed, or returns to the default feed.
@@ -163,11 +170,24 @@ struct LibraryPages: Sendable {
         switch form.action {
         case "reset": blocks = []
         case "add":
+            var imageID: Int64?
+            do {
+                // The block's image (a background, an ad's banner) is kept first; an image no
+                // block came to show is removed after a day.
+                if let part = form.image?.part, part.body.readableBytes > 0 {
+                    imageID = try await listen.addLibraryImage(
+                        contentType: part.headers.first(name: "Content-Type") ?? "application/octet-stream",
+                        data: [UInt8](buffer: part.body), by: account.user)
+                }
+            } catch let problem as Problem where problem.status == .unprocessableContent {
+                return Self.refused(problem, request)
+            }
             blocks.append(
                 FeedBlockConfiguration(
                     type: form.type.flatMap(FeedBlockConfiguration.BlockType.init(rawValue:)) ?? .listSquare,
-                    title: form.title ?? "", highlight: form.highlight != nil, source: form.source ?? "",
-                    limit: form.limit ?? 8, link: form.link.flatMap { $0.isEmpty ? nil : $0 }))
+                    title: form.title ?? "", highlight: form.highlight, source: form.source ?? "",
+                    limit: form.limit ?? 8, link: form.link.flatMap { $0.isEmpty ? nil : $0 },
+                    description: form.description, imageID: imageID, titleLink: form.titleLink))
         case "remove" where blocks.indices.contains(index): blocks.remove(at: index)
         case "up" where index > 0 && blocks.indices.contains(index): blocks.swapAt(index, index - 1)
         case "down" where blocks.indices.contains(index + 1) && index >= 0: blocks.swapAt(index, index + 1)
@@ -179,5 +199,45 @@ struct LibraryPages: Sendable {
             return Self.refused(problem, request)
         }
         return .redirect(SiteRoutes.listenLibrary.path, flash: request.t("The home feed is changed."))
+    }
+
+    struct PictureForm: PageForm {
+        var _csrf: String?
+        /// `author:5` or `genre:3`.
+        var owner: String?
+        var image: UploadedFile?
+    }
+
+    /// Sets the picture of an author or a genre from an uploaded image, or clears it when no
+    /// file comes.
+    @Sendable func setPicture(_ request: PageRequest, _ account: Authenticated, _ form: PictureForm) async throws
+        -> PageAnswer
+    {
+        try Self.requireAdmin(account)
+        let text = (form.owner ?? "").trimmingCharacters(in: .whitespaces)
+        let owner: ListenService.PictureOwner
+        if case .author(let id) = Reference(text) {
+            owner = .author(id)
+        } else if case .genre(let id) = FeedBlockConfiguration.Source(text) {
+            owner = .genre(id)
+        } else {
+            return .redirect(
+                SiteRoutes.listenLibrary.path, flash: request.t("Name an author or a genre: author:5 or genre:3."),
+                kind: .error)
+        }
+        do {
+            var imageID: Int64?
+            if let part = form.image?.part, part.body.readableBytes > 0 {
+                imageID = try await listen.addLibraryImage(
+                    contentType: part.headers.first(name: "Content-Type") ?? "application/octet-stream",
+                    data: [UInt8](buffer: part.body), by: account.user)
+            }
+            try await listen.setPicture(of: owner, imageID: imageID, by: account.user)
+            return .redirect(
+                SiteRoutes.listenLibrary.path,
+                flash: imageID == nil ? request.t("The picture is removed.") : request.t("The picture is set."))
+        } catch let problem as Problem where [.unprocessableContent, .notFound].contains(problem.status) {
+            return Self.refused(problem, request)
+        }
     }
 }

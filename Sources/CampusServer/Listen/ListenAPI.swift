@@ -29,7 +29,15 @@ extension APIHandler {
     func listGenres(_ input: Operations.listGenres.Input) async throws -> Operations.listGenres.Output {
         _ = try await requireUser()
         let genres = try await listen.genres()
-        return .ok(.init(body: .json(genres.map { .init(id: $0.id, name: $0.name) })))
+        let pictures = try await listen.pictures(genreIDs: genres.map(\.id))
+        return .ok(
+            .init(
+                body: .json(
+                    genres.map { genre in
+                        .init(
+                            id: genre.id, name: genre.name,
+                            images: pictures[genre.id]?.images)
+                    })))
     }
 
     func listParents(_ input: Operations.listParents.Input) async throws -> Operations.listParents.Output {
@@ -70,6 +78,7 @@ extension APIHandler {
                 body: .json(
                     .init(
                         id: view.author.id, name: view.author.name, liked: view.liked, hidden: view.hidden,
+                        images: view.picture?.images,
                         parents: view.parents.map(\.api), items: view.items.map(\.api)))))
     }
 
@@ -225,40 +234,22 @@ extension APIHandler {
         return .noContent(.init())
     }
 
-    // MARK: Feed blocks
-
-    func getFeedBlocks(_ input: Operations.getFeedBlocks.Input) async throws -> Operations.getFeedBlocks.Output {
-        _ = try await requireAdmin()
-        let (configured, blocks) = try await listen.feedBlocks()
-        return .ok(.init(body: .json(.init(configured: configured, blocks: blocks.map(\.api)))))
-    }
-
-    func saveFeedBlocks(_ input: Operations.saveFeedBlocks.Input) async throws -> Operations.saveFeedBlocks.Output {
-        let user = try await requireAdmin().user
-        guard case .json(let body) = input.body else { throw Problem.badRequest("Send the blocks as JSON.") }
-        let blocks = body.blocks.map { block in
-            FeedBlockConfiguration(
-                type: FeedBlockConfiguration.BlockType(rawValue: block._type.rawValue) ?? .listSquare,
-                title: block.title, highlight: block.highlight ?? false, source: block.source,
-                limit: block.limit ?? 8, link: block.link)
-        }
-        let (configured, saved) = try await listen.saveFeedBlocks(blocks, by: user)
-        return .ok(.init(body: .json(.init(configured: configured, blocks: saved.map(\.api)))))
-    }
-
     // MARK: Playlists
 
     func listPlaylists(_ input: Operations.listPlaylists.Input) async throws -> Operations.listPlaylists.Output {
         let user = try await requireUser().user
-        let lists = try await listen.playlists(for: user).map { playlist, system, count in
-            if let system {
+        let lists = try await listen.playlists(for: user).map { listed in
+            let images = listed.picture?.images
+            if let system = listed.system {
                 return Components.Schemas.Playlist(
-                    id: system.rawValue, name: system.title, kind: .track, itemCount: count, system: true,
-                    _public: false, mine: true)
+                    id: system.rawValue, name: system.title, kind: .track, itemCount: listed.count, system: true,
+                    _public: false, mine: true, images: images)
             }
+            let playlist = listed.playlist
             return Components.Schemas.Playlist(
                 id: String(playlist?.id ?? 0), name: playlist?.name ?? "", kind: .init(playlist?.kind ?? .track),
-                itemCount: count, system: false, _public: playlist?.isPublic ?? false, mine: true)
+                itemCount: listed.count, system: false, _public: playlist?.isPublic ?? false, mine: true,
+                images: images)
         }
         let tag = try APIJSON.entityTag(lists)
         if APIJSON.clientHas(tag) { return .notModified(.init()) }
@@ -315,27 +306,6 @@ extension APIHandler {
             soundQuality: ListenSettings.SoundQuality(rawValue: body.soundQuality.rawValue) ?? .original,
             endlessQueue: body.endlessQueue, skipExplicit: body.skipExplicit, radioRegion: body.radioRegion)
         return .ok(.init(body: .json(try await listen.saveSettings(settings, for: user).api)))
-    }
-
-    func getFeed(_ input: Operations.getFeed.Input) async throws -> Operations.getFeed.Output {
-        let user = try await requireUser().user
-        let home = HomeFeed(services: services)
-        // The version first: a client that has this feed, and a HEAD, read nothing more.
-        let version = try await home.version(for: user, genre: input.query.genre)
-        let scope = RequestScope.current
-        if scope?.ifNoneMatch != nil {
-            if APIJSON.clientHas(version.tag) { return .notModified(.init()) }
-        } else if let since = scope?.ifModifiedSince.flatMap(HTTPDate.date), version.updatedAt.epoch <= since.epoch {
-            return .notModified(.init())
-        }
-        let headers = Operations.getFeed.Output.Ok.Headers(
-            ETag: version.tag, Last_hyphen_Modified: HTTPDate.text(version.updatedAt))
-        if scope?.method == .head {
-            // HEAD answers the headers only (Hummingbird drops the body): the blocks are not made.
-            return .ok(.init(headers: headers, body: .json(.init(blocks: [], updatedAt: version.updatedAt))))
-        }
-        let feed = try await home.feed(for: user, genre: input.query.genre)
-        return .ok(.init(headers: headers, body: .json(feed.api)))
     }
 
     func scanLibrary(_ input: Operations.scanLibrary.Input) async throws -> Operations.scanLibrary.Output {

@@ -14,6 +14,21 @@ extension Components.Schemas.ParentKind {
     init(_ kind: ParentKind) { self = .init(rawValue: kind.rawValue) ?? .album }
 }
 
+extension Components.Schemas.Images {
+    /// An image of one size (an uploaded image, a station's) for every size.
+    static func one(_ url: String) -> Self { .init(thumbnail: url, medium: url, large: url, original: url) }
+}
+
+extension Picture {
+    /// What stands for an author, a genre or a playlist, in the four sizes.
+    var images: Components.Schemas.Images {
+        switch self {
+        case .uploaded(let id): .one(APIRoutes.libraryImage.path(id))
+        case .cover(let parentID, let updatedAt): CoverURL.images(parentID: parentID, version: updatedAt)
+        }
+    }
+}
+
 /// The address of a cover image; `v` changes when the cover does, so browsers may keep it.
 enum CoverURL {
     static func path(parentID: Int64, size: ImageSize, version: Date) -> String {
@@ -141,6 +156,6 @@ extension FeedBlockConfiguration {
     var api: Components.Schemas.FeedBlockConfiguration {
         .init(
             _type: .init(rawValue: type.rawValue) ?? .list_square, title: title, highlight: highlight, source: source,
-            limit: limit, link: link)
+            limit: limit, link: link, description: description, imageId: imageID, titleLink: titleLink)
     }
 }

@@ -45,6 +45,15 @@ enum ListenText {
         }
     }
 
+    /// What a system playlist holds, in a sentence.
+    static func summary(_ playlist: SystemPlaylist, _ t: Translator) -> String {
+        switch playlist {
+        case .recentlyPlayed: t("What you played last, the newest first.")
+        case .mostPlayed: t("What you come back to most.")
+        case .recommended: t("New to you: from the genres and authors you picked, liked and listened to.")
+        }
+    }
+
     /// A kind of item, as a list of them is named: "Podcast episodes".
     static func name(_ kind: MediaKind, _ t: Translator) -> String {
         switch kind {
@@ -139,35 +148,6 @@ struct ParentTile: Sendable {
         authorUrl = parent.author.map { SiteRoutes.author.path($0.id) }
         medium = parent.hasCover ? CoverURL.path(parentID: parent.id, size: .medium, version: parent.updatedAt) : nil
     }
-}
-
-struct ListenHomePage: PageModel {
-    static let template = "listen"
-    static let section: SiteSection? = .listen
-
-    struct Block: Sendable {
-        var type: String
-        var title: String
-        var highlight: Bool
-        var hasMore: Bool
-        var moreUrl: String
-        var items: [Tile]
-    }
-
-    struct Tile: Sendable {
-        var title: String
-        var url: String
-        var ref: String
-        var subtitle: String
-        var playable: Bool
-        var image: String?
-        var duration: String?
-        /// A station plays live in the player (not through the queue).
-        var station: StationsPage.Station?
-    }
-
-    var genre: String?
-    var blocks: [Block]
 }
 
 struct ListenSearchPage: PageModel {
@@ -299,6 +279,9 @@ struct ListenLikedPage: PageModel {
 
     var mediaItems: [MediaRow]
     var empty: Bool
+    /// “I'm listening”: the parents played from lately.
+    var listening: [ParentTile]
+    var hasListening: Bool
 }
 
 struct ListenSettingsPage: PageModel {
@@ -328,8 +311,12 @@ struct LibraryPage: PageModel {
         var title: String
         var source: String
         var limit: Int
-        var highlight: Bool
+        var highlight: String?
         var link: String?
+        var description: String?
+        /// The uploaded image's address.
+        var image: String?
+        var titleLink: String?
         var first: Bool
         var last: Bool
     }

@@ -29,8 +29,11 @@ struct ListenPages: Sendable {
         }
         pages.signedInPage(SiteRoutes.liked) { _, account in
             let items = try await listen.likes(for: account.user)
+            let listening = try await listen.listening(for: account.user).map(ParentTile.init)
             return .page(
-                ListenLikedPage(mediaItems: items.map { MediaRow($0, showParent: true) }, empty: items.isEmpty))
+                ListenLikedPage(
+                    mediaItems: items.map { MediaRow($0, showParent: true) }, empty: items.isEmpty,
+                    listening: listening, hasListening: !listening.isEmpty))
         }
         for kind in ParentKind.allCases {
             pages.signedInPage(SiteRoutes.browse(kind)) { request, _ in
@@ -57,20 +60,37 @@ struct ListenPages: Sendable {
 
     private func feed(for user: UserRecord, genre: Int64?, _ t: Translator) async throws -> [ListenHomePage.Block] {
         try await HomeFeed(services: services).feed(for: user, genre: genre).blocks.map { block in
-            .init(
-                type: block.type.rawValue, title: HomeFeed.title(of: block, t), highlight: block.highlight,
-                hasMore: block.hasMore,
-                moreUrl: block.moreURL ?? "",
+            let title = HomeFeed.title(of: block, t)
+            let image = block.type == .background ? block.image?.large : block.image?.original
+            let imageLink = [.ad, .banner].contains(block.type) ? block.items.first?.url : nil
+            return .init(
+                type: block.type.rawValue, title: title, hasTitle: !title.isEmpty,
+                highlight: block.highlight.map { HomeFeed.defaultTitle($0, t) ?? $0 } ?? "",
+                hasHighlight: block.highlight != nil,
+                blockDescription: block.description.map { HomeFeed.defaultTitle($0, t) ?? $0 } ?? "",
+                hasDescription: block.description != nil, blockImage: image ?? "", hasImage: image != nil,
+                imageLink: imageLink ?? "", hasImageLink: imageLink != nil,
+                imageAlt: title.isEmpty ? t("Advertisement", context: "feed block type") : title,
+                titleUrl: block.titleURL ?? "", hasTitleLink: block.titleURL != nil,
+                titleImage: block.titleImages?.thumbnail ?? "", hasTitleImage: block.titleImages != nil,
+                hasMore: block.hasMore, moreUrl: block.moreURL ?? "",
                 items: block.items.map { item in
                     let station =
                         item.kind == "station"
                         ? StationsPage.Station.playable(
                             name: item.title, mount: item.id, detail: item.subtitle ?? "", image: item.images?.medium)
                         : nil
+                    let system = item.kind == "playlist" ? SystemPlaylist(rawValue: item.id) : nil
+                    let summary = system.map { ListenText.summary($0, t) } ?? item.description
                     return .init(
-                        title: item.title, url: item.url, ref: item.ref, subtitle: item.subtitle ?? "",
-                        playable: !["genre", "link", "station"].contains(item.kind), image: item.images?.medium,
-                        duration: item.duration.map(ListenText.duration), station: station)
+                        title: system.map { ListenText.title($0, t) } ?? HomeFeed.defaultTitle(item.title, t)
+                            ?? item.title,
+                        url: item.url, ref: item.ref, subtitle: item.subtitle ?? "",
+                        playable: !["genre", "link", "station"].contains(item.kind),
+                        cover: item.images?.medium ?? "", hasCover: item.images != nil,
+                        duration: item.duration.map(ListenText.duration), summary: summary ?? "",
+                        hasSummary: summary != nil, context: item.context ?? "", hasContext: item.context != nil,
+                        number: item.number ?? 0, hasNumber: item.number != nil, station: station)
                 })
         }
     }

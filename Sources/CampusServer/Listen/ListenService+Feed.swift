@@ -3,6 +3,7 @@ import CampusHTTP
 import Foundation
 import InputRules
 import Listen
+import Localization
 import Storage
 
 /// The blocks of the home feed, which admins configure.
@@ -37,16 +38,87 @@ extension ListenService {
         try await database.write { db in
             let store = ListenStore(db)
             for (index, block) in saved.enumerated() {
-                if case .genre(let id) = FeedBlockConfiguration.Source(block.source),
-                    try await store.genre(id: id) == nil
-                {
+                switch FeedBlockConfiguration.Source(block.source) {
+                case .genre(let id) where try await store.genre(id: id) == nil:
                     throw Problem.invalid(
                         FieldProblem(
                             field: "blocks[\(index)].source", detail: "There is no genre {id}.", ["id": String(id)]))
+                case .author(let id) where try await store.author(id: id) == nil:
+                    throw Problem.invalid(
+                        FieldProblem(
+                            field: "blocks[\(index)].source", detail: "There is no author {id}.", ["id": String(id)]))
+                case .items(let id) where try await store.parent(id: id) == nil:
+                    throw Problem.invalid(
+                        FieldProblem(
+                            field: "blocks[\(index)].source", detail: "There is no album or podcast {id}.",
+                            ["id": String(id)]))
+                default: break
+                }
+                if let image = block.imageID, !(try await store.libraryImageExists(id: image)) {
+                    throw Problem.invalid(
+                        FieldProblem(
+                            field: "blocks[\(index)].imageId", detail: "There is no uploaded image {id}.",
+                            ["id": String(image)]))
                 }
             }
             try await store.saveFeedBlocks(saved, now: now())
         }
         return try await feedBlocks()
+    }
+
+    // MARK: Uploaded images and pictures
+
+    /// Keeps an image for a block or a picture (admins): a PNG, JPEG or WebP image of at most 2 MiB.
+    func addLibraryImage(contentType: String, data: [UInt8], by user: UserRecord) async throws -> Int64 {
+        guard user.role == .admin else { throw Problem.forbidden("Only admins configure the home feed.") }
+        guard data.count <= BodyLimits.libraryImage else { throw Problem.tooLarge(limit: BodyLimits.libraryImage) }
+        let kind = try ImageKind.of(
+            data, sentAs: contentType, field: "image",
+            notAnImage: Phrase("An image must be a PNG, JPEG or WebP image."))
+        return try await database.write { db in
+            try await ListenStore(db).addLibraryImage(contentType: kind.mediaType, data: data, now: now())
+        }
+    }
+
+    func libraryImage(_ id: Int64) async throws -> StoredImage {
+        guard let image = try await database.read({ db in try await ListenStore(db).libraryImage(id: id) }) else {
+            throw Problem.notFound("There is no image {id}.", ["id": String(id)])
+        }
+        return image
+    }
+
+    /// What a picture is chosen for.
+    enum PictureOwner: Sendable {
+        case author(Int64)
+        case genre(Int64)
+    }
+
+    /// Sets (or, with nil, clears) the picture of an author or a genre (admins): 404 for an
+    /// author or genre that is not there, 422 for an image that is not.
+    func setPicture(of owner: PictureOwner, imageID: Int64?, by user: UserRecord) async throws {
+        guard user.role == .admin else { throw Problem.forbidden("Only admins manage the media library.") }
+        try await database.write { db in
+            let store = ListenStore(db)
+            if let imageID, !(try await store.libraryImageExists(id: imageID)) {
+                throw Problem.invalid(
+                    FieldProblem(
+                        field: "imageId", detail: "There is no uploaded image {id}.", ["id": String(imageID)]))
+            }
+            switch owner {
+            case .author(let id):
+                guard try await store.author(id: id) != nil else {
+                    throw Problem.notFound("There is no author {id}.", ["id": String(id)])
+                }
+                try await store.setPicture(authorID: id, imageID: imageID)
+            case .genre(let id):
+                guard try await store.genre(id: id) != nil else {
+                    throw Problem.notFound("There is no genre {id}.", ["id": String(id)])
+                }
+                try await store.setPicture(genreID: id, imageID: imageID)
+            }
+            // Feeds show the pictures: their version changes with them.
+            try await store.feedChanged(now: now())
+            try await store.dropUnusedImages(now: now())
+        }
     }
 }

@@ -98,7 +98,8 @@ extension ListenService {
                     do {
                         events = try state.apply(hiddenAction, random: &generator)
                         if case .queueEnded = hiddenAction, settings.endlessQueue {
-                            events += try await continueEndlessly(&state, store: store, random: &generator)
+                            events += try await continueEndlessly(
+                                &state, userID: user.id, store: store, random: &generator)
                         }
                     } catch let error as PlayerError {
                         throw Problem.invalid(error.fieldProblem)
@@ -123,13 +124,13 @@ extension ListenService {
         throw Problem.conflict("The player is changing on another device right now; try again.")
     }
 
-    /// When the queue ends and the listener asked for an endless queue: similar items are
-    /// added and the first of them plays.
+    /// When the queue ends and the listener asked for an endless queue: similar items (and items
+    /// of the listener's picks) are added and the first of them plays.
     private func continueEndlessly<R: RandomNumberGenerator>(
-        _ state: inout PlayerState, store: ListenStore, random: inout R
+        _ state: inout PlayerState, userID: Int64, store: ListenStore, random: inout R
     ) async throws -> [ListeningEvent] {
         let queued = state.queue.map(\.mediaID)
-        let similar = try await store.similar(to: queued, limit: 20)
+        let similar = try await store.similar(to: queued, userID: userID, limit: 20)
         guard !similar.isEmpty, queued.count + similar.count <= PlayerState.capacity, let current = state.current
         else { return [] }
         try state.apply(.enqueueNext(similar.map { QueueItem(mediaID: $0) }), random: &random)

@@ -22,15 +22,28 @@ extension ListenService {
         var mine = true
     }
 
-    func playlists(for user: UserRecord) async throws -> [(playlist: Playlist?, system: SystemPlaylist?, count: Int)] {
+    /// A playlist of the listener's list: their own or a system one, with its size and the
+    /// cover that stands for it (its first item's with one).
+    struct Listed: Sendable {
+        var playlist: Playlist?
+        var system: SystemPlaylist?
+        var count: Int
+        var picture: Picture?
+    }
+
+    func playlists(for user: UserRecord) async throws -> [Listed] {
         try await database.read { db in
             let store = ListenStore(db)
-            var result: [(Playlist?, SystemPlaylist?, Int)] = try await store.playlists(userID: user.id).map {
-                ($0, nil, $0.itemCount)
-            }
+            let own = try await store.playlists(userID: user.id)
+            let pictures = try await store.pictures(playlistIDs: own.map(\.id))
+            var result = own.map { Listed(playlist: $0, count: $0.itemCount, picture: pictures[$0.id]) }
             for system in SystemPlaylist.allCases {
+                let ids = try await store.systemPlaylist(system, userID: user.id, limit: 100)
+                let covered = try await store.media(ids: Array(ids.prefix(20))).first(where: \.hasCover)
                 result.append(
-                    (nil, system, try await store.systemPlaylist(system, userID: user.id, limit: 100).count))
+                    Listed(
+                        system: system, count: ids.count,
+                        picture: covered.map { .cover(parentID: $0.parentID, updatedAt: $0.updatedAt) }))
             }
             return result
         }

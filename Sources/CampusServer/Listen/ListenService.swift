@@ -43,6 +43,8 @@ struct ListenService: Sendable {
         var items: [MediaView]
         var liked: Bool
         var hidden: Bool
+        /// The author's picture, or the cover of their newest parent with one.
+        var picture: Picture?
     }
 
     /// 404 for an album, podcast, audiobook or programme, of `kind` (any kind when nil): a
@@ -137,6 +139,11 @@ struct ListenService: Sendable {
         try await database.read { db in try await ListenStore(db).genres() }
     }
 
+    /// What stands for each genre: its uploaded picture, or a cover of an album in it.
+    func pictures(genreIDs: [Int64]) async throws -> [Int64: Picture] {
+        try await database.read { db in try await ListenStore(db).pictures(genreIDs: genreIDs) }
+    }
+
     func genre(_ id: Int64) async throws -> Genre {
         guard let genre = try await genres().first(where: { $0.id == id }) else {
             throw Problem.notFound("There is no genre {id}.", ["id": String(id)])
@@ -161,7 +168,8 @@ struct ListenService: Sendable {
             var mark: ListenStore.Mark?
             if let user { mark = try await store.marks(userID: user.id, targets: [.author(id)])[.author(id)] }
             return AuthorView(
-                author: author, parents: parents, items: items, liked: mark == .like, hidden: mark == .hide)
+                author: author, parents: parents, items: items, liked: mark == .like, hidden: mark == .hide,
+                picture: try await store.pictures(authorIDs: [id])[id])
         }
     }
 

@@ -20,13 +20,14 @@ struct PlaylistPages: Sendable {
     }
 
     @Sendable func playlists(_ request: PageRequest, _ account: Authenticated) async throws -> PageAnswer {
-        let lists = try await listen.playlists(for: account.user).map { playlist, system, count in
-            if let playlist {
+        let lists = try await listen.playlists(for: account.user).map { listed in
+            let count = listed.count
+            if let playlist = listed.playlist {
                 return PlaylistsPage.Item(
                     name: playlist.name, url: SiteRoutes.playlist.path(String(playlist.id)), count: count,
                     kind: ListenText.name(playlist.kind, request.t), ref: "playlist:\(playlist.id)", system: false)
             }
-            let system = system ?? .recentlyPlayed
+            let system = listed.system ?? .recentlyPlayed
             return PlaylistsPage.Item(
                 name: ListenText.title(system, request.t), url: SiteRoutes.playlist.path(system.rawValue), count: count,
                 kind: "",

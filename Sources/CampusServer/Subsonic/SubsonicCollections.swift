@@ -120,8 +120,8 @@ struct SubsonicCollections: Sendable {
     func playlists(_ call: SubsonicCall) async throws -> SubsonicReply {
         let user = try call.user
         var list: [SubsonicNode] = []
-        for (playlist, _, _) in try await listen.playlists(for: user) {
-            guard let playlist else { continue }
+        for listed in try await listen.playlists(for: user) {
+            guard let playlist = listed.playlist else { continue }
             let view = try await listen.playlist(String(playlist.id), for: user)
             list.append(try await node(view, owner: user, updated: playlist.updatedAt, songs: false))
         }

@@ -150,6 +150,7 @@ struct SiteLinks: Sendable {
     var audiobooks = SiteRoutes.browse(.audiobook).path
     var programmes = SiteRoutes.browse(.programme).path
     var liked = SiteRoutes.liked.path
+    var listenPicks = SiteRoutes.listenPicks.path
     var listenSettings = SiteRoutes.listenSettings.path
     var stations = SiteRoutes.stations.path
     var playlists = SiteRoutes.playlists.path
@@ -163,6 +164,7 @@ struct SiteLinks: Sendable {
     var libraryPodcast = SiteRoutes.libraryPodcast.path
     var libraryUpload = SiteRoutes.libraryUpload.path
     var libraryFeed = SiteRoutes.libraryFeed.path
+    var libraryPicture = SiteRoutes.libraryPicture.path
     var comments = SiteRoutes.comments.path
     var language = SiteRoutes.language.path
 }

@@ -101,6 +101,7 @@ enum SiteRoutes {
     static let listenSearch = Route<Void>("/listen/search")
     static let genre = Route<Int64>("/listen/genres/{id}")
     static let liked = Route<Void>("/listen/liked")
+    static let listenPicks = Route<Void>("/listen/picks")
     static let listenSettings = Route<Void>("/listen/settings")
     static let playlists = Route<Void>("/listen/playlists")
     static let playlist = Route<String>("/listen/playlists/{id}")
@@ -117,6 +118,7 @@ enum SiteRoutes {
     static let libraryPodcast = Route<Void>("/listen/library/podcast")
     static let libraryUpload = Route<Void>("/listen/library/upload")
     static let libraryFeed = Route<Void>("/listen/library/feed")
+    static let libraryPicture = Route<Void>("/listen/library/picture")
     static let stations = Route<Void>("/listen/radio")
     static let station = Route<String>("/listen/radio/{mount}")
     static let deleteStation = Route<String>("/listen/radio/{mount}/delete")
@@ -153,6 +155,7 @@ enum APIRoutes {
     static let station = Route<String>("/api/v1/stations/{mount}")
     static let stationLive = Route<String>("/api/v1/stations/{mount}/live")
     static let stationImage = Route<String>("/api/v1/stations/{mount}/image")
+    static let libraryImage = Route<Int64>("/api/v1/library/images/{imageId}")
 
     /// The RSS feed of a podcast or a programme.
     static func feed(_ kind: ParentKind) -> Route<Int64> { kind == .programme ? programmeFeed : podcastFeed }
@@ -162,6 +165,6 @@ enum APIRoutes {
         avatar.pattern, mediaStream.pattern, cover.pattern, groupCalendar.pattern, teacherCalendar.pattern,
         roomCalendar.pattern, personalCalendar.pattern, taskImage.pattern, resultsCSV.pattern, liveRanking.pattern,
         podcastFeed.pattern,
-        programmeFeed.pattern, station.pattern, stationLive.pattern, stationImage.pattern,
+        programmeFeed.pattern, station.pattern, stationLive.pattern, stationImage.pattern, libraryImage.pattern,
     ]
 }
