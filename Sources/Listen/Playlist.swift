@@ -38,6 +38,8 @@ public struct Playlist: Sendable, Equatable {
     public var updatedAt: Date
     /// Readable by anyone with its link, also without an account; only its owner changes it.
     public var isPublic: Bool
+    /// Its items' durations together, in seconds.
+    public var duration: Double
 
     /// What an empty name becomes (seed 001: «Новый плейлист»).
     public static let defaultName = "New playlist"
@@ -46,8 +48,9 @@ public struct Playlist: Sendable, Equatable {
 
     public init(
         id: Int64, ownerID: Int64, kind: MediaKind, name: String, itemCount: Int, updatedAt: Date,
-        isPublic: Bool = false
+        isPublic: Bool = false, duration: Double = 0
     ) {
+        self.duration = duration
         self.id = id
         self.ownerID = ownerID
         self.kind = kind

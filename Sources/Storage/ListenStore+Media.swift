@@ -98,6 +98,17 @@ extension ListenStore {
         ).all(decodingColumn: "id", as: Int64.self)
     }
 
+    /// Items of a kind, the newest first (by publication, else by when they changed).
+    public func newestMediaIDs(kind: MediaKind, limit: Int, offset: Int) async throws -> [Int64] {
+        try await db.raw(
+            """
+            SELECT m.id FROM media m WHERE m.kind = \(bind: kind.rawValue)
+            ORDER BY COALESCE(m.published_at, m.updated_at) DESC, m.id DESC
+            LIMIT \(unsafeRaw: String(limit)) OFFSET \(unsafeRaw: String(offset))
+            """
+        ).all(decodingColumn: "id", as: Int64.self)
+    }
+
     public func mediaFile(id: Int64) async throws -> MediaFile? {
         guard
             let row = try await db.raw(

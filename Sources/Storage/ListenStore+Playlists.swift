@@ -9,7 +9,9 @@ extension ListenStore {
 
     static let playlistColumns = """
         l.id, l.user_id, l.kind, l.name, l.updated_at, l.is_public,
-        (SELECT COUNT(*) FROM playlist_items i WHERE i.playlist_id = l.id) AS item_count
+        (SELECT COUNT(*) FROM playlist_items i WHERE i.playlist_id = l.id) AS item_count,
+        (SELECT COALESCE(SUM(m.duration), 0) FROM playlist_items i JOIN media m ON m.id = i.media_id
+         WHERE i.playlist_id = l.id) AS duration
         """
 
     func playlist(from row: any SQLRow) throws -> Playlist {
@@ -20,7 +22,8 @@ extension ListenStore {
             name: try row.decode(column: "name", as: String.self),
             itemCount: try row.decode(column: "item_count", as: Int.self),
             updatedAt: Date(epoch: try row.decode(column: "updated_at", as: Int64.self)),
-            isPublic: try row.decode(column: "is_public", as: Bool.self))
+            isPublic: try row.decode(column: "is_public", as: Bool.self),
+            duration: try row.decode(column: "duration", as: Double.self))
     }
 
     public func createPlaylist(userID: Int64, kind: MediaKind, name: String, now: Date) async throws -> Playlist {

@@ -50,6 +50,19 @@ extension ListenStore {
         ).all(decodingColumn: "target", as: String.self).compactMap(Reference.init)
     }
 
+    /// The listener's likes, the newest first, each with when it was made (one read).
+    public func likes(userID: Int64, limit: Int) async throws -> [(target: Reference, at: Date)] {
+        try await db.raw(
+            """
+            SELECT target, created_at FROM marks WHERE user_id = \(bind: userID) AND mark = 'like'
+            ORDER BY created_at DESC LIMIT \(unsafeRaw: String(limit))
+            """
+        ).all().compactMap { row in
+            guard let target = Reference(try row.decode(column: "target", as: String.self)) else { return nil }
+            return (target, Date(epoch: try row.decode(column: "created_at", as: Int64.self)))
+        }
+    }
+
     /// Which of these items the listener hid, directly or by hiding their parent or author.
     public func hiddenMedia(userID: Int64, among ids: [Int64]) async throws -> Set<Int64> {
         guard !ids.isEmpty else { return [] }

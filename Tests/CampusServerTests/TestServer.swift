@@ -85,6 +85,10 @@ struct TestServer: Sendable {
         configuration.bcryptCost = 4
         configuration.host = "localhost"
         configuration.port = 0
+        // The whole suite runs at once on two cores: a test may wait its turn for over the default
+        // minute between two requests on its connection, which the server would then close ("I/O
+        // on closed channel"). The idle timeout itself is tested end to end (test_hardening.py).
+        configuration.limits.idleTimeout = .seconds(600)
         // Each server its own data directory, as each has its own database: files a test leaves
         // (uploads, covers) never reach another test's catalogue.
         configuration.dataDirectory =

@@ -25,8 +25,9 @@ extension APIHandler {
             // HEAD answers the headers only (Hummingbird drops the body): the blocks are not made.
             return .ok(.init(headers: headers, body: .json(.init(blocks: [], updatedAt: version.updatedAt))))
         }
-        let feed = try await home.feed(for: user, genre: input.query.genre)
-        return .ok(.init(headers: headers, body: .json(feed.api)))
+        let blocks = try await home.blocks(for: user, genre: input.query.genre)
+        return .ok(
+            .init(headers: headers, body: .json(HomeFeed.Feed(blocks: blocks, updatedAt: version.updatedAt).api)))
     }
 
     // MARK: Feed blocks

@@ -125,7 +125,8 @@ struct HomeFeed: Sendable {
         FeedBlockConfiguration.Source($0.source).map { if case .newest = $0 { true } else { false } } ?? false
     }
 
-    func feed(for user: UserRecord, genre: Int64?) async throws -> Feed {
+    /// The feed's blocks for the listener (the API dates them with the ``Version`` it read first).
+    func blocks(for user: UserRecord, genre: Int64?) async throws -> [Block] {
         try await services.database.read { db in
             let store = ListenStore(db)
             let configured = try await store.feedBlocks()
@@ -140,7 +141,7 @@ struct HomeFeed: Sendable {
                     blocks.append(block)
                 }
             }
-            return Feed(blocks: blocks, updatedAt: try await Self.version(for: user, genre: genre, db: db).updatedAt)
+            return blocks
         }
     }
 

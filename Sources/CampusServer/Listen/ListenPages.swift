@@ -59,7 +59,7 @@ struct ListenPages: Sendable {
     }
 
     private func feed(for user: UserRecord, genre: Int64?, _ t: Translator) async throws -> [ListenHomePage.Block] {
-        try await HomeFeed(services: services).feed(for: user, genre: genre).blocks.map { block in
+        try await HomeFeed(services: services).blocks(for: user, genre: genre).map { block in
             let title = HomeFeed.title(of: block, t)
             let image = block.type == .background ? block.image?.large : block.image?.original
             let imageLink = [.ad, .banner].contains(block.type) ? block.items.first?.url : nil

@@ -60,12 +60,12 @@ extension ListenService {
     func liked(for user: UserRecord) async throws -> Liked {
         try await database.read { db in
             let store = ListenStore(db)
-            let references = try await store.marked(userID: user.id, .like, limit: 5000)
+            let likes = try await store.likes(userID: user.id, limit: 5000)
             var liked = Liked()
             var authorIDs: [Int64] = []
             var parentIDs: [Int64] = []
             var mediaIDs: [Int64] = []
-            for reference in references {
+            for (reference, _) in likes {
                 switch reference {
                 case .author(let id): authorIDs.append(id)
                 case .parent(_, let id): parentIDs.append(id)
@@ -77,8 +77,25 @@ extension ListenService {
             liked.parents = try await store.parents(ids: parentIDs)
             liked.items = try await views(try await store.media(ids: mediaIDs), for: user, store: store)
                 .filter { !$0.hidden }
-            liked.dates = try await store.likeDates(userID: user.id, targets: references)
+            liked.dates = Dictionary(likes.map { ($0.target, $0.at) }, uniquingKeysWith: { first, _ in first })
             return liked
+        }
+    }
+
+    /// The newest items of a kind the listener has not hidden (Subsonic's newest podcast
+    /// episodes), read a page at a time until there are enough.
+    func newest(_ kind: MediaKind, limit: Int, for user: UserRecord) async throws -> [MediaView] {
+        try await database.read { db in
+            let store = ListenStore(db)
+            var found: [MediaView] = []
+            var offset = 0
+            while found.count < limit {
+                let ids = try await store.newestMediaIDs(kind: kind, limit: limit * 2, offset: offset)
+                guard !ids.isEmpty else { break }
+                found += try await views(try await store.media(ids: ids), for: user, store: store).filter { !$0.hidden }
+                offset += ids.count
+            }
+            return Array(found.prefix(limit))
         }
     }
 

@@ -97,33 +97,44 @@ struct SubsonicCollections: Sendable {
         throw SubsonicError(.notFound, "There is no such playlist.")
     }
 
-    private func node(_ view: ListenService.PlaylistView, owner: UserRecord, updated: Date?, songs: Bool)
-        async throws -> SubsonicNode
-    {
+    /// A playlist as a player lists it: its name, size and length.
+    private func node(
+        id: String, name: String, isPublic: Bool, count: Int, duration: Double, owner: UserRecord, updated: Date?
+    ) -> SubsonicNode {
         var node = SubsonicNode()
-        node.set("id", "pl-\(view.id)")
-        node.set("name", view.name)
+        node.set("id", "pl-\(id)")
+        node.set("name", name)
         node.set("owner", owner.email)
-        node.set("public", view.isPublic)
-        node.set("songCount", view.items.count)
-        node.set("duration", Int(view.items.reduce(0) { $0 + $1.item.duration }.rounded()))
+        node.set("public", isPublic)
+        node.set("songCount", count)
+        node.set("duration", Int(duration.rounded()))
         node.set("created", updated ?? owner.createdAt)
         node.set("changed", updated ?? owner.createdAt)
-        if songs {
-            let visible = view.items.filter { !$0.hidden }
-            let starred = try await listen.likeDates(visible.map { .media($0.item.id) }, for: owner)
-            node.add("entry", list: visible.map { SubsonicEntry.song($0, starred: starred[.media($0.item.id)]) })
-        }
+        return node
+    }
+
+    /// A playlist with its songs (those the listener has not hidden).
+    private func node(_ view: ListenService.PlaylistView, owner: UserRecord) async throws -> SubsonicNode {
+        var node = node(
+            id: view.id, name: view.name, isPublic: view.isPublic, count: view.items.count,
+            duration: view.items.reduce(0) { $0 + $1.item.duration }, owner: owner, updated: nil)
+        let visible = view.items.filter { !$0.hidden }
+        let starred = try await listen.likeDates(visible.map { .media($0.item.id) }, for: owner)
+        node.add("entry", list: visible.map { SubsonicEntry.song($0, starred: starred[.media($0.item.id)]) })
         return node
     }
 
     func playlists(_ call: SubsonicCall) async throws -> SubsonicReply {
         let user = try call.user
         var list: [SubsonicNode] = []
+        // One read: the list knows each playlist's size and length.
         for listed in try await listen.playlists(for: user) {
             guard let playlist = listed.playlist else { continue }
-            let view = try await listen.playlist(String(playlist.id), for: user)
-            list.append(try await node(view, owner: user, updated: playlist.updatedAt, songs: false))
+            list.append(
+                node(
+                    id: String(playlist.id), name: playlist.name, isPublic: playlist.isPublic,
+                    count: playlist.itemCount,
+                    duration: playlist.duration, owner: user, updated: playlist.updatedAt))
         }
         var node = SubsonicNode()
         node.add("playlist", list: list)
@@ -136,7 +147,7 @@ struct SubsonicCollections: Sendable {
         // Someone else's public playlist is the web app's and the API's to show; a player lists
         // and opens the listener's own.
         guard view.mine else { throw SubsonicError(.notAuthorized, "This playlist is someone else's.") }
-        return .answer("playlist", try await node(view, owner: user, updated: nil, songs: true))
+        return .answer("playlist", try await node(view, owner: user))
     }
 
     private func songIDs(_ call: SubsonicCall, _ name: String) throws -> [Int64] {
@@ -161,7 +172,7 @@ struct SubsonicCollections: Sendable {
             if !songs.isEmpty { _ = try await listen.updatePlaylist(id, name: nil, items: songs, for: user) }
         }
         let view = try await listen.playlist(id, for: user)
-        return .answer("playlist", try await node(view, owner: user, updated: nil, songs: true))
+        return .answer("playlist", try await node(view, owner: user))
     }
 
     func updatePlaylist(_ call: SubsonicCall) async throws -> SubsonicReply {

@@ -64,13 +64,10 @@ struct SubsonicPodcasts: Sendable {
     func newest(_ call: SubsonicCall) async throws -> SubsonicReply {
         let user = try call.user
         let count = try call.int("count", default: 20, in: 1...Self.largest)
-        var episodes: [ListenService.MediaView] = []
-        for parent in try await listen.parents(kind: .podcast, limit: Self.largest) {
-            episodes += try await listen.parent(parent.id, kind: .podcast, for: user).items.filter { !$0.hidden }
-        }
-        episodes.sort { ($0.item.publishedAt ?? $0.item.updatedAt) > ($1.item.publishedAt ?? $1.item.updatedAt) }
+        // One query of the newest episodes, not every podcast's list.
+        let episodes = try await listen.newest(.podcastEpisode, limit: count, for: user)
         var node = SubsonicNode()
-        node.add("episode", list: episodes.prefix(count).map(Self.episode))
+        node.add("episode", list: episodes.map(Self.episode))
         return .answer("newestPodcasts", node)
     }
 
