@@ -174,11 +174,7 @@ struct LibraryPages: Sendable {
             do {
                 // The block's image (a background, an ad's banner) is kept first; an image no
                 // block came to show is removed after a day.
-                if let part = form.image?.part, part.body.readableBytes > 0 {
-                    imageID = try await listen.addLibraryImage(
-                        contentType: part.headers.first(name: "Content-Type") ?? "application/octet-stream",
-                        data: [UInt8](buffer: part.body), by: account.user)
-                }
+                imageID = try await keep(form.image, by: account.user)
             } catch let problem as Problem where problem.status == .unprocessableContent {
                 return Self.refused(problem, request)
             }
@@ -226,12 +222,7 @@ struct LibraryPages: Sendable {
                 kind: .error)
         }
         do {
-            var imageID: Int64?
-            if let part = form.image?.part, part.body.readableBytes > 0 {
-                imageID = try await listen.addLibraryImage(
-                    contentType: part.headers.first(name: "Content-Type") ?? "application/octet-stream",
-                    data: [UInt8](buffer: part.body), by: account.user)
-            }
+            let imageID = try await keep(form.image, by: account.user)
             try await listen.setPicture(of: owner, imageID: imageID, by: account.user)
             return .redirect(
                 SiteRoutes.listenLibrary.path,
@@ -239,5 +230,13 @@ struct LibraryPages: Sendable {
         } catch let problem as Problem where [.unprocessableContent, .notFound].contains(problem.status) {
             return Self.refused(problem, request)
         }
+    }
+
+    /// Keeps an image a form uploaded (for a block or a picture); nil when no file came.
+    private func keep(_ file: UploadedFile?, by user: UserRecord) async throws -> Int64? {
+        guard let part = file?.part, part.body.readableBytes > 0 else { return nil }
+        return try await listen.addLibraryImage(
+            contentType: part.headers.first(name: "Content-Type") ?? "application/octet-stream",
+            data: [UInt8](buffer: part.body), by: user)
     }
 }
