@@ -63,7 +63,7 @@ let package = Package(
         .target(
             name: "Storage",
             dependencies: [
-                "Accounts", "Timetable", "Compete", "Listen", "Localization", "SharedHelpers",
+                "Accounts", "Timetable", "Compete", "Listen", "Localization", "SharedHelpers", "Formats",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "SQLKit", package: "sql-kit"),
                 .product(name: "SQLiteKit", package: "sqlite-kit"),

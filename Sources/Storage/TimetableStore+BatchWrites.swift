@@ -101,11 +101,4 @@ extension TimetableStore {
         query += "\(unsafeRaw: text)"
         return query
     }
-
-    func deleteWhere<T: Encodable & Sendable>(_ table: String, column: String, in values: [T]) async throws {
-        for part in values.chunked(Self.chunk) {
-            try await db.raw("DELETE FROM \(unsafeRaw: table) WHERE \(unsafeRaw: column) IN (\(list(Array(part))))")
-                .run()
-        }
-    }
 }

@@ -39,6 +39,8 @@ public struct TimetableStore: Sendable {
     public func store(_ data: TimetableImport, now: Date) async throws -> ImportSummary {
         var summary = ImportSummary()
         summary.schedules = data.schedules.count
+        // The lessons' identities are hashed on the thread pool while the directory is written.
+        async let hashing = Self.identityHashes(data.schedules)
         try await upsertFaculties(data.faculties)
         try await upsertSpecialities(data.specialities)
         try await upsertDepartments(data.departments)
@@ -58,7 +60,7 @@ public struct TimetableStore: Sendable {
         }
 
         // Lessons: one row per identity, whichever schedules name it.
-        let keys = try await Self.identityHashes(data.schedules)
+        let keys = try await hashing
         var lessonsByIdentity: [String: ImportedLesson] = [:]
         var order: [String] = []
         for (scheduleIndex, schedule) in data.schedules.enumerated() {
@@ -75,32 +77,8 @@ public struct TimetableStore: Sendable {
         }
         summary.lessons = order.count
         let before = try await count("lessons")
-        var lessonIDs: [String: Int64] = [:]
-        for part in order.chunked(Self.chunk) {
-            var query: SQLQueryString = """
-                INSERT INTO lessons (identity_hash, subject, subject_full, type_id, start_minute, end_minute, weekday,
-                weeks, subgroup, start_day, end_day, date_day, note, announcement, exam) VALUES\u{20}
-                """
-            query += Self.values(
-                part.lazy.compactMap { key -> [(any Encodable & Sendable)?]? in
-                    guard let lesson = lessonsByIdentity[key] else { return nil }
-                    let weeks = lesson.weeks.reduce(0) { $0 | (1 << $1) }
-                    return [
-                        key, lesson.subject, lesson.subjectFullName, lesson.typeID, lesson.start.minutes,
-                        lesson.end.minutes, lesson.weekday?.rawValue, weeks, lesson.subgroup,
-                        lesson.dateRange?.lowerBound.dayNumber, lesson.dateRange?.upperBound.dayNumber,
-                        lesson.date?.dayNumber, lesson.note, lesson.isAnnouncement, lesson.isExam,
-                    ]
-                })
-            query += """
-                 ON CONFLICT (identity_hash) DO UPDATE SET subject_full = excluded.subject_full,
-                 note = excluded.note RETURNING id, identity_hash
-                """
-            for row in try await db.raw(query).all() {
-                lessonIDs[try row.decode(column: "identity_hash", as: String.self)] =
-                    try row.decode(column: "id", as: Int64.self)
-            }
-        }
+        let stored = try await storeLessons(order, lessonsByIdentity)
+        let lessonIDs = stored.ids
         summary.lessonsAdded = try await count("lessons") - before
 
         // Links. A group's schedule replaces the group's links, and the teachers and rooms of its
@@ -131,35 +109,33 @@ public struct TimetableStore: Sendable {
             }
         }
         try await deleteWhere("lesson_groups", column: "group_name", in: groupOwners)
-        for part in teacherOwners.chunked(Self.chunk) {
-            try await db.raw(
-                "DELETE FROM lesson_teachers WHERE from_teacher_schedule = \(bind: true) AND teacher_id IN (\(list(Array(part))))"
-            ).run()
-        }
-        for part in Array(groupScheduleLessons).chunked(Self.chunk) {
-            try await db.raw(
-                "DELETE FROM lesson_teachers WHERE from_teacher_schedule = \(bind: false) AND lesson_id IN (\(list(Array(part))))"
-            ).run()
-        }
+        try await deleteWhere(
+            "lesson_teachers", column: "teacher_id", in: teacherOwners, and: "from_teacher_schedule = \(bind: true)")
+        try await deleteWhere(
+            "lesson_teachers", column: "lesson_id", in: Array(groupScheduleLessons),
+            and: "from_teacher_schedule = \(bind: false)")
         try await deleteWhere("lesson_rooms", column: "lesson_id", in: Array(lessonIDs.values))
-        var groupLinks: [[(any Encodable & Sendable)?]] = []
-        var teacherLinks: [[(any Encodable & Sendable)?]] = []
-        var roomLinks: [[(any Encodable & Sendable)?]] = []
+        var groupLinks: [GroupLink] = []
+        var teacherLinks: [TeacherLink] = []
+        var roomLinks: [RoomLink] = []
         for key in order {
             guard let lesson = lessonsByIdentity[key], let id = lessonIDs[key] else {
                 throw ImportError(detail: "a lesson was not stored.")
             }
-            for group in Set(lesson.groups).sorted() { groupLinks.append([id, group]) }
+            for group in Set(lesson.groups).sorted() { groupLinks.append(GroupLink(lesson: id, group: group)) }
             for urlID in Set(lesson.teachers).sorted() {
                 guard let teacherID = teacherIDs[urlID] else {
                     throw ImportError(
                         detail: "a lesson of {subject} names the teacher {teacher}, who is not in the import.",
                         ["subject": String(describing: lesson.subject), "teacher": String(describing: urlID)])
                 }
-                teacherLinks.append([
-                    id, teacherID, teacherScheduleLinks.contains(LessonTeacher(lesson: id, teacher: teacherID)),
-                ])
+                teacherLinks.append(
+                    TeacherLink(
+                        lesson: id, teacher: teacherID,
+                        fromTeacherSchedule: teacherScheduleLinks.contains(
+                            LessonTeacher(lesson: id, teacher: teacherID))))
             }
+            var linkedRooms = Set<Int64>()  // two names of one room are one link
             for room in Set(lesson.rooms).sorted() {
                 guard let roomID = roomIDs[room] else {
                     throw ImportError(
@@ -171,18 +147,12 @@ public struct TimetableStore: Sendable {
                         ]
                     )
                 }
-                roomLinks.append([id, roomID])
+                if linkedRooms.insert(roomID).inserted { roomLinks.append(RoomLink(lesson: id, room: roomID)) }
             }
         }
-        try await insert(
-            "lesson_groups", columns: ["lesson_id", "group_name"], rows: groupLinks, ignoringConflicts: true)
-        try await insert(
-            "lesson_teachers", columns: ["lesson_id", "teacher_id", "from_teacher_schedule"], rows: teacherLinks,
-            conflict: """
-                ON CONFLICT (lesson_id, teacher_id) DO UPDATE SET
-                from_teacher_schedule = (lesson_teachers.from_teacher_schedule OR excluded.from_teacher_schedule)
-                """)
-        try await insert("lesson_rooms", columns: ["lesson_id", "room_id"], rows: roomLinks, ignoringConflicts: true)
+        try await insert(groupLinks, added: stored.added)
+        try await insert(teacherLinks, added: stored.added)
+        try await insert(roomLinks, added: stored.added)
 
         // Lessons nobody's schedule names any more.
         let beforeCleanup = try await count("lessons")

@@ -131,6 +131,42 @@ func snapshot(_ database: Database) async throws -> [String] {
         }
     }
 
+    /// PostgreSQL writes the links of lessons an import adds without conflict handling, and the
+    /// others with it: one import holding both kinds, with a link that is already stored.
+    @Test(arguments: TestDatabases.kinds)
+    func anImportOfKnownAndNewLessonsLinksEveryOne(_ kind: Database.Kind) async throws {
+        try await TestDatabases.withDatabase(kind) { database in
+            let lecture = ImportedLesson(
+                subject: "Физ", typeID: "ЛК", start: WallTime("09:00")!, end: WallTime("10:20")!, weekday: .monday,
+                rooms: [RoomKey(name: "200", building: 1)], teachers: ["t-one"], groups: ["100001", "100002"])
+            var practice = lecture
+            practice.subject = "Мат"
+            practice.typeID = "ПЗ"
+            practice.groups = ["100002"]
+            practice.rooms = [RoomKey(name: "200", building: 1), RoomKey(name: "301", building: 1)]
+            var first = TimetableImport()
+            first.teachers = [ImportedTeacher(urlID: "t-one", firstName: "Один", lastName: "Первый")]
+            first.schedules = [ImportedSchedule(owner: .group("100001"), lessons: [lecture])]
+            var second = first
+            second.schedules = [
+                ImportedSchedule(owner: .group("100002"), lessons: [lecture, practice]),
+                ImportedSchedule(owner: .teacher("t-one"), lessons: [practice]),
+            ]
+            _ = try await database.write { [first] db in try await TimetableStore(db).store(first, now: now) }
+            let summary = try await database.write { [second] db in
+                try await TimetableStore(db).store(second, now: now)
+            }
+            #expect(summary.lessonsAdded == 1)
+            let lessons = try await database.read { db in try await TimetableStore(db).lessons(groups: ["100002"]) }
+            #expect(lessons.map(\.subject).sorted() == ["Мат", "Физ"])
+            #expect(lessons.allSatisfy { $0.teachers.map(\.name) == ["Первый О."] })
+            #expect(lessons.first { $0.subject == "Мат" }?.rooms.map(\.name) == ["200-1", "301-1"])
+            #expect(lessons.first { $0.subject == "Физ" }?.groups == ["100001", "100002"])
+            #expect(try await database.read { db in try await TimetableStore(db).count("lesson_groups") } == 3)
+            #expect(try await database.read { db in try await TimetableStore(db).count("lesson_teachers") } == 2)
+        }
+    }
+
     @Test(arguments: TestDatabases.kinds)
     func aFailedImportLeavesTheEarlierDataAsItWas(_ kind: Database.Kind) async throws {
         try await TestDatabases.withDatabase(kind) { database in

@@ -1,0 +1,225 @@
+import Formats
+import SQLKit
+import SharedHelpers
+import Timetable
+
+/// An import's big writes: its lessons and their links to groups, teachers and rooms. SQLite takes
+/// them as multi-row INSERTs of 1,000 rows. PostgreSQL takes each table's rows in one statement
+/// of 10,000 rows that travel as bound arrays (`unnest`) or, for the lessons with their NULLs, as
+/// one bound JSON document (`json_to_recordset`): parsing and binding 1,000-row VALUES lists was
+/// a fifth of the server's time in an import, and building them most of the importer's after
+/// reading the files (docs/BENCHMARKS.md).
+extension TimetableStore {
+    /// A lesson's link to a group, a teacher or a room (each one at most once in an import).
+    struct GroupLink: Hashable {
+        var lesson: Int64
+        var group: String
+    }
+
+    struct TeacherLink: Hashable {
+        var lesson: Int64
+        var teacher: Int64
+        var fromTeacherSchedule: Bool
+    }
+
+    struct RoomLink: Hashable {
+        var lesson: Int64
+        var room: Int64
+    }
+
+    /// Rows per PostgreSQL statement of an import.
+    static let bulkChunk = 10_000
+
+    var takesBulkRows: Bool { db.dialect.name == "postgresql" }
+
+    /// The lessons' row ids by identity, and on PostgreSQL which of them this import added.
+    struct StoredLessons {
+        var ids: [String: Int64] = [:]
+        var added = Set<Int64>()
+
+        /// Takes a statement's rows: an id and identity each, or on PostgreSQL one row of arrays.
+        mutating func take(_ rows: [any SQLRow], arrays: Bool) throws {
+            for row in rows {
+                guard arrays else {
+                    ids[try row.decode(column: "identity_hash", as: String.self)] =
+                        try row.decode(column: "id", as: Int64.self)
+                    continue
+                }
+                let rowIDs = try row.decode(column: "id", as: [Int64]?.self) ?? []
+                let hashes = try row.decode(column: "identity_hash", as: [String]?.self) ?? []
+                let inserted = try row.decode(column: "added", as: [Bool]?.self) ?? []
+                guard rowIDs.count == hashes.count, rowIDs.count == inserted.count else {
+                    throw TimetableStore.ImportError(detail: "a lesson was not stored.")
+                }
+                for (index, id) in rowIDs.enumerated() {
+                    ids[hashes[index]] = id
+                    if inserted[index] { added.insert(id) }
+                }
+            }
+        }
+    }
+
+    /// Stores the lessons (a new identity is added, a known one gets the new full subject and
+    /// note) and answers each identity's row id.
+    func storeLessons(_ order: [String], _ lessons: [String: ImportedLesson]) async throws -> StoredLessons {
+        var stored = StoredLessons()
+        stored.ids.reserveCapacity(order.count)
+        let returning: SQLQueryString = """
+             ON CONFLICT (identity_hash) DO UPDATE SET subject_full = excluded.subject_full,
+             note = excluded.note RETURNING id, identity_hash
+            """
+        let columns = """
+            INSERT INTO lessons (identity_hash, subject, subject_full, type_id, start_minute, end_minute, weekday,
+            weeks, subgroup, start_day, end_day, date_day, note, announcement, exam)
+            """
+        let db = db
+        let bulk = takesBulkRows
+        // One statement runs while the next is written and the last one's ids are read.
+        try await withThrowingTaskGroup(of: [any SQLRow].self) { running in
+            for part in order.chunked(bulk ? Self.bulkChunk : Self.chunk) {
+                let rows = part.lazy.compactMap { key in lessons[key].map { (key, $0) } }
+                var query: SQLQueryString
+                if bulk {
+                    // The ids come back as one row of arrays (10,000 rows took PostgresNIO longer
+                    // than the statement); `xmax = 0`: the row was inserted, not updated.
+                    query = """
+                        WITH stored AS (\(unsafeRaw: columns) SELECT h, s, f, t, a, b, d, w, g, p, q, o, n, x, e
+                        FROM json_to_recordset(\(bind: Self.json(rows))::json) AS r(h text, s text, f text, t text,
+                        a integer, b integer, d integer, w integer, g integer, p integer, q integer, o integer, n text,
+                        x boolean, e boolean) \(returning), (xmax = 0) AS added)
+                        SELECT array_agg(id) AS id, array_agg(identity_hash) AS identity_hash,
+                        array_agg(added) AS added FROM stored
+                        """
+                } else {
+                    query = "\(unsafeRaw: columns) VALUES "
+                    query += Self.values(
+                        rows.map { key, lesson -> [(any Encodable & Sendable)?] in
+                            [
+                                key, lesson.subject, lesson.subjectFullName, lesson.typeID, lesson.start.minutes,
+                                lesson.end.minutes, lesson.weekday?.rawValue, Self.weekMask(lesson), lesson.subgroup,
+                                lesson.dateRange?.lowerBound.dayNumber, lesson.dateRange?.upperBound.dayNumber,
+                                lesson.date?.dayNumber, lesson.note, lesson.isAnnouncement, lesson.isExam,
+                            ]
+                        })
+                }
+                if !bulk { query += returning }
+                let previous = try await running.next()
+                running.addTask { [query] in try await db.raw(query).all() }
+                if let previous { try stored.take(previous, arrays: bulk) }
+            }
+            while let rows = try await running.next() { try stored.take(rows, arrays: bulk) }
+        }
+        return stored
+    }
+
+    /// Writes links: those of lessons this import added cannot be stored yet (nobody else sees
+    /// the new rows before the import commits), so they are plain INSERTs; the others may meet a
+    /// stored link and go through `conflict`.
+    private func insertLinks<Link>(
+        _ links: [Link], of lesson: (Link) -> Int64, added: Set<Int64>, conflict: String,
+        _ statement: (ArraySlice<Link>) -> SQLQueryString
+    ) async throws {
+        var fresh: [Link] = []
+        var known: [Link] = []
+        for link in links { if added.contains(lesson(link)) { fresh.append(link) } else { known.append(link) } }
+        for part in fresh.chunked(Self.bulkChunk) { try await db.raw(statement(part)).run() }
+        for part in known.chunked(Self.bulkChunk) {
+            try await db.raw(statement(part) + SQLQueryString(" " + conflict)).run()
+        }
+    }
+
+    static func weekMask(_ lesson: ImportedLesson) -> Int { lesson.weeks.reduce(0) { $0 | (1 << $1) } }
+
+    /// The lessons as a JSON array of objects with one-letter keys (an absent key is NULL).
+    static func json(_ rows: some Sequence<(String, ImportedLesson)>) -> String {
+        var writer = JSONWriter(capacity: 1 << 20)
+        writer.array(rows) { writer, row in
+            let (key, lesson) = row
+            writer.object { writer in
+                writer.field("h", key)
+                writer.field("s", lesson.subject)
+                writer.field("f", lesson.subjectFullName)
+                writer.field("t", lesson.typeID)
+                writer.field("a", lesson.start.minutes)
+                writer.field("b", lesson.end.minutes)
+                writer.field("d", lesson.weekday?.rawValue)
+                writer.field("w", weekMask(lesson))
+                writer.field("g", lesson.subgroup)
+                writer.field("p", lesson.dateRange?.lowerBound.dayNumber)
+                writer.field("q", lesson.dateRange?.upperBound.dayNumber)
+                writer.field("o", lesson.date?.dayNumber)
+                writer.field("n", lesson.note)
+                writer.field("x", lesson.isAnnouncement)
+                writer.field("e", lesson.isExam)
+            }
+        }
+        return String(decoding: writer.bytes, as: UTF8.self)
+    }
+
+    func insert(_ links: [GroupLink], added: Set<Int64>) async throws {
+        guard takesBulkRows else {
+            return try await insert(
+                "lesson_groups", columns: ["lesson_id", "group_name"], rows: links.map { [$0.lesson, $0.group] },
+                ignoringConflicts: true)
+        }
+        try await insertLinks(links, of: \.lesson, added: added, conflict: "ON CONFLICT DO NOTHING") { part in
+            """
+            INSERT INTO lesson_groups (lesson_id, group_name)
+            SELECT * FROM unnest(\(bind: part.map(\.lesson))::bigint[], \(bind: part.map(\.group))::text[])
+            """
+        }
+    }
+
+    func insert(_ links: [TeacherLink], added: Set<Int64>) async throws {
+        let conflict = """
+            ON CONFLICT (lesson_id, teacher_id) DO UPDATE SET
+            from_teacher_schedule = (lesson_teachers.from_teacher_schedule OR excluded.from_teacher_schedule)
+            """
+        guard takesBulkRows else {
+            return try await insert(
+                "lesson_teachers", columns: ["lesson_id", "teacher_id", "from_teacher_schedule"],
+                rows: links.map { [$0.lesson, $0.teacher, $0.fromTeacherSchedule] }, conflict: conflict)
+        }
+        try await insertLinks(links, of: \.lesson, added: added, conflict: conflict) { part in
+            """
+            INSERT INTO lesson_teachers (lesson_id, teacher_id, from_teacher_schedule)
+            SELECT * FROM unnest(\(bind: part.map(\.lesson))::bigint[], \(bind: part.map(\.teacher))::bigint[],
+            \(bind: part.map(\.fromTeacherSchedule))::boolean[])
+            """
+        }
+    }
+
+    func insert(_ links: [RoomLink], added: Set<Int64>) async throws {
+        guard takesBulkRows else {
+            return try await insert(
+                "lesson_rooms", columns: ["lesson_id", "room_id"], rows: links.map { [$0.lesson, $0.room] },
+                ignoringConflicts: true)
+        }
+        try await insertLinks(links, of: \.lesson, added: added, conflict: "ON CONFLICT DO NOTHING") { part in
+            """
+            INSERT INTO lesson_rooms (lesson_id, room_id)
+            SELECT * FROM unnest(\(bind: part.map(\.lesson))::bigint[], \(bind: part.map(\.room))::bigint[])
+            """
+        }
+    }
+
+    /// Deletes the rows of `table` whose `column` is one of `values` (and that match `condition`).
+    func deleteWhere<T: Encodable & Sendable>(
+        _ table: String, column: String, in values: [T], and condition: SQLQueryString? = nil
+    ) async throws {
+        let extra: SQLQueryString = condition.map { " AND " + $0 } ?? ""
+        if takesBulkRows {
+            for part in values.chunked(Self.bulkChunk) {
+                try await db.raw(
+                    "DELETE FROM \(unsafeRaw: table) WHERE \(unsafeRaw: column) = ANY(\(bind: Array(part)))\(extra)"
+                ).run()
+            }
+            return
+        }
+        for part in values.chunked(Self.chunk) {
+            try await db.raw(
+                "DELETE FROM \(unsafeRaw: table) WHERE \(unsafeRaw: column) IN (\(list(Array(part))))\(extra)"
+            ).run()
+        }
+    }
+}
