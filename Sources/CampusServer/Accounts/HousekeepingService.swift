@@ -5,7 +5,7 @@ import Storage
 
 /// Periodic work of a running server: delivering mail that could not go out at once and removing
 /// expired sessions, reset tokens and old failed logins.
-struct HousekeepingService: Service {
+struct HousekeepingService: NamedService {
     let outbox: Outbox
     let accounts: AccountService
     let interval: Duration

@@ -15,7 +15,7 @@ import Storage
 import Timetable
 
 /// Closes the database when the server stops (after the HTTP server, which stops first).
-struct DatabaseService: Service {
+struct DatabaseService: NamedService {
     let database: Database
 
     func run() async throws {

@@ -10,7 +10,7 @@ import ServiceLifecycle
 /// megabytes stay resident that nothing uses. `malloc_trim(0)` returns the free pages of every
 /// arena: after the fresh-schedule load of `Benchmarks/schedule-fresh.sh`, 132.6 MB became
 /// 99.7 MB (docs/BENCHMARKS.md). It runs on NIO's thread pool.
-struct MemoryTrimService: Service {
+struct MemoryTrimService: NamedService {
     let interval: Duration
     let logger: Logger
 

@@ -2,7 +2,7 @@ import ServiceLifecycle
 
 /// Runs once as the server starts: catches the catalogue up with the uploads folder (see
 /// ``ListenService/recoverUploads()``), then waits for shutdown, as a service of the group must.
-struct UploadRecoveryService: Service {
+struct UploadRecoveryService: NamedService {
     let listen: ListenService
 
     func run() async throws {

@@ -9,7 +9,7 @@ import Timetable
 
 /// Runs the IIS sync in the server: soon after start, then at every interval. Where several
 /// instances share a database, the one holding the lease (a setting renewed at each run) syncs.
-struct IISSyncService: Service {
+struct IISSyncService: NamedService {
     let sync: IISSync
     let interval: Duration
     let database: Database
