@@ -62,7 +62,7 @@ extension APIHandler {
             case .jpeg(let body): ("image/jpeg", body)
             case .image_webp(let body): ("image/webp", body)
             }
-        if user.role != .admin { throw Problem.forbidden("Only admins configure the home feed.") }
+        if user.role != .admin { throw Problem.forbidden("Only admins manage the media library.") }
         let data = try await [UInt8](collecting: body, upTo: BodyLimits.libraryImage)
         let id = try await listen.addLibraryImage(contentType: contentType, data: data, by: user)
         return .created(.init(body: .json(.init(id: id, url: APIRoutes.libraryImage.path(id)))))

@@ -106,10 +106,8 @@ extension HomeFeed {
             }
             more = SiteRoutes.stations.path
         case .picks:
-            // Nothing to pick in an empty library.
-            let genres = try await store.genres()
-            let authors = try await store.authorsByItems(limit: 1)
-            guard !genres.isEmpty || !authors.isEmpty else { return nil }
+            // Nothing to pick in an empty library (one author answers; the genres only without one).
+            if try await store.authorsByItems(limit: 1).isEmpty, try await store.genres().isEmpty { return nil }
             let link = SiteRoutes.listenPicks.path
             block.items = [Item(kind: "link", id: link, title: Self.pickTitle, ref: link, url: link)]
         case .link:

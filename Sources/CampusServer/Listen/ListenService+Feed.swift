@@ -70,7 +70,8 @@ extension ListenService {
 
     /// Keeps an image for a block or a picture (admins): a PNG, JPEG or WebP image of at most 2 MiB.
     func addLibraryImage(contentType: String, data: [UInt8], by user: UserRecord) async throws -> Int64 {
-        guard user.role == .admin else { throw Problem.forbidden("Only admins configure the home feed.") }
+        // An image may become a block's or an author's or genre's picture: the library's, not the feed's.
+        guard user.role == .admin else { throw Problem.forbidden("Only admins manage the media library.") }
         guard data.count <= BodyLimits.libraryImage else { throw Problem.tooLarge(limit: BodyLimits.libraryImage) }
         let kind = try ImageKind.of(
             data, sentAs: contentType, field: "image",

@@ -31,13 +31,15 @@ extension ListenService {
         var picture: Picture?
     }
 
-    func playlists(for user: UserRecord) async throws -> [Listed] {
+    /// The listener's own playlists, then (unless a caller has no use for them: a Subsonic player
+    /// lists only playlists it can change) the system playlists with their sizes and covers.
+    func playlists(for user: UserRecord, includingSystem: Bool = true) async throws -> [Listed] {
         try await database.read { db in
             let store = ListenStore(db)
             let own = try await store.playlists(userID: user.id)
             let pictures = try await store.pictures(playlistIDs: own.map(\.id))
             var result = own.map { Listed(playlist: $0, count: $0.itemCount, picture: pictures[$0.id]) }
-            for system in SystemPlaylist.allCases {
+            for system in includingSystem ? SystemPlaylist.allCases : [] {
                 let ids = try await store.systemPlaylist(system, userID: user.id, limit: 100)
                 let covered = try await store.media(ids: Array(ids.prefix(20))).first(where: \.hasCover)
                 result.append(

@@ -128,7 +128,7 @@ struct SubsonicCollections: Sendable {
         let user = try call.user
         var list: [SubsonicNode] = []
         // One read: the list knows each playlist's size and length.
-        for listed in try await listen.playlists(for: user) {
+        for listed in try await listen.playlists(for: user, includingSystem: false) {
             guard let playlist = listed.playlist else { continue }
             list.append(
                 node(
