@@ -11,18 +11,18 @@ import Timetable
 /// reading the files (docs/BENCHMARKS.md).
 extension TimetableStore {
     /// A lesson's link to a group, a teacher or a room (each one at most once in an import).
-    struct GroupLink: Hashable {
+    struct GroupLink {
         var lesson: Int64
         var group: String
     }
 
-    struct TeacherLink: Hashable {
+    struct TeacherLink {
         var lesson: Int64
         var teacher: Int64
         var fromTeacherSchedule: Bool
     }
 
-    struct RoomLink: Hashable {
+    struct RoomLink {
         var lesson: Int64
         var room: Int64
     }
