@@ -144,7 +144,10 @@ let package = Package(
         ),
         .target(
             name: "CampusTestSupport",
-            dependencies: ["Storage", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "Storage", .product(name: "Logging", package: "swift-log"),
+                .product(name: "SQLKit", package: "sql-kit"),
+            ],
             path: "Tests/Support"
         ),
         .testTarget(name: "InputRulesTests", dependencies: ["InputRules", "Localization"]),

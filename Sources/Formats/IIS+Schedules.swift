@@ -71,8 +71,16 @@ extension IIS {
         var seenRooms: [RoomKey: ImportedRoom] = [:]
         var seenTeachers: [String: ImportedTeacher] = [:]
         var seenGroups: [String: ImportedGroup] = [:]
+        var roomsByText: [String: ImportedRoom] = [:]  // a schedule names few rooms, each many times
+        func room(_ text: String) -> ImportedRoom? {
+            if let known = roomsByText[text] { return known }
+            let parsed = IIS.room(text)
+            roomsByText[text] = parsed
+            return parsed
+        }
         func add(_ lesson: LessonDTO, weekday: Weekday?, isExam: Bool, path: @autoclosure () -> String) throws {
-            let converted = try self.lesson(lesson, weekday: weekday, isExam: isExam, owner: owner, path: path())
+            let converted = try self.lesson(
+                lesson, weekday: weekday, isExam: isExam, owner: owner, room: room, path: path())
             lessons.append(converted.lesson)
             for room in converted.rooms { seenRooms[room.key] = seenRooms[room.key] ?? room }
             for teacher in converted.teachers { seenTeachers[teacher.urlID] = teacher }
@@ -106,7 +114,8 @@ extension IIS {
 
     /// One lesson, checked field by field.
     static func lesson(
-        _ dto: LessonDTO, weekday: Weekday?, isExam: Bool, owner: ScheduleOwner, path: @autoclosure () -> String
+        _ dto: LessonDTO, weekday: Weekday?, isExam: Bool, owner: ScheduleOwner,
+        room: (String) -> ImportedRoom? = IIS.room, path: @autoclosure () -> String
     ) throws
         -> (lesson: ImportedLesson, rooms: [ImportedRoom], teachers: [ImportedTeacher], groups: [ImportedGroup])
     {

@@ -24,13 +24,21 @@ public enum TextRules {
 
     /// What is wrong with a text, as a sentence about `{field}` (a value or a part the caller
     /// gives: "{field} has 600 characters; at most 500."), or nil when it keeps the rules.
+    /// One pass over the scalars, compiled for the caller's text type (`@inlinable`): an import
+    /// checks every field of 40,000 lessons, and the unspecialized walk was a twentieth of it.
+    @inlinable
     public static func problem(in text: some StringProtocol, limit: Int, multiline: Bool = false) -> Phrase? {
-        let length = text.unicodeScalars.count
+        var length = 0
+        var control: Unicode.Scalar?
+        for scalar in text.unicodeScalars {
+            length += 1
+            if control == nil, isControl(scalar, multiline: multiline) { control = scalar }
+        }
         if length > limit {
             return Phrase(
                 "{field} has {length} characters; at most {limit}.", ["length": String(length), "limit": String(limit)])
         }
-        if let scalar = firstControl(in: text, multiline: multiline) {
+        if let scalar = control {
             return Phrase(
                 "{field} contains a control character ({codePoint}), which is not allowed.",
                 ["codePoint": codePoint(scalar)])

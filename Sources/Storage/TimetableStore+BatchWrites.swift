@@ -21,9 +21,7 @@ extension TimetableStore {
             for start in stride(from: 0, to: schedules.count, by: size) {
                 let part = schedules[start..<min(start + size, schedules.count)]
                 group.addTask {
-                    try await NIOThreadPool.singleton.runIfActive {
-                        (start, part.map { $0.lessons.map { hash($0.identity) } })
-                    }
+                    try await NIOThreadPool.singleton.runIfActive { (start, identityHashes(of: part)) }
                 }
             }
             var result = [[String]](repeating: [], count: schedules.count)
@@ -32,6 +30,11 @@ extension TimetableStore {
             }
             return result
         }
+    }
+
+    /// Each schedule's lesson identity hashes, in lesson order, computed here.
+    public static func identityHashes(of schedules: some Collection<ImportedSchedule>) -> [[String]] {
+        schedules.map { $0.lessons.map { hash($0.identity) } }
     }
 
     static func hash(_ identity: String) -> String {

@@ -28,12 +28,12 @@ extension TimetableStore {
     }
 
     /// Rows per PostgreSQL statement of an import.
-    static let bulkChunk = 10_000
+    public static let bulkChunk = 10_000
 
     var takesBulkRows: Bool { db.dialect.name == "postgresql" }
 
     /// The lessons' row ids by identity, and on PostgreSQL which of them this import added.
-    struct StoredLessons {
+    public struct StoredLessons: Sendable {
         var ids: [String: Int64] = [:]
         var added = Set<Int64>()
 
@@ -59,11 +59,11 @@ extension TimetableStore {
         }
     }
 
-    /// Stores the lessons (a new identity is added, a known one gets the new full subject and
-    /// note) and answers each identity's row id.
-    func storeLessons(_ order: [String], _ lessons: [String: ImportedLesson]) async throws -> StoredLessons {
+    /// Stores lessons given with their identity hashes (a new identity is added, a known one gets
+    /// the new full subject and note) and answers each identity's row id.
+    func storeLessons(_ lessons: [(String, ImportedLesson)]) async throws -> StoredLessons {
         var stored = StoredLessons()
-        stored.ids.reserveCapacity(order.count)
+        stored.ids.reserveCapacity(lessons.count)
         let returning: SQLQueryString = """
              ON CONFLICT (identity_hash) DO UPDATE SET subject_full = excluded.subject_full,
              note = excluded.note RETURNING id, identity_hash
@@ -76,8 +76,7 @@ extension TimetableStore {
         let bulk = takesBulkRows
         // One statement runs while the next is written and the last one's ids are read.
         try await withThrowingTaskGroup(of: [any SQLRow].self) { running in
-            for part in order.chunked(bulk ? Self.bulkChunk : Self.chunk) {
-                let rows = part.lazy.compactMap { key in lessons[key].map { (key, $0) } }
+            for rows in lessons.chunked(bulk ? Self.bulkChunk : Self.chunk) {
                 var query: SQLQueryString
                 if bulk {
                     // The ids come back as one row of arrays (10,000 rows took PostgresNIO longer

@@ -35,12 +35,14 @@ public struct TimetableStore: Sendable {
     /// Stores an import as an upsert: faculties, specialities, departments, groups, teachers and
     /// rooms by their keys (fields the import leaves nil keep their stored values); each schedule
     /// replaces its owner's lessons. A lesson is one row whoever's schedule names it; lessons that
-    /// nobody's schedule names any more are removed. Run it inside one write transaction.
-    public func store(_ data: TimetableImport, now: Date) async throws -> ImportSummary {
+    /// nobody's schedule names any more are removed. Run it inside one write transaction; with
+    /// `staged`, the import's schedules were staged (and some of their lessons stored) in that
+    /// transaction already, in the order of `data.schedules`.
+    public func store(_ data: TimetableImport, now: Date, staged: StagedLessons? = nil) async throws -> ImportSummary {
         var summary = ImportSummary()
         summary.schedules = data.schedules.count
         // The lessons' identities are hashed on the thread pool while the directory is written.
-        async let hashing = Self.identityHashes(data.schedules)
+        async let hashing = Self.identityHashes(staged == nil ? data.schedules : [])
         try await upsertFaculties(data.faculties)
         try await upsertSpecialities(data.specialities)
         try await upsertDepartments(data.departments)
@@ -60,26 +62,23 @@ public struct TimetableStore: Sendable {
         }
 
         // Lessons: one row per identity, whichever schedules name it.
-        let keys = try await hashing
-        var lessonsByIdentity: [String: ImportedLesson] = [:]
-        var order: [String] = []
-        for (scheduleIndex, schedule) in data.schedules.enumerated() {
-            for (lessonIndex, lesson) in schedule.lessons.enumerated() {
-                let key = keys[scheduleIndex][lessonIndex]
-                if var existing = lessonsByIdentity[key] {
-                    existing.teachers = Array(Set(existing.teachers + lesson.teachers)).sorted()
-                    lessonsByIdentity[key] = existing
-                } else {
-                    lessonsByIdentity[key] = lesson
-                    order.append(key)
-                }
+        var lessons: StagedLessons
+        if let staged {
+            guard staged.schedules == data.schedules.count else {
+                throw ImportError(detail: "a lesson was not stored.")
             }
+            lessons = staged
+        } else {
+            lessons = try await stageLessons()
+            lessons.stage(data.schedules, hashes: try await hashing)
         }
+        if let rest = lessons.takePending() { lessons.record(try await store(rest)) }
+        let keys = lessons.keys
+        let order = lessons.order
+        let lessonsByIdentity = lessons.lessons
+        let lessonIDs = lessons.stored.ids
         summary.lessons = order.count
-        let before = try await count("lessons")
-        let stored = try await storeLessons(order, lessonsByIdentity)
-        let lessonIDs = stored.ids
-        summary.lessonsAdded = try await count("lessons") - before
+        summary.lessonsAdded = try await count("lessons") - lessons.countBefore
 
         // Links. A group's schedule replaces the group's links, and the teachers and rooms of its
         // lessons. A teacher's schedule replaces the lessons the teacher's own schedule names
@@ -150,9 +149,9 @@ public struct TimetableStore: Sendable {
                 if linkedRooms.insert(roomID).inserted { roomLinks.append(RoomLink(lesson: id, room: roomID)) }
             }
         }
-        try await insert(groupLinks, added: stored.added)
-        try await insert(teacherLinks, added: stored.added)
-        try await insert(roomLinks, added: stored.added)
+        try await insert(groupLinks, added: lessons.stored.added)
+        try await insert(teacherLinks, added: lessons.stored.added)
+        try await insert(roomLinks, added: lessons.stored.added)
 
         // Lessons nobody's schedule names any more.
         let beforeCleanup = try await count("lessons")

@@ -121,17 +121,20 @@ private struct LimitCheck {
         problem = ImportLimitProblem(phrase)
     }
 
-    mutating func lesson(_ lesson: ImportedLesson, _ at: String) {
-        text(lesson.subject, "\(at).subject", TimetableLimits.name)
-        text(lesson.subjectFullName, "\(at).subjectFullName", TimetableLimits.name)
-        text(lesson.typeID, "\(at).lessonType", TimetableLimits.key)
-        text(lesson.note, "\(at).note", TimetableLimits.note, multiline: true)
-        for (index, room) in lesson.rooms.enumerated() { text(room.name, "\(at).rooms[\(index)]", TimetableLimits.key) }
+    /// `at` is written only for a problem (40,000 lessons are checked in an import).
+    mutating func lesson(_ lesson: ImportedLesson, _ at: @autoclosure () -> String) {
+        text(lesson.subject, "\(at()).subject", TimetableLimits.name)
+        text(lesson.subjectFullName, "\(at()).subjectFullName", TimetableLimits.name)
+        text(lesson.typeID, "\(at()).lessonType", TimetableLimits.key)
+        text(lesson.note, "\(at()).note", TimetableLimits.note, multiline: true)
+        for (index, room) in lesson.rooms.enumerated() {
+            text(room.name, "\(at()).rooms[\(index)]", TimetableLimits.key)
+        }
         for (index, teacher) in lesson.teachers.enumerated() {
-            text(teacher, "\(at).teachers[\(index)]", TimetableLimits.key)
+            text(teacher, "\(at()).teachers[\(index)]", TimetableLimits.key)
         }
         for (index, group) in lesson.groups.enumerated() {
-            text(group, "\(at).groups[\(index)]", TimetableLimits.key)
+            text(group, "\(at()).groups[\(index)]", TimetableLimits.key)
         }
         guard problem == nil else { return }
         if !TimetableLimits.subgroups.contains(lesson.subgroup) {
@@ -139,7 +142,7 @@ private struct LimitCheck {
                 Phrase(
                     "{field} is {subgroup}; a subgroup is from {first} to {last}.",
                     [
-                        "field": "\(at).subgroup", "subgroup": String(lesson.subgroup),
+                        "field": "\(at()).subgroup", "subgroup": String(lesson.subgroup),
                         "first": String(TimetableLimits.subgroups.lowerBound),
                         "last": String(TimetableLimits.subgroups.upperBound),
                     ]))
@@ -147,7 +150,7 @@ private struct LimitCheck {
             problem = ImportLimitProblem(
                 Phrase(
                     "{field} names week {week}; study weeks are from 1 to {last}.",
-                    ["field": "\(at).weeks", "week": String(week), "last": String(TimetableLimits.weeks.upperBound)]))
+                    ["field": "\(at()).weeks", "week": String(week), "last": String(TimetableLimits.weeks.upperBound)]))
         }
     }
 }

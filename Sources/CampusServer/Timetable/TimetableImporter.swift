@@ -5,8 +5,8 @@ import NIOPosix
 import Storage
 import Timetable
 
-/// Imports timetable files and sources into the database: every file is read and checked first,
-/// then all of them are stored in one transaction, so a bad file changes nothing.
+/// Imports timetable files and sources into the database, all of an import in one transaction,
+/// so a bad file changes nothing (IIS files are read while that transaction is open).
 public struct TimetableImporter: Sendable {
     let database: Database
     let logger: Logger
@@ -25,16 +25,49 @@ public struct TimetableImporter: Sendable {
 
     /// Reads IIS files (schedules and lists, in any order) and stores them. Files are read on
     /// every core at once (on NIO's thread pool: tasks started from an event loop stay on it) and
-    /// merged in the order given.
+    /// merged in the order given; the import's write transaction is open while they are read, and
+    /// their lessons go to the database in batches meanwhile (``StagedLessons``), so the database
+    /// works while the files are read (docs/BENCHMARKS.md); `batch` is how many new lessons
+    /// wait for their batch.
     public func importIIS(
-        files: [String], progress: @escaping @Sendable (Progress) -> Void = { _ in }
+        files: [String], batch: Int = TimetableStore.bulkChunk,
+        progress: @escaping @Sendable (Progress) -> Void = { _ in }
     ) async throws -> ImportSummary {
+        let logger = logger
         let started = ContinuousClock.now
-        var parts = [TimetableImport?](repeating: nil, count: files.count)
+        let summary = try await database.write { db in
+            let store = TimetableStore(db)
+            var staged = try await store.stageLessons()
+            let data = try await Self.readIIS(files, batch: batch, staging: &staged, store: store, progress: progress)
+            logger.debug(
+                "timetable files read",
+                metadata: ["files": "\(files.count)", "seconds": "\(ContinuousClock.now - started)"])
+            return try await store.store(data, now: Date(), staged: staged)
+        }
+        log(summary, started: started)
+        return summary
+    }
+
+    /// What a reading task or a batch of lessons on its way to the database gives back.
+    private enum ReadingEvent: Sendable {
+        case read(index: Int, part: TimetableImport, hashes: [[String]])
+        case stored(TimetableStore.StoredLessons)
+    }
+
+    /// Reads the files, merging them in order and staging their schedules; a batch of staged
+    /// lessons is stored while the next files are read (one batch at a time: one connection).
+    private static func readIIS(
+        _ files: [String], batch: Int, staging staged: inout StagedLessons, store: TimetableStore,
+        progress: @escaping @Sendable (Progress) -> Void
+    ) async throws -> TimetableImport {
+        var data = TimetableImport()
+        var waiting: [Int: (part: TimetableImport, hashes: [[String]])] = [:]
+        var merged = 0
         let width = max(1, ProcessInfo.processInfo.activeProcessorCount)
-        try await withThrowingTaskGroup(of: (Int, TimetableImport).self) { group in
+        try await withThrowingTaskGroup(of: ReadingEvent.self) { group in
             var next = 0
             var done = 0
+            var storing = false
             func start() {
                 guard next < files.count else { return }
                 let index = next
@@ -43,28 +76,40 @@ public struct TimetableImporter: Sendable {
                     let path = files[index]
                     let name = URL(fileURLWithPath: path).lastPathComponent
                     return try await NIOThreadPool.singleton.runIfActive {
-                        (index, try IIS.read(try InputFile.read(path), file: name))
+                        let part = try IIS.read(try InputFile.read(path), file: name)
+                        return .read(
+                            index: index, part: part, hashes: TimetableStore.identityHashes(of: part.schedules))
                     }
                 }
             }
             for _ in 0..<width { start() }
-            while let (index, part) = try await group.next() {
-                parts[index] = part
-                done += 1
-                progress(
-                    Progress(done: done, total: files.count, file: URL(fileURLWithPath: files[index]).lastPathComponent)
-                )
-                start()
+            while let event = try await group.next() {
+                switch event {
+                case .stored(let batch):
+                    staged.record(batch)
+                    storing = false
+                case .read(let index, let part, let hashes):
+                    waiting[index] = (part, hashes)
+                    done += 1
+                    progress(
+                        Progress(
+                            done: done, total: files.count, file: URL(fileURLWithPath: files[index]).lastPathComponent)
+                    )
+                    start()
+                    while let (part, hashes) = waiting.removeValue(forKey: merged) {
+                        data.merge(part)
+                        staged.stage(part.schedules, hashes: hashes)
+                        merged += 1
+                    }
+                }
+                if !storing, let lessons = staged.takePending(batch) {
+                    storing = true
+                    group.addTask { .stored(try await store.store(lessons)) }
+                }
             }
         }
-        var data = TimetableImport()
-        for part in parts { if let part { data.merge(part) } }
-        logger.debug(
-            "timetable files read",
-            metadata: ["files": "\(files.count)", "seconds": "\(ContinuousClock.now - started)"])
-        return try await store(data)
+        return data
     }
-
     /// Reads seed 004's files (`schedule.json`, and `teachers.json` and `user.json` if given) and
     /// stores them as the group's odd/even weekly schedule. With a term start, the institution's
     /// calendar becomes odd and even weeks from it.
@@ -123,6 +168,11 @@ public struct TimetableImporter: Sendable {
     public func store(_ data: TimetableImport) async throws -> ImportSummary {
         let started = ContinuousClock.now
         let summary = try await database.write { db in try await TimetableStore(db).store(data, now: Date()) }
+        log(summary, started: started)
+        return summary
+    }
+
+    private func log(_ summary: ImportSummary, started: ContinuousClock.Instant) {
         logger.debug("timetable stored", metadata: ["seconds": "\(ContinuousClock.now - started)"])
         logger.info(
             "timetable imported",
@@ -131,6 +181,5 @@ public struct TimetableImporter: Sendable {
                 "added": "\(summary.lessonsAdded)",
                 "removed": "\(summary.lessonsRemoved)",
             ])
-        return summary
     }
 }
