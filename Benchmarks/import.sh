@@ -2,7 +2,8 @@
 # Import speed: a corpus of 1,000 group schedules made from the real IIS fixtures (about 40,500
 # lessons), imported by `campus import iis` into a new SQLite database each run and, when
 # POSTGRES_URL names a server where it may create databases, into a new PostgreSQL database each
-# run (the same machine's cores), timed by hyperfine. BEFORE names an earlier build to time beside
+# run (the same machine's cores), and the same files a second time into that database (each build
+# after its own first import), timed by hyperfine. BEFORE names an earlier build to time beside
 # it in the same run, on both databases.
 #   [POSTGRES_URL=postgres://…/postgres] [BEFORE=/path/to/campus] Benchmarks/import.sh [CAMPUS_BINARY] [FIXTURES_DIR]
 set -euo pipefail
@@ -28,8 +29,13 @@ if [ -n "${POSTGRES_URL:-}" ]; then
   hyperfine --warmup 1 --runs 5 --prepare "$fresh && $binary migrate --database $database >/dev/null 2>&1" \
     "${commands[@]}" --export-markdown "$work/import-pg.md"
   cat "$work/import-pg.md"
-  hyperfine --runs 3 "$binary import iis --data-dir $work/pg --database $database $work/corpus/*.json 2>/dev/null" \
-    --export-markdown "$work/reimport-pg.md"
+  # The same files again (what a daily IIS sync mostly is): each build's second import of them.
+  again=()
+  for build in ${BEFORE:-} "$binary"; do
+    again+=(--prepare "$fresh && $build migrate --database $database >/dev/null 2>&1 && $build import iis --data-dir $work/pg --database $database $work/corpus/*.json >/dev/null 2>&1"
+      "$build import iis --data-dir $work/pg --database $database $work/corpus/*.json 2>/dev/null")
+  done
+  hyperfine --runs 3 "${again[@]}" --export-markdown "$work/reimport-pg.md"
   cat "$work/reimport-pg.md"
   psql "$POSTGRES_URL" -qc 'DROP DATABASE IF EXISTS campus_import_bench'
 fi

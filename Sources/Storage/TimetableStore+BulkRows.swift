@@ -80,14 +80,24 @@ extension TimetableStore {
                 var query: SQLQueryString
                 if bulk {
                     // The ids come back as one row of arrays (10,000 rows took PostgresNIO longer
-                    // than the statement); `xmax = 0`: the row was inserted, not updated.
+                    // than the statement); `xmax = 0`: the row was inserted, not updated. A known
+                    // lesson whose full subject and note are as stored is not written again
+                    // (most of a repeated import): its id is read (`kept` sees the rows as they
+                    // were before the statement).
                     query = """
-                        WITH stored AS (\(unsafeRaw: columns) SELECT h, s, f, t, a, b, d, w, g, p, q, o, n, x, e
-                        FROM json_to_recordset(\(bind: Self.json(rows))::json) AS r(h text, s text, f text, t text,
-                        a integer, b integer, d integer, w integer, g integer, p integer, q integer, o integer, n text,
-                        x boolean, e boolean) \(returning), (xmax = 0) AS added)
+                        WITH r AS (SELECT * FROM json_to_recordset(\(bind: Self.json(rows))::json) AS r(h text,
+                        s text, f text, t text, a integer, b integer, d integer, w integer, g integer, p integer,
+                        q integer, o integer, n text, x boolean, e boolean)),
+                        stored AS (\(unsafeRaw: columns) SELECT h, s, f, t, a, b, d, w, g, p, q, o, n, x, e FROM r
+                        ON CONFLICT (identity_hash) DO UPDATE SET subject_full = excluded.subject_full,
+                        note = excluded.note WHERE (lessons.subject_full, lessons.note)
+                        IS DISTINCT FROM (excluded.subject_full, excluded.note)
+                        RETURNING id, identity_hash, (xmax = 0) AS added),
+                        kept AS (SELECT l.id, l.identity_hash, FALSE AS added FROM lessons AS l JOIN r ON l.identity_hash = r.h
+                        WHERE NOT EXISTS (SELECT 1 FROM stored WHERE stored.identity_hash = l.identity_hash)),
+                        every AS (SELECT * FROM stored UNION ALL SELECT * FROM kept)
                         SELECT array_agg(id) AS id, array_agg(identity_hash) AS identity_hash,
-                        array_agg(added) AS added FROM stored
+                        array_agg(added) AS added FROM every
                         """
                 } else {
                     query = "\(unsafeRaw: columns) VALUES "
@@ -115,7 +125,7 @@ extension TimetableStore {
     /// the new rows before the import commits), so they are plain INSERTs; the others may meet a
     /// stored link and go through `conflict`.
     private func insertLinks<Link>(
-        _ links: [Link], of lesson: (Link) -> Int64, added: Set<Int64>, conflict: String,
+        _ links: [Link], of lesson: (Link) -> Int64, added: Set<Int64>, conflict: SQLQueryString,
         _ statement: (ArraySlice<Link>) -> SQLQueryString
     ) async throws {
         var fresh: [Link] = []
@@ -123,7 +133,7 @@ extension TimetableStore {
         for link in links { if added.contains(lesson(link)) { fresh.append(link) } else { known.append(link) } }
         for part in fresh.chunked(Self.bulkChunk) { try await db.raw(statement(part)).run() }
         for part in known.chunked(Self.bulkChunk) {
-            try await db.raw(statement(part) + SQLQueryString(" " + conflict)).run()
+            try await db.raw(statement(part) + " " + conflict).run()
         }
     }
 
@@ -155,6 +165,44 @@ extension TimetableStore {
         return String(decoding: writer.bytes, as: UTF8.self)
     }
 
+    /// Replaces the links of the groups whose schedules an import holds with the import's group
+    /// links. On PostgreSQL the links the import keeps stay: the stale ones are deleted and the
+    /// others inserted, and an insert that meets its stored link writes nothing and checks no
+    /// foreign key (deleting and writing them all again was most of a repeated import's time).
+    func replaceLinks(ofGroups owners: [String], with links: [GroupLink], added: Set<Int64>) async throws {
+        guard takesBulkRows else {
+            try await deleteWhere("lesson_groups", column: "group_name", in: owners)
+            return try await insert(links, added: added)
+        }
+        let kept = links.filter { !added.contains($0.lesson) }  // the added lessons have no links yet
+        try await db.raw(
+            """
+            DELETE FROM lesson_groups AS o WHERE o.group_name = ANY(\(bind: owners)) AND NOT EXISTS (
+            SELECT 1 FROM unnest(\(bind: kept.map(\.lesson))::bigint[], \(bind: kept.map(\.group))::text[]) AS n(l, g)
+            WHERE n.l = o.lesson_id AND n.g = o.group_name)
+            """
+        ).run()
+        try await insert(links, added: added)
+    }
+
+    /// Replaces the room links of the import's lessons with its room links, as
+    /// ``replaceLinks(ofGroups:with:added:)`` does for groups.
+    func replaceLinks(ofLessons lessons: [Int64], with links: [RoomLink], added: Set<Int64>) async throws {
+        guard takesBulkRows else {
+            try await deleteWhere("lesson_rooms", column: "lesson_id", in: lessons)
+            return try await insert(links, added: added)
+        }
+        let kept = links.filter { !added.contains($0.lesson) }
+        try await db.raw(
+            """
+            DELETE FROM lesson_rooms AS o WHERE o.lesson_id = ANY(\(bind: lessons.filter { !added.contains($0) }))
+            AND NOT EXISTS (SELECT 1 FROM unnest(\(bind: kept.map(\.lesson))::bigint[],
+            \(bind: kept.map(\.room))::bigint[]) AS n(l, r) WHERE n.l = o.lesson_id AND n.r = o.room_id)
+            """
+        ).run()
+        try await insert(links, added: added)
+    }
+
     func insert(_ links: [GroupLink], added: Set<Int64>) async throws {
         guard takesBulkRows else {
             return try await insert(
@@ -169,21 +217,56 @@ extension TimetableStore {
         }
     }
 
-    func insert(_ links: [TeacherLink], added: Set<Int64>) async throws {
-        let conflict = """
-            ON CONFLICT (lesson_id, teacher_id) DO UPDATE SET
-            from_teacher_schedule = (lesson_teachers.from_teacher_schedule OR excluded.from_teacher_schedule)
-            """
+    /// Replaces teacher links as an import does: the links from the owners' own schedules
+    /// (`from_teacher_schedule`) and the other links of the group schedules' lessons give way to
+    /// the import's; a link that stays keeps `from_teacher_schedule` if it had it and is not one
+    /// of those replaced. On PostgreSQL the links that stay are not deleted and written again (as
+    /// ``replaceLinks(ofGroups:with:added:)``): a link of the replaced kinds takes the import's
+    /// flag, another one keeps a flag it had, which is what deleting it first gave.
+    func replaceLinks(
+        ofTeachers owners: [Int64], groupScheduleLessons: [Int64], with links: [TeacherLink], added: Set<Int64>
+    ) async throws {
+        let columns = "INSERT INTO lesson_teachers (lesson_id, teacher_id, from_teacher_schedule)"
         guard takesBulkRows else {
+            try await deleteWhere(
+                "lesson_teachers", column: "teacher_id", in: owners, and: "from_teacher_schedule = \(bind: true)")
+            try await deleteWhere(
+                "lesson_teachers", column: "lesson_id", in: groupScheduleLessons,
+                and: "from_teacher_schedule = \(bind: false)")
             return try await insert(
                 "lesson_teachers", columns: ["lesson_id", "teacher_id", "from_teacher_schedule"],
-                rows: links.map { [$0.lesson, $0.teacher, $0.fromTeacherSchedule] }, conflict: conflict)
+                rows: links.map { [$0.lesson, $0.teacher, $0.fromTeacherSchedule] },
+                conflict: """
+                    ON CONFLICT (lesson_id, teacher_id) DO UPDATE SET
+                    from_teacher_schedule = (lesson_teachers.from_teacher_schedule OR excluded.from_teacher_schedule)
+                    """)
         }
+        let kept = links.filter { !added.contains($0.lesson) }
+        let stale: SQLQueryString = """
+             AND NOT EXISTS (SELECT 1 FROM unnest(\(bind: kept.map(\.lesson))::bigint[],
+            \(bind: kept.map(\.teacher))::bigint[]) AS n(l, t) WHERE n.l = o.lesson_id AND n.t = o.teacher_id)
+            """
+        try await db.raw(
+            "DELETE FROM lesson_teachers AS o WHERE o.teacher_id = ANY(\(bind: owners)) AND o.from_teacher_schedule"
+                + stale
+        ).run()
+        let known = groupScheduleLessons.filter { !added.contains($0) }
+        try await db.raw(
+            "DELETE FROM lesson_teachers AS o WHERE o.lesson_id = ANY(\(bind: known)) AND NOT o.from_teacher_schedule"
+                + stale
+        ).run()
+        // A stored link without the flag takes the import's; one with it keeps it unless its
+        // teacher's schedule is in the import.
+        let conflict: SQLQueryString = """
+            ON CONFLICT (lesson_id, teacher_id) DO UPDATE SET from_teacher_schedule = excluded.from_teacher_schedule
+            WHERE (NOT lesson_teachers.from_teacher_schedule AND excluded.from_teacher_schedule)
+            OR (lesson_teachers.from_teacher_schedule AND NOT excluded.from_teacher_schedule
+            AND lesson_teachers.teacher_id = ANY(\(bind: owners)))
+            """
         try await insertLinks(links, of: \.lesson, added: added, conflict: conflict) { part in
             """
-            INSERT INTO lesson_teachers (lesson_id, teacher_id, from_teacher_schedule)
-            SELECT * FROM unnest(\(bind: part.map(\.lesson))::bigint[], \(bind: part.map(\.teacher))::bigint[],
-            \(bind: part.map(\.fromTeacherSchedule))::boolean[])
+            \(unsafeRaw: columns) SELECT * FROM unnest(\(bind: part.map(\.lesson))::bigint[],
+            \(bind: part.map(\.teacher))::bigint[], \(bind: part.map(\.fromTeacherSchedule))::boolean[])
             """
         }
     }

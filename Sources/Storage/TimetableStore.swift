@@ -107,13 +107,6 @@ public struct TimetableStore: Sendable {
                 for lessonID in ids { teacherScheduleLinks.insert(LessonTeacher(lesson: lessonID, teacher: id)) }
             }
         }
-        try await deleteWhere("lesson_groups", column: "group_name", in: groupOwners)
-        try await deleteWhere(
-            "lesson_teachers", column: "teacher_id", in: teacherOwners, and: "from_teacher_schedule = \(bind: true)")
-        try await deleteWhere(
-            "lesson_teachers", column: "lesson_id", in: Array(groupScheduleLessons),
-            and: "from_teacher_schedule = \(bind: false)")
-        try await deleteWhere("lesson_rooms", column: "lesson_id", in: Array(lessonIDs.values))
         var groupLinks: [GroupLink] = []
         var teacherLinks: [TeacherLink] = []
         var roomLinks: [RoomLink] = []
@@ -149,9 +142,11 @@ public struct TimetableStore: Sendable {
                 if linkedRooms.insert(roomID).inserted { roomLinks.append(RoomLink(lesson: id, room: roomID)) }
             }
         }
-        try await insert(groupLinks, added: lessons.stored.added)
-        try await insert(teacherLinks, added: lessons.stored.added)
-        try await insert(roomLinks, added: lessons.stored.added)
+        try await replaceLinks(ofGroups: groupOwners, with: groupLinks, added: lessons.stored.added)
+        try await replaceLinks(
+            ofTeachers: teacherOwners, groupScheduleLessons: Array(groupScheduleLessons), with: teacherLinks,
+            added: lessons.stored.added)
+        try await replaceLinks(ofLessons: Array(lessonIDs.values), with: roomLinks, added: lessons.stored.added)
 
         // Lessons nobody's schedule names any more.
         let beforeCleanup = try await count("lessons")
