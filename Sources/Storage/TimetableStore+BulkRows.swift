@@ -175,13 +175,9 @@ extension TimetableStore {
             return try await insert(links, added: added)
         }
         let kept = links.filter { !added.contains($0.lesson) }  // the added lessons have no links yet
-        try await db.raw(
-            """
-            DELETE FROM lesson_groups AS o WHERE o.group_name = ANY(\(bind: owners)) AND NOT EXISTS (
-            SELECT 1 FROM unnest(\(bind: kept.map(\.lesson))::bigint[], \(bind: kept.map(\.group))::text[]) AS n(l, g)
-            WHERE n.l = o.lesson_id AND n.g = o.group_name)
-            """
-        ).run()
+        try await deleteStale(
+            "lesson_groups", in: "o.group_name = ANY(\(bind: owners))", keeping: kept.map(\.lesson),
+            "group_name", kept.map(\.group), as: "text[]")
         try await insert(links, added: added)
     }
 
@@ -193,14 +189,25 @@ extension TimetableStore {
             return try await insert(links, added: added)
         }
         let kept = links.filter { !added.contains($0.lesson) }
+        try await deleteStale(
+            "lesson_rooms", in: "o.lesson_id = ANY(\(bind: lessons.filter { !added.contains($0) }))",
+            keeping: kept.map(\.lesson), "room_id", kept.map(\.room), as: "bigint[]")
+        try await insert(links, added: added)
+    }
+
+    /// Deletes the links of `table` in `scope` (rows as `o`) that are not among the import's
+    /// links of known lessons: `lessons[i]` with `others[i]` in `column` (an array of SQL `type`).
+    private func deleteStale(
+        _ table: String, in scope: SQLQueryString, keeping lessons: [Int64], _ column: String,
+        _ others: some Encodable & Sendable, as type: String
+    ) async throws {
         try await db.raw(
             """
-            DELETE FROM lesson_rooms AS o WHERE o.lesson_id = ANY(\(bind: lessons.filter { !added.contains($0) }))
-            AND NOT EXISTS (SELECT 1 FROM unnest(\(bind: kept.map(\.lesson))::bigint[],
-            \(bind: kept.map(\.room))::bigint[]) AS n(l, r) WHERE n.l = o.lesson_id AND n.r = o.room_id)
+            DELETE FROM \(unsafeRaw: table) AS o WHERE \(scope) AND NOT EXISTS (SELECT 1 FROM
+            unnest(\(bind: lessons)::bigint[], \(bind: others)::\(unsafeRaw: type)) AS n(l, x)
+            WHERE n.l = o.lesson_id AND n.x = o.\(unsafeRaw: column))
             """
         ).run()
-        try await insert(links, added: added)
     }
 
     func insert(_ links: [GroupLink], added: Set<Int64>) async throws {
@@ -242,19 +249,15 @@ extension TimetableStore {
                     """)
         }
         let kept = links.filter { !added.contains($0.lesson) }
-        let stale: SQLQueryString = """
-             AND NOT EXISTS (SELECT 1 FROM unnest(\(bind: kept.map(\.lesson))::bigint[],
-            \(bind: kept.map(\.teacher))::bigint[]) AS n(l, t) WHERE n.l = o.lesson_id AND n.t = o.teacher_id)
-            """
-        try await db.raw(
-            "DELETE FROM lesson_teachers AS o WHERE o.teacher_id = ANY(\(bind: owners)) AND o.from_teacher_schedule"
-                + stale
-        ).run()
         let known = groupScheduleLessons.filter { !added.contains($0) }
-        try await db.raw(
-            "DELETE FROM lesson_teachers AS o WHERE o.lesson_id = ANY(\(bind: known)) AND NOT o.from_teacher_schedule"
-                + stale
-        ).run()
+        for scope: SQLQueryString in [
+            "o.teacher_id = ANY(\(bind: owners)) AND o.from_teacher_schedule",
+            "o.lesson_id = ANY(\(bind: known)) AND NOT o.from_teacher_schedule",
+        ] {
+            try await deleteStale(
+                "lesson_teachers", in: scope, keeping: kept.map(\.lesson), "teacher_id", kept.map(\.teacher),
+                as: "bigint[]")
+        }
         // A stored link without the flag takes the import's; one with it keeps it unless its
         // teacher's schedule is in the import.
         let conflict: SQLQueryString = """

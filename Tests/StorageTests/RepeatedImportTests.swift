@@ -61,39 +61,35 @@ import Timetable
 
     /// Lessons and links by natural keys (identity hash, group, teacher, room name), sorted.
     func state(_ database: Database) async throws -> [String] {
-        try await database.read { db in
+        let queries: [(String, SQLQueryString)] = [
+            ("lesson", "SELECT identity_hash, COALESCE(note, '∅') AS other FROM lessons"),
+            (
+                "group",
+                "SELECT l.identity_hash, g.group_name AS other FROM lesson_groups g JOIN lessons l ON l.id = g.lesson_id"
+            ),
+            (
+                "teacher",
+                """
+                SELECT l.identity_hash, t.url_id || ' ' || CASE WHEN lt.from_teacher_schedule THEN 'true' ELSE 'false' END
+                AS other FROM lesson_teachers lt JOIN lessons l ON l.id = lt.lesson_id JOIN teachers t ON t.id = lt.teacher_id
+                """
+            ),
+            (
+                "room",
+                """
+                SELECT l.identity_hash, r.name AS other FROM lesson_rooms lr JOIN lessons l ON l.id = lr.lesson_id
+                JOIN rooms r ON r.id = lr.room_id
+                """
+            ),
+        ]
+        return try await database.read { db in
             var lines: [String] = []
-            for row in try await db.raw("SELECT identity_hash, note FROM lessons").all() {
-                let note = try row.decode(column: "note", as: String?.self) ?? "∅"
-                lines.append("lesson \(try row.decode(column: "identity_hash", as: String.self)) \(note)")
-            }
-            let groupLinks = try await db.raw(
-                "SELECT l.identity_hash, g.group_name FROM lesson_groups g JOIN lessons l ON l.id = g.lesson_id"
-            ).all()
-            for row in groupLinks {
-                lines.append(
-                    "group \(try row.decode(column: "identity_hash", as: String.self)) "
-                        + (try row.decode(column: "group_name", as: String.self)))
-            }
-            let teacherLinks = try await db.raw(
-                """
-                SELECT l.identity_hash, t.url_id, lt.from_teacher_schedule FROM lesson_teachers lt
-                JOIN lessons l ON l.id = lt.lesson_id JOIN teachers t ON t.id = lt.teacher_id
-                """
-            ).all()
-            for row in teacherLinks {
-                lines.append(
-                    "teacher \(try row.decode(column: "identity_hash", as: String.self)) "
-                        + "\(try row.decode(column: "url_id", as: String.self)) "
-                        + "\(try row.decode(column: "from_teacher_schedule", as: Bool.self))")
-            }
-            let roomLinks = try await db.raw(
-                "SELECT l.identity_hash, r.name FROM lesson_rooms lr JOIN lessons l ON l.id = lr.lesson_id JOIN rooms r ON r.id = lr.room_id"
-            ).all()
-            for row in roomLinks {
-                lines.append(
-                    "room \(try row.decode(column: "identity_hash", as: String.self)) "
-                        + (try row.decode(column: "name", as: String.self)))
+            for (kind, query) in queries {
+                for row in try await db.raw(query).all() {
+                    lines.append(
+                        "\(kind) \(try row.decode(column: "identity_hash", as: String.self)) "
+                            + (try row.decode(column: "other", as: String.self)))
+                }
             }
             return lines.sorted()
         }
