@@ -43,7 +43,7 @@ public struct RequestScopeMiddleware: RouterMiddleware {
     /// The token of `Bearer <token>` (the scheme in any case, blanks around and between); nil
     /// for any other scheme or shape. Read from the bytes: splitting the header into characters
     /// was 1.5 % of a signed-in request's CPU.
-    static func bearerToken(_ authorization: String) -> String? {
+    public static func bearerToken(_ authorization: String) -> String? {
         let words = authorization.utf8.split(whereSeparator: { $0 == 0x20 || $0 == 0x09 })
         guard words.count == 2, words[0].count == 6,
             zip(words[0], "bearer".utf8).allSatisfy({ $0 | 0x20 == $1 })

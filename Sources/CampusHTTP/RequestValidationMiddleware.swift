@@ -12,6 +12,13 @@ public struct RequestValidationMiddleware: RouterMiddleware {
 
     public init(validator: RequestValidator) { self.validator = validator }
 
+    /// The request's query parameters by name, each with its values in order.
+    public static func query(of request: Request) -> [String: [String]] {
+        var query: [String: [String]] = [:]
+        for (key, value) in request.uri.queryParameters { query[String(key), default: []].append(String(value)) }
+        return query
+    }
+
     public func handle(
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
     ) async throws -> Response {
@@ -20,8 +27,7 @@ public struct RequestValidationMiddleware: RouterMiddleware {
         else {
             return try await next(request, context)
         }
-        var query: [String: [String]] = [:]
-        for (key, value) in request.uri.queryParameters { query[String(key), default: []].append(String(value)) }
+        let query = Self.query(of: request)
         var path: [String: String] = [:]
         for (name, value) in context.parameters {
             let value = String(value)

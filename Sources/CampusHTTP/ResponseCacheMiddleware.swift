@@ -3,7 +3,6 @@ import Foundation
 import HTTPInput
 import HTTPTypes
 import Hummingbird
-import Metrics
 import NIOCore
 import SharedHelpers
 
@@ -12,7 +11,7 @@ import SharedHelpers
 /// handler (its response was made by them and keeps their headers); a miss goes on, and a 200 is
 /// kept. Answers carry an ETag, so that clients can ask "has it changed?" (`If-None-Match` → 304).
 ///
-/// Hits are served before routing by ``CachedAnswerResponder``; this middleware stores what the
+/// Hits are served before routing by ``CachedAnswer``; this middleware stores what the
 /// routes marked `cached` answer.
 public struct ResponseCacheMiddleware: RouterMiddleware {
     public typealias Context = CampusRequestContext
@@ -32,55 +31,49 @@ public struct ResponseCacheMiddleware: RouterMiddleware {
         else {
             return try await next(request, context)
         }
-        let key = cache.key(request, today: today())
+        let today = today()
         let response = try await next(request, context)
         guard response.status == .ok else { return response }
         let collector = BodyCollector()
         try await response.body.write(CollectingWriter(collector: collector))
         var headers = response.headers
         headers[.contentLength] = nil
-        let digest = collector.buffer.withUnsafeReadableBytes { SHA256.hash(data: $0) }
-        let entry = ResponseCache.Entry(
-            version: version, headers: headers, body: collector.buffer,
-            etag: "\"\(digest.prefix(12).hexadecimal)\"")
-        cache.store(entry, for: key)
+        return cache.keep(collector.buffer, headers: headers, version: version, for: request, today: today)
+    }
+}
+
+extension ResponseCache {
+    /// Keeps a 200's body and headers as the answer to `request` (tagged with the body's digest),
+    /// and returns the kept answer (a 304 when the client has it).
+    public func keep(_ body: ByteBuffer, headers: HTTPFields, version: String, for request: Request, today: String)
+        -> Response
+    {
+        let digest = body.withUnsafeReadableBytes { SHA256.hash(data: $0) }
+        let entry = Entry(version: version, headers: headers, body: body, etag: "\"\(digest.prefix(12).hexadecimal)\"")
+        store(entry, for: key(request, today: today))
         return entry.response(to: request)
     }
 }
 
-/// Answers a GET from ``ResponseCache`` before the router and the middleware: the cache holds
-/// only answers of routes marked `cached` (``ResponseCacheMiddleware`` stores them after the
-/// router matched), so a hit needs no matching of its own. A hit is logged and counted like any
-/// request, on a counter made once: going through the router, the route lookup and Hummingbird's
-/// metrics middleware (which makes a counter and a timer for every request) cost the cached
-/// schedule a fifth to a half of its throughput (docs/BENCHMARKS.md).
-public struct CachedAnswerResponder<Inner: HTTPResponder>: HTTPResponder
-where Inner.Context == CampusRequestContext {
-    public typealias Context = CampusRequestContext
-    let inner: Inner
+/// A GET answered from ``ResponseCache`` before the router and the middleware
+/// (``EarlyAnswerResponder``): the cache holds only answers of routes marked `cached`
+/// (``ResponseCacheMiddleware`` stores them after the router matched), so a hit needs no matching
+/// of its own.
+public struct CachedAnswer: EarlyAnswer {
     let cache: ResponseCache
     let today: @Sendable () -> String
-    let hits = Counter(
-        label: "hb.requests",
-        dimensions: [("http.route", "cached"), ("http.request.method", "GET"), ("http.response.status_code", "200")])
+    public let route = "cached"
 
-    public init(_ inner: Inner, cache: ResponseCache, today: @escaping @Sendable () -> String) {
-        self.inner = inner
+    public init(cache: ResponseCache, today: @escaping @Sendable () -> String) {
         self.cache = cache
         self.today = today
     }
 
-    public func respond(to request: Request, context: Context) async throws -> Response {
-        guard request.method == .get, !cache.isEmpty, let version = try? await cache.currentVersion(),
+    public func answer(_ request: Request, context: CampusRequestContext) async -> Response? {
+        guard !cache.isEmpty, let version = try? await cache.currentVersion(),
             let entry = cache.entry(cache.key(request, today: today()), version: version)
-        else {
-            return try await inner.respond(to: request, context: context)
-        }
-        let start = ContinuousClock.now
-        let response = entry.response(to: request)
-        hits.increment()
-        RequestLogMiddleware.log(request, context, status: response.status.code, start: start)
-        return response
+        else { return nil }
+        return entry.response(to: request)
     }
 }
 

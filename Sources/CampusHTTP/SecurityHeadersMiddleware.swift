@@ -26,16 +26,22 @@ public struct SecurityHeadersMiddleware: RouterMiddleware {
         return text.unicodeScalars.allSatisfy { $0.isASCII && !" ;,'\"".unicodeScalars.contains($0) }
     }
 
+    /// The headers every response gets, whatever its type (an early answer, which skips this
+    /// middleware, adds them itself).
+    public static func addBaseHeaders(to headers: inout HTTPFields) {
+        headers[.xContentTypeOptions] = "nosniff"
+        headers[.referrerPolicy] = "same-origin"
+        if headers[.xFrameOptions] == nil { headers[.xFrameOptions] = "DENY" }
+    }
+
     public func handle(
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
     ) async throws -> Response {
         var response = try await next(request, context)
-        response.headers[.xContentTypeOptions] = "nosniff"
+        Self.addBaseHeaders(to: &response.headers)
         if let type = response.headers[.contentType], type.hasPrefix("text/"), !type.contains("charset") {
             response.headers[.contentType] = type + "; charset=utf-8"
         }
-        response.headers[.referrerPolicy] = "same-origin"
-        if response.headers[.xFrameOptions] == nil { response.headers[.xFrameOptions] = "DENY" }
         if response.headers[.contentType]?.hasPrefix("text/html") == true,
             response.headers[.contentSecurityPolicy] == nil
         {

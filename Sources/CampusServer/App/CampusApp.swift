@@ -50,7 +50,7 @@ public enum CampusApp {
                 configuration: configuration, database: database, secret: secret, metrics: MetricsRegistry.registry,
                 mailSender: mailSender, languages: languages,
                 cacheKeyParameters: documentation.cachedQueryParameters, logger: logger, now: now)
-            let router = try await makeRouter(services: services, documentation: documentation)
+            let (router, early) = try await makeRouter(services: services, documentation: documentation)
             let baseURL = configuration.resolvedBaseURL
             var background: [any Service] = [
                 DatabaseService(database: database),
@@ -71,9 +71,13 @@ public enum CampusApp {
                         logger: logger))
             }
             return Application(
-                responder: CachedAnswerResponder(
-                    router.buildResponder(), cache: services.responseCache,
-                    today: { [timetable = services.timetable] in timetable.todayKey() }),
+                responder: EarlyAnswerResponder(
+                    router.buildResponder(),
+                    answers: [
+                        CachedAnswer(
+                            cache: services.responseCache,
+                            today: { [timetable = services.timetable] in timetable.todayKey() })
+                    ] + early),
                 server: CampusHTTPServer.builder(
                     idleTimeout: configuration.limits.idleTimeout,
                     perAddress: configuration.trustForwardedFor ? nil : configuration.limits.connectionsPerAddress,
@@ -95,8 +99,9 @@ public enum CampusApp {
         }
     }
 
-    static func makeRouter(services: Services, documentation: APIDocumentation) async throws
-        -> Router<CampusRequestContext>
+    /// The router, and the answers made before it for paths it matched (``EarlyAnswerResponder``).
+    static func makeRouter(services: Services, documentation: APIDocumentation)
+        async throws -> (Router<CampusRequestContext>, [any EarlyAnswer])
     {
         let resources = try Resources.locate()
         let templates = try LocalizedTemplates(
@@ -124,7 +129,8 @@ public enum CampusApp {
         router.add(middleware: RequestValidationMiddleware(validator: documentation.validator))
         router.add(middleware: RankingPageMiddleware(services: services))
         router.add(middleware: RecordsMiddleware(services: services))
-        router.add(middleware: ScheduleMiddleware(services: services))
+        let schedules = ScheduleMiddleware(services: services, validator: documentation.validator)
+        router.add(middleware: schedules)
         let media = MediaStreamMiddleware(services: services)
         router.add(middleware: media)
         router.add(middleware: GeneratedHeadersMiddleware())
@@ -181,6 +187,13 @@ public enum CampusApp {
         }
         // Last, after every route: it wraps only the not-found responder.
         router.add(middleware: MethodNotAllowedMiddleware(routes: routes))
-        return router
+        return (
+            router,
+            [
+                EarlyScheduleAnswer(
+                    schedules: schedules, cache: services.responseCache, today: { timetable.todayKey() }),
+                EarlyStreamAnswer(media: media),
+            ]
+        )
     }
 }

@@ -19,6 +19,8 @@ struct MediaStreamMiddleware: RouterMiddleware {
     typealias Context = CampusRequestContext
     let services: Services
     let files = OpenMediaFiles()
+    /// The paths routed here, for ``EarlyStreamAnswer``.
+    let paths = KnownPaths<Int64>()
 
     /// The operation's `x-campus-fast-path`.
     static let name = "media-stream"
@@ -68,6 +70,7 @@ struct MediaStreamMiddleware: RouterMiddleware {
         else {
             return try await next(request, context)
         }
+        paths.remember(request.uri.path, id)
         let query = request.uri.queryParameters
         // A key made by Campus (in its RSS feeds) opens the item without a login.
         let holder: String

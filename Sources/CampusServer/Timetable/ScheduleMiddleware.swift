@@ -1,5 +1,6 @@
 import CampusHTTP
 import Foundation
+import HTTPInput
 import HTTPTypes
 import Hummingbird
 import NIOCore
@@ -12,9 +13,21 @@ import NIOCore
 struct ScheduleMiddleware: RouterMiddleware {
     typealias Context = CampusRequestContext
     let services: Services
+    /// Checks the query of an early answer (``EarlyScheduleAnswer``).
+    let validator: RequestValidator
+    /// The paths routed here, for ``EarlyScheduleAnswer``.
+    let paths = KnownPaths<Known>()
+
+    /// What a path routed here names: whose schedule, the operation, and whether its answers are kept.
+    struct Known: Sendable {
+        var target: TimetableService.Target
+        var operation: RequestValidator.Operation
+        var cached: Bool
+    }
 
     /// The operations' `x-campus-fast-path`.
     static let name = "schedule"
+    static let contentType = "application/json; charset=utf-8"
 
     func handle(
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
@@ -33,15 +46,23 @@ struct ScheduleMiddleware: RouterMiddleware {
         } else {
             return try await next(request, context)
         }
+        let body = try await answer(target, to: request)
+        if let template = context.endpointPath, let operation = validator.operation(method: .get, template: template) {
+            paths.remember(
+                request.uri.path, Known(target: target, operation: operation, cached: context.route?.cached == true))
+        }
+        return Response(status: .ok, headers: [.contentType: Self.contentType], body: ResponseBody(byteBuffer: body))
+    }
+
+    /// The schedule document of `target` for the request's dates, subgroup and subjects.
+    func answer(_ target: TimetableService.Target, to request: Request) async throws -> ByteBuffer {
         let query = request.uri.queryParameters
         let subgroup = query["subgroup"].flatMap { Int($0) }
         let subjects = query.getAll("subject").map { String($0) }
         let schedule = try await APIHandler(services: services).schedule(
             [target], from: query["from"].map(String.init), to: query["to"].map(String.init),
             subgroup: target.isGroup ? subgroup : nil, subjects: subjects.isEmpty ? nil : subjects)
-        return Response(
-            status: .ok, headers: [.contentType: "application/json; charset=utf-8"],
-            body: ResponseBody(byteBuffer: ByteBuffer(bytes: ScheduleJSON.encode(schedule))))
+        return ByteBuffer(bytes: ScheduleJSON.encode(schedule))
     }
 }
 

@@ -1,0 +1,122 @@
+import CampusTestSupport
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import NIOCore
+import Testing
+
+@testable import CampusHTTP
+@testable import CampusServer
+
+/// What an early answer (``EarlyAnswerResponder``) sends is what the router and the middleware
+/// send for the same request; anything it is not sure of goes to the router.
+enum EarlyAnswerChecks {
+    /// The headers of a response but its date, which moves.
+    static func fields(_ response: TestResponse) -> [String] {
+        response.headers.filter { $0.name != .date }.map { "\($0.name.canonicalName): \($0.value)" }.sorted()
+    }
+
+    /// How many requests of `route` the early answers counted (`/metrics`).
+    static func counted(_ route: String, on server: TestServer) async throws -> Int {
+        let metrics = try await server.request(.get, "/metrics").text
+        return metrics.split(separator: "\n").filter {
+            $0.hasPrefix("hb_requests{") && $0.contains("http_route=\"\(route)\"")
+        }.compactMap { $0.split(separator: " ").last.flatMap { Int($0) } }.reduce(0, +)
+    }
+}
+
+extension ListenServerSuites {
+    @Suite struct EarlyStreamAnswerTests {
+        @Test func aStreamAskedForAgainIsAnsweredBeforeTheRouterAlike() async throws {
+            try await TestServer.run { server in
+                let cast = try await ListenCast.make(server)
+                defer { cast.library.remove() }
+                let albumID = try await server.find("suite", kind: "album", token: cast.ann)
+                let album = try await server.request(.get, "/api/v1/albums/\(albumID)", token: cast.ann)
+                let id = try #require(
+                    ((album.json["items"] as? [[String: Any]])?.first?["id"] as? NSNumber)?.int64Value)
+                let stream = "/api/v1/media/\(id)/stream"
+                let route = "/api/v1/media/{mediaId}/stream"
+                let before = try await EarlyAnswerChecks.counted(route, on: server)
+                // The first request goes through the router, which writes the path down; the
+                // same requests again are answered early, with the same status, headers and bytes.
+                let asks: [HTTPFields] = [
+                    [.range: "bytes=0-99"], [.range: "bytes=-500"], [:], [.range: "bytes=99999999-"],
+                ]
+                var routed: [TestResponse] = []
+                for headers in asks {
+                    routed.append(try await server.request(.get, stream, token: cast.ann, headers: headers))
+                }
+                #expect(routed.map(\.status) == [.partialContent, .partialContent, .ok, .rangeNotSatisfiable])
+                for (headers, first) in zip(asks, routed) {
+                    let again = try await server.request(.get, stream, token: cast.ann, headers: headers)
+                    #expect(again.status == first.status)
+                    #expect(EarlyAnswerChecks.fields(again) == EarlyAnswerChecks.fields(first))
+                    #expect(Data(buffer: again.body) == Data(buffer: first.body))
+                }
+                #expect(try await EarlyAnswerChecks.counted(route, on: server) >= before + asks.count)
+                // What an early answer is not sure of goes to the router: no or other credentials,
+                // a query, a Range header over its limit, a signed-out token.
+                #expect(try await server.request(.get, stream).status == .unauthorized)
+                #expect(
+                    try await server.request(.get, stream, headers: [.authorization: "Basic YTpi"]).status
+                        == .unauthorized)
+                #expect(try await server.request(.get, stream, token: "not-a-token").status == .unauthorized)
+                // The web app's player signs in with its session cookie; a bearer token, when
+                // there is one, is what counts.
+                let cookie: HTTPFields = [.range: "bytes=0-9", .cookie: "campus_session=\(cast.ann)"]
+                #expect(try await server.request(.get, stream, headers: cookie).status == .partialContent)
+                #expect(
+                    try await server.request(.get, stream, token: "not-a-token", headers: cookie).status
+                        == .unauthorized)
+                let long: HTTPFields = [.range: "bytes=" + String(repeating: "0", count: 120) + "-"]
+                #expect(
+                    try await server.request(.get, stream, token: cast.ann, headers: long).status
+                        == .unprocessableContent)
+                #expect(
+                    try await server.request(.get, "\(stream)?format=mp3&bitrate=9999", token: cast.ann).status
+                        == .unprocessableContent)
+                #expect(try await server.request(.post, "/api/v1/auth/logout", token: cast.ben).status == .noContent)
+                #expect(try await server.request(.get, stream, token: cast.ben).status == .unauthorized)
+            }
+        }
+    }
+}
+
+extension TimetableServerSuites {
+    @Suite struct EarlyScheduleAnswerTests {
+        @Test func aKnownScheduleIsAnsweredBeforeTheRouterAlike() async throws {
+            try await TestServer.run { server in
+                try await server.importFixtures(["151004.json"])
+                let path = "/api/v1/groups/151004/schedule"
+                // The same group by a path the router has not seen: percent-encoded digits.
+                let other = "/api/v1/groups/%31%35%31%30%30%34/schedule"
+                let before = try await EarlyAnswerChecks.counted("schedule", on: server)
+                let first = try await server.request(.get, "\(path)?from=2023-09-18&to=2023-09-24")
+                #expect(first.status == .ok)
+                for query in ["from=2023-09-25&to=2023-10-01", "from=2023-10-02&to=2023-10-08&subgroup=1"] {
+                    let early = try await server.request(.get, "\(path)?\(query)")
+                    let routed = try await server.request(.get, "\(other)?\(query)")
+                    #expect(early.status == .ok && routed.status == .ok)
+                    #expect(early.text == routed.text)
+                    #expect(EarlyAnswerChecks.fields(early) == EarlyAnswerChecks.fields(routed))
+                    // Kept in the answer cache, as the router's answers are.
+                    let etag = try #require(early.headers[.eTag])
+                    let kept = try await server.request(.get, "\(path)?\(query)", headers: [.ifNoneMatch: etag])
+                    #expect(kept.status == .notModified)
+                }
+                #expect(try await EarlyAnswerChecks.counted("schedule", on: server) >= before + 2)
+                // A query openapi.yaml refuses, or a range the timetable refuses, is the router's problem.
+                let subgroup = try await server.request(.get, "\(path)?subgroup=10")
+                #expect(subgroup.status == .unprocessableContent)
+                #expect(subgroup.headers[.contentType] == "application/problem+json")
+                let bad = try await server.request(.get, "\(path)?from=25.09.2023")
+                #expect(bad.status == .unprocessableContent)
+                #expect((bad.json["detail"] as? String)?.contains("2023-09-25") == true)
+                let backwards = try await server.request(.get, "\(path)?from=2023-10-01&to=2023-09-01")
+                #expect(backwards.status == .unprocessableContent)
+            }
+        }
+    }
+}
