@@ -125,7 +125,8 @@ public enum CampusApp {
                 localize: { problem, request in renderer.translator(request).problem(problem) }))
         router.add(middleware: PathCheckMiddleware())
         router.add(middleware: BodyLimitMiddleware())
-        router.add(middleware: RequestScopeMiddleware(trustForwardedFor: services.configuration.trustForwardedFor))
+        let scopes = RequestScopeMiddleware(trustForwardedFor: services.configuration.trustForwardedFor)
+        router.add(middleware: scopes)
         router.add(middleware: RequestValidationMiddleware(validator: documentation.validator))
         router.add(middleware: RankingPageMiddleware(services: services))
         router.add(middleware: RecordsMiddleware(services: services))
@@ -192,7 +193,7 @@ public enum CampusApp {
             [
                 EarlyScheduleAnswer(
                     schedules: schedules, cache: services.responseCache, today: { timetable.todayKey() }),
-                EarlyStreamAnswer(media: media),
+                EarlyStreamAnswer(media: media, scopes: scopes),
             ]
         )
     }

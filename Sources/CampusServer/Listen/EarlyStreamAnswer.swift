@@ -11,11 +11,13 @@ import Hummingbird
 /// without a local file, or any error leave the request to the router, which answers it the usual way.
 struct EarlyStreamAnswer: EarlyAnswer {
     let media: MediaStreamMiddleware
+    let scopes: RequestScopeMiddleware
     let route = "/api/v1/media/{mediaId}/stream"
 
     func answer(_ request: Request, context: CampusRequestContext) async -> Response? {
         guard request.uri.query?.isEmpty ?? true, let id = media.paths.value(of: request.uri.path),
-            request.headers[.range].map({ $0.utf8.count <= 100 }) ?? true, await signedIn(request),
+            request.headers[.range].map({ $0.utf8.count <= MediaStreamMiddleware.rangeLimit }) ?? true,
+            await signedIn(request, context: context),
             let source = try? await media.sources.source(id, database: media.services.database),
             let file = source.0,
             var response = try? await media.original(file, id: id, request: request, context: context)
@@ -24,17 +26,11 @@ struct EarlyStreamAnswer: EarlyAnswer {
         return response
     }
 
-    /// Whether the request's credentials are a signed-in account's, read as
-    /// ``APIHandler/requireUser()`` reads a GET's: the bearer token if there is one, else the
-    /// session cookie.
-    func signedIn(_ request: Request) async -> Bool {
-        let accounts = media.services.accounts
-        if let token = request.headers[.authorization].flatMap(RequestScopeMiddleware.bearerToken) {
-            return (try? await accounts.authenticate(token: token)) != nil
+    /// Whether the request's credentials are a signed-in account's, as the router's route asks
+    /// (``APIHandler/requireUser()`` in the request's scope).
+    func signedIn(_ request: Request, context: CampusRequestContext) async -> Bool {
+        await RequestScope.$current.withValue(scopes.scope(of: request, context: context)) {
+            (try? await APIHandler(services: media.services).requireUser()) != nil
         }
-        if let cookie = request.cookies[CookieName.session]?.value {
-            return (try? await accounts.authenticate(token: cookie)) != nil
-        }
-        return false
     }
 }

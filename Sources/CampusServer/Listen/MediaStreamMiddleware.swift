@@ -59,6 +59,9 @@ struct MediaStreamMiddleware: RouterMiddleware {
     /// How much of a file is read at a time: a typical player range in one read.
     static let chunkLength = 1 << 20
 
+    /// The longest `Range` header answered (the problem's text says it too).
+    static let rangeLimit = 100
+
     /// The bitrates a stream may be transcoded to, in kbit/s.
     static let bitrates = 32...320
 
@@ -79,7 +82,7 @@ struct MediaStreamMiddleware: RouterMiddleware {
         } else {
             holder = "user:\(try await APIHandler(services: services).requireUser().user.id)"
         }
-        if let range = request.headers[.range], range.utf8.count > 100 {
+        if let range = request.headers[.range], range.utf8.count > Self.rangeLimit {
             throw Problem.invalid(FieldProblem(field: "Range", detail: "A Range header has at most 100 characters."))
         }
         var bitrate: Int?
