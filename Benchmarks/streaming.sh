@@ -3,7 +3,7 @@
 # a bearer token, so every request also checks the session and finds the item) and against nginx
 # serving the same file from disk, side by side: 64 KiB ranges at random places with 64
 # connections (players seeking and probing), 1 MiB ranges at random places (a Lua script), the
-# whole file, and a suffix range. ONLY=small runs the first alone.
+# whole file, and a suffix range, each with Campus's CPU time per request. ONLY=small runs the first alone.
 #   [ONLY=small] [CONNECTIONS=8] Benchmarks/streaming.sh [CAMPUS_BINARY] [SECONDS]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -73,12 +73,20 @@ end
 LUA
 done
 
+ticks() { awk '{print $14 + $15}' "/proc/$campus_pid/stat"; } # the server's CPU time, in 1/100 s
 run() { # name url extra-wrk-args…
   local name=$1 url=$2
   shift 2
   wrk -t1 -c${connections:-8} -d2s "$@" "$url" >/dev/null
   echo "== $name"
-  wrk -t1 -c${connections:-8} -d"${seconds}s" --latency "$@" "$url" | grep -E "Requests/sec|Transfer/sec|  50%|  99%|Non-2xx"
+  local before=$(ticks)
+  wrk -t1 -c${connections:-8} -d"${seconds}s" --latency "$@" "$url" >"$work/wrk.txt"
+  local after=$(ticks)
+  grep -E "Requests/sec|Transfer/sec|  50%|  99%|Non-2xx" "$work/wrk.txt"
+  if [[ $name == Campus* ]]; then # Campus's CPU per request
+    awk -v ticks=$((after - before)) -v seconds="$seconds" '/Requests\/sec/ {
+      printf "Campus CPU: %.1f µs a request\n", ticks * 10000 / ($2 * seconds) }' "$work/wrk.txt"
+  fi
 }
 campus="http://127.0.0.1:$campus_port/api/v1/media/$id/stream"
 nginx="http://127.0.0.1:$nginx_port/ten.mp3"

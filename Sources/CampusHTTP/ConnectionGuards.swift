@@ -23,13 +23,18 @@ public enum CampusHTTPServer {
     /// The server, closing connections idle for `idleTimeout` and, unless `perAddress` is nil,
     /// letting one address hold at most that many connections.
     /// Live sources (Icecast clients) may connect to paths under `liveSources` (``LiveSourceHandler``).
-    public static func builder(idleTimeout: Duration, perAddress: Int?, liveSources: String? = nil)
-        -> HTTPServerBuilder
-    {
+    /// GETs that one of `immediate` can answer at once are answered before Hummingbird
+    /// (``ImmediateAnswerHandler``, logging to `logger`, its answers with `serverName` as Hummingbird's).
+    public static func builder(
+        idleTimeout: Duration, perAddress: Int?, liveSources: String? = nil, immediate: [any ImmediateAnswer] = [],
+        logger: Logger = Logger(label: "campus"), serverName: String? = nil
+    ) -> HTTPServerBuilder {
         let counter = perAddress.map { ConnectionCounter(limit: $0) }
         let timeout = TimeAmount.seconds(max(1, idleTimeout.components.seconds))
         let configuration = HTTP1Channel.Configuration(
-            additionalChannelHandlers: [ParseErrorProblemHandler(), IdleTimeoutHandler(timeout: timeout)])
+            additionalChannelHandlers: [ParseErrorProblemHandler(), IdleTimeoutHandler(timeout: timeout)]
+                + (immediate.isEmpty
+                    ? [] : [ImmediateAnswerHandler(answers: immediate, logger: logger, serverName: serverName)]))
         return HTTPServerBuilder { responder in
             LimitedHTTP1Channel(
                 inner: HTTP1Channel(responder: responder, configuration: configuration), counter: counter,
@@ -77,6 +82,7 @@ struct LimitedHTTP1Channel: ServerChildChannel {
             channel.closeFuture.whenComplete { _ in counter.closed(address) }
         }
         return inner.setup(channel: channel, logger: logger).flatMapThrowing { value in
+            try channel.syncOptions?.setOption(ChannelOptions.writeBufferWaterMark, value: Self.waterMark)
             if let liveSources {
                 try channel.pipeline.syncOperations.addHandler(LiveSourceHandler(prefix: liveSources), position: .first)
             }
@@ -86,6 +92,11 @@ struct LimitedHTTP1Channel: ServerChildChannel {
             return value
         }
     }
+
+    /// How many bytes may wait to be sent before writers wait: a small range (64 KiB and its head)
+    /// fits, so answering it does not turn the connection unwritable and back (NIO's default
+    /// high mark is 64 KiB; each turn wakes the response writer's backpressure, 4 % of a range's CPU).
+    static let waterMark = ChannelOptions.Types.WriteBufferWaterMark(low: 128 * 1024, high: 256 * 1024)
 
     func handle(value: Value, logger: Logger) async {
         await inner.handle(value: value, logger: logger)

@@ -29,7 +29,6 @@ where Inner.Context == CampusRequestContext {
     public typealias Context = CampusRequestContext
     let inner: Inner
     let answers: [any EarlyAnswer]
-    let counters = EarlyAnswerCounters()
 
     public init(_ inner: Inner, answers: [any EarlyAnswer]) {
         self.inner = inner
@@ -41,7 +40,7 @@ where Inner.Context == CampusRequestContext {
             let start = ContinuousClock.now
             for early in answers {
                 guard let response = await early.answer(request, context: context) else { continue }
-                counters.counter(route: early.route, status: response.status.code).increment()
+                EarlyAnswerCounters.shared.count(route: early.route, status: response.status.code)
                 RequestLogMiddleware.log(request, context, status: response.status.code, start: start)
                 return response
             }
@@ -51,27 +50,37 @@ where Inner.Context == CampusRequestContext {
 }
 
 /// The request counters of early answers, one per route and status, made the first time each is
-/// needed (with the dimensions Hummingbird's metrics middleware gives its own).
+/// needed (with the dimensions Hummingbird's metrics middleware gives its own); an answer made at
+/// once (``ImmediateAnswerHandler``) is counted in `campus_immediate_answers` too.
 final class EarlyAnswerCounters: Sendable {
+    static let shared = EarlyAnswerCounters()
     private struct Key: Hashable {
         var route: String
         var status: Int
+        var immediate: Bool
     }
-    private let counters = NIOLockedValueBox<[Key: Counter]>([:])
+    private let counters = NIOLockedValueBox<[Key: [Counter]]>([:])
 
-    func counter(route: String, status: Int) -> Counter {
-        counters.withLockedValue { counters in
-            let key = Key(route: route, status: status)
-            if let counter = counters[key] { return counter }
-            let counter = Counter(
-                label: "hb.requests",
-                dimensions: [
-                    ("http.route", route), ("http.request.method", "GET"),
-                    ("http.response.status_code", String(status)),
-                ])
-            counters[key] = counter
-            return counter
+    /// Counts one answer of `route` with `status`.
+    func count(route: String, status: Int, immediate: Bool = false) {
+        let counters = counters.withLockedValue { counters in
+            let key = Key(route: route, status: status, immediate: immediate)
+            if let kept = counters[key] { return kept }
+            var made = [
+                Counter(
+                    label: "hb.requests",
+                    dimensions: [
+                        ("http.route", route), ("http.request.method", "GET"),
+                        ("http.response.status_code", String(status)),
+                    ])
+            ]
+            if immediate {
+                made.append(Counter(label: "campus.immediate.answers", dimensions: [("http.route", route)]))
+            }
+            counters[key] = made
+            return made
         }
+        for counter in counters { counter.increment() }
     }
 }
 

@@ -28,4 +28,8 @@ public struct RequestScope: Sendable {
     public var isUnsafeMethod: Bool {
         ![.get, .head, .options].contains(method)
     }
+
+    /// The token a request signs in with: its bearer token, else the web app's session cookie
+    /// (a bearer token outranks the cookie, even when it is unknown).
+    public var signInToken: String? { bearerToken ?? sessionCookie }
 }

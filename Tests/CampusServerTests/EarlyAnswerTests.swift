@@ -17,11 +17,12 @@ enum EarlyAnswerChecks {
         response.headers.filter { $0.name != .date }.map { "\($0.name.canonicalName): \($0.value)" }.sorted()
     }
 
-    /// How many requests of `route` the early answers counted (`/metrics`).
-    static func counted(_ route: String, on server: TestServer) async throws -> Int {
+    /// How many requests of `route` the early answers counted (`/metrics`), or of those how
+    /// many were answered at once (`campus_immediate_answers`).
+    static func counted(_ route: String, on server: TestServer, metric: String = "hb_requests") async throws -> Int {
         let metrics = try await server.request(.get, "/metrics").text
         return metrics.split(separator: "\n").filter {
-            $0.hasPrefix("hb_requests{") && $0.contains("http_route=\"\(route)\"")
+            $0.hasPrefix("\(metric){") && $0.contains("http_route=\"\(route)\"")
         }.compactMap { $0.split(separator: " ").last.flatMap { Int($0) } }.reduce(0, +)
     }
 }
@@ -39,8 +40,11 @@ extension ListenServerSuites {
                 let stream = "/api/v1/media/\(id)/stream"
                 let route = "/api/v1/media/{mediaId}/stream"
                 let before = try await EarlyAnswerChecks.counted(route, on: server)
+                let immediate = "campus_immediate_answers"
+                let beforeImmediate = try await EarlyAnswerChecks.counted(route, on: server, metric: immediate)
                 // The first request goes through the router, which writes the path down; the
-                // same requests again are answered early, with the same status, headers and bytes.
+                // same requests again are answered early (at once: the session, the item and the
+                // bytes are in memory), with the same status, headers and bytes.
                 let asks: [HTTPFields] = [
                     [.range: "bytes=0-99"], [.range: "bytes=-500"], [:], [.range: "bytes=99999999-"],
                 ]
@@ -56,6 +60,9 @@ extension ListenServerSuites {
                     #expect(Data(buffer: again.body) == Data(buffer: first.body))
                 }
                 #expect(try await EarlyAnswerChecks.counted(route, on: server) >= before + asks.count)
+                #expect(
+                    try await EarlyAnswerChecks.counted(route, on: server, metric: immediate)
+                        >= beforeImmediate + asks.count)
                 // What an early answer is not sure of goes to the router: no or other credentials,
                 // a query, a Range header over its limit, a signed-out token.
                 #expect(try await server.request(.get, stream).status == .unauthorized)

@@ -348,6 +348,25 @@ def test_6_a_slow_listener_keeps_its_stream(hardened):
     assert received == size
 
 
+def test_6_ranges_answered_at_once_keep_the_idle_timeout(hardened):
+    """A range answered at once (on the event loop, before Hummingbird) is a request like any other
+    to the idle timeout: the connection stays open while it is answered and closes when idle."""
+    admin, organizer, student = tokens(hardened)
+    track = media_id(hardened, student, "long")
+    connection = connect(hardened)
+    ask = (f"GET /api/v1/media/{track}/stream HTTP/1.1\r\nHost: campus\r\nAuthorization: Bearer {student}\r\n"
+           "Range: bytes=0-9\r\n\r\n").encode()
+    for _ in range(3):  # the first through the router, which learns the path; then at once
+        connection.sendall(ask)
+        answer = b""
+        while not (b"\r\n\r\n" in answer and len(answer.split(b"\r\n\r\n", 1)[1]) >= 10):
+            answer += connection.recv(65536)
+        assert answer.startswith(b"HTTP/1.1 206")
+        time.sleep(1)  # shorter than the timeout (2 s): the connection stays
+    assert closed_by_server(connection), "an idle connection after ranges answered at once"
+    assert_alive(hardened)
+
+
 def test_6_connections_per_address_are_capped(hardened):
     """40 may be open from one address; of 41 opened at once, one is turned away (which one
     depends on the order the server's threads take them), the rest close when idle."""

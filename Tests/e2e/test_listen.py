@@ -3,6 +3,7 @@ scanned by `campus library scan` and checked against ffprobe, and the web player
 browser: playback goes on while the listener moves to Timetable and Compete pages, and the
 queue actions work."""
 import json
+import socket
 import struct
 import subprocess
 import time
@@ -240,6 +241,73 @@ def test_streaming_is_ranged_for_outside_clients(listen_campus):
     part = requests.get(url, headers={**headers, "Range": "bytes=100-199"})
     assert part.status_code == 206 and part.content == whole.content[100:200]
     assert requests.get(url, headers={**headers, "If-None-Match": whole.headers["ETag"]}).status_code == 304
+
+
+def read_answer(connection, buffer):
+    """One HTTP/1.1 answer from a raw connection: (status, headers, body, what was read past it)."""
+    while b"\r\n\r\n" not in buffer:
+        chunk = connection.recv(65536)
+        assert chunk, "the connection closed before an answer"
+        buffer += chunk
+    head, rest = buffer.split(b"\r\n\r\n", 1)
+    lines = head.decode("latin-1").split("\r\n")
+    headers = {name.lower(): value.strip() for name, value in (line.split(":", 1) for line in lines[1:])}
+    length = int(headers.get("content-length", "0"))
+    while len(rest) < length:
+        chunk = connection.recv(65536)
+        assert chunk, "the connection closed inside an answer"
+        rest += chunk
+    return int(lines[0].split()[1]), headers, rest[:length], rest[length:]
+
+
+def test_ranges_answered_at_once_keep_their_order_and_connection(listen_campus):
+    """A range of a stream the router has seen is answered at once, on the connection's event loop
+    (ImmediateAnswerHandler); pipelined behind a request the router answers, it still comes after
+    that answer, and `Connection: close` is obeyed."""
+    token = listen_campus.login("student@campus.test", "campus-student")
+    hits = listen_campus.call("GET", "/api/v1/search", token=token, params={"q": "morning bell"}).json()["items"]
+    track = next(h for h in hits if h["kind"] == "track")
+    path = f"/api/v1/media/{track['id']}/stream"
+    url = listen_campus.url + path
+    whole = requests.get(url, headers={"Authorization": f"Bearer {token}"}).content
+
+    def ask(target, extra=""):
+        return (f"GET {target} HTTP/1.1\r\nHost: campus\r\nAuthorization: Bearer {token}\r\n{extra}\r\n").encode()
+
+    def immediate_count():
+        metrics = requests.get(listen_campus.url + "/metrics").text
+        return sum(int(line.rsplit(" ", 1)[1]) for line in metrics.splitlines()
+                   if line.startswith("campus_immediate_answers{") and 'http_route="/api/v1/media/{mediaId}/stream"' in line)
+
+    before = immediate_count()
+    connection = socket.create_connection(("127.0.0.1", listen_campus.port), timeout=15)
+    try:
+        # A range (answered at once), a request for the router (the account) and another range
+        # (which waits for the router's answer), sent together: the answers come in that order.
+        connection.sendall(ask(path, "Range: bytes=0-99\r\n") + ask("/api/v1/me") + ask(path, "Range: bytes=100-299\r\n"))
+        buffer = b""
+        answers = []
+        for _ in range(3):
+            status, headers, body, buffer = read_answer(connection, buffer)
+            answers.append((status, headers, body))
+        assert [status for status, _, _ in answers] == [206, 200, 206]
+        assert json.loads(answers[1][2])["email"] == "student@campus.test"
+        for (_, headers, body), (first, last) in zip(answers[::2], ((0, 99), (100, 299))):
+            assert headers["content-range"] == f"bytes {first}-{last}/{len(whole)}"
+            assert body == whole[first:last + 1]
+        # Ranges alone on a kept-alive connection, then one that asks to close it.
+        for first in (1000, 2000):
+            connection.sendall(ask(path, f"Range: bytes={first}-{first + 9}\r\n"))
+            status, headers, body, buffer = read_answer(connection, buffer)
+            assert status == 206 and body == whole[first:first + 10]
+            assert headers["server"] == "Campus" and "date" in headers
+        connection.sendall(ask(path, "Range: bytes=5-9\r\nConnection: close\r\n"))
+        status, headers, body, buffer = read_answer(connection, buffer)
+        assert status == 206 and body == whole[5:10]
+        assert buffer == b"" and connection.recv(65536) == b"", "the server closes the connection"
+    finally:
+        connection.close()
+    assert immediate_count() >= before + 3
 
 
 @pytest.fixture

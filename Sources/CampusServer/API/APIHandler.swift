@@ -17,22 +17,27 @@ struct APIHandler: APIProtocol {
     /// The signed-in user of this request, from its bearer token or the web app's session cookie.
     /// Requests that change data with the cookie must carry the CSRF token in `X-CSRF-Token`.
     func requireUser() async throws -> Authenticated {
-        guard let scope = RequestScope.current else { throw Problem.unauthorized() }
-        if let token = scope.bearerToken {
-            guard let account = try await accounts.authenticate(token: token) else {
-                throw Problem.unauthorized("The bearer token is unknown or expired. Log in again.")
-            }
-            return account
+        guard let scope = RequestScope.current, let token = scope.signInToken else { throw Problem.unauthorized() }
+        guard let account = try await accounts.authenticate(token: token) else {
+            if scope.bearerToken == nil { throw Problem.unauthorized() }
+            throw Problem.unauthorized("The bearer token is unknown or expired. Log in again.")
         }
-        if let cookie = scope.sessionCookie, let account = try await accounts.authenticate(token: cookie) {
-            if scope.isUnsafeMethod,
-                !services.csrf.isValid(scope.csrfHeader, csrfCookie: scope.csrfCookie, sessionCookie: cookie)
-            {
-                throw Problem.forbidden("This request needs the page's CSRF token in the X-CSRF-Token header.")
-            }
-            return account
+        if scope.bearerToken == nil, scope.isUnsafeMethod,
+            !services.csrf.isValid(scope.csrfHeader, csrfCookie: scope.csrfCookie, sessionCookie: token)
+        {
+            throw Problem.forbidden("This request needs the page's CSRF token in the X-CSRF-Token header.")
         }
-        throw Problem.unauthorized()
+        return account
+    }
+
+    /// The account ``requireUser()`` finds, when the memory of sessions holds it and nothing
+    /// needs writing (``AccountService/keptAccount(token:)``); nil when only `requireUser` can
+    /// tell, and for a cookie on a request that changes data (which needs its CSRF check).
+    func keptUser() -> Authenticated? {
+        guard let scope = RequestScope.current, let token = scope.signInToken,
+            scope.bearerToken != nil || !scope.isUnsafeMethod
+        else { return nil }
+        return accounts.keptAccount(token: token)
     }
 
     func requireAdmin() async throws -> Authenticated {

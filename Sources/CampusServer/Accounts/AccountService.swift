@@ -119,7 +119,7 @@ struct AccountService: Sendable {
         let now = now()
         let hash = Token.hash(token)
         var account: Authenticated
-        if let kept = sessions?.find(tokenHash: hash), kept.session.expiresAt > now {
+        if let kept = kept(hash: hash, now: now) {
             account = kept
         } else {
             let mark = sessions?.mark()
@@ -131,7 +131,7 @@ struct AccountService: Sendable {
             account = Authenticated(user: found.user, session: found.session)
             sessions?.keep(account, tokenHash: hash, mark: mark)
         }
-        if now.timeIntervalSince(account.session.lastSeenAt) > Self.sessionTouchInterval {
+        if Self.needsTouch(account, now: now) {
             let expires = now.addingTimeInterval(Self.sessionLifetime)
             let mark = sessions?.mark()
             try await database.write { [id = account.session.id] db in
@@ -142,6 +142,28 @@ struct AccountService: Sendable {
             sessions?.keep(account, tokenHash: hash, mark: mark)
         }
         return account
+    }
+
+    /// The account of a session token as ``authenticate(token:)`` finds it, when memory holds the
+    /// session and it needs no touch (so nothing is read or written); nil otherwise.
+    func keptAccount(token: String) -> Authenticated? {
+        guard !token.isEmpty, token.utf8.count <= 200 else { return nil }
+        let now = now()
+        guard let account = kept(hash: Token.hash(token), now: now), !Self.needsTouch(account, now: now) else {
+            return nil
+        }
+        return account
+    }
+
+    /// Whether a session in use is extended now (its last use is written at most once an hour).
+    private static func needsTouch(_ account: Authenticated, now: Date) -> Bool {
+        now.timeIntervalSince(account.session.lastSeenAt) > sessionTouchInterval
+    }
+
+    /// The unexpired session of a token hash that memory holds.
+    private func kept(hash: String, now: Date) -> Authenticated? {
+        guard let kept = sessions?.find(tokenHash: hash), kept.session.expiresAt > now else { return nil }
+        return kept
     }
 
     /// Makes this instance's memory forget `change` at once (other instances hear it from the

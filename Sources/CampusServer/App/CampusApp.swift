@@ -81,9 +81,10 @@ public enum CampusApp {
                 server: CampusHTTPServer.builder(
                     idleTimeout: configuration.limits.idleTimeout,
                     perAddress: configuration.trustForwardedFor ? nil : configuration.limits.connectionsPerAddress,
-                    liveSources: RadioRoutes.prefix),
+                    liveSources: RadioRoutes.prefix, immediate: early.compactMap { $0 as? any ImmediateAnswer },
+                    logger: logger, serverName: Self.serverName),
                 configuration: .init(
-                    address: .hostname(configuration.host, port: configuration.port), serverName: "Campus"),
+                    address: .hostname(configuration.host, port: configuration.port), serverName: Self.serverName),
                 services: background,
                 onServerRunning: { channel in
                     let port = channel.localAddress?.port ?? configuration.port
@@ -98,6 +99,9 @@ public enum CampusApp {
             throw error
         }
     }
+
+    /// The `Server` header of every answer.
+    static let serverName = "Campus"
 
     /// The router, and the answers made before it for paths it matched (``EarlyAnswerResponder``).
     static func makeRouter(services: Services, documentation: APIDocumentation)

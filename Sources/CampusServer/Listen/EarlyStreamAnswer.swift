@@ -1,6 +1,7 @@
 import CampusHTTP
 import HTTPTypes
 import Hummingbird
+import NIOCore
 
 /// A GET of `/api/v1/media/{id}/stream` answered before the router (``EarlyAnswerResponder``):
 /// a player asks for range after range of one item, and the router and the middleware cost a
@@ -9,21 +10,51 @@ import Hummingbird
 /// answer is the middleware's own (``MediaStreamMiddleware/original(_:id:request:context:)``).
 /// A query (a feed's key, a transcode), credentials that are not a signed-in account's, an item
 /// without a local file, or any error leave the request to the router, which answers it the usual way.
-struct EarlyStreamAnswer: EarlyAnswer {
+///
+/// When the session, the item's file and the range's bytes are all in memory, the range is
+/// answered at once (``ImmediateAnswer``): the same answer, made on the connection's event loop.
+struct EarlyStreamAnswer: ImmediateAnswer {
     let media: MediaStreamMiddleware
     let scopes: RequestScopeMiddleware
     let route = "/api/v1/media/{mediaId}/stream"
 
     func answer(_ request: Request, context: CampusRequestContext) async -> Response? {
-        guard request.uri.query?.isEmpty ?? true, let id = media.paths.value(of: request.uri.path),
-            request.headers[.range].map({ $0.utf8.count <= MediaStreamMiddleware.rangeLimit }) ?? true,
-            await signedIn(request, context: context),
+        guard let id = knownItem(request), await signedIn(request, context: context),
             let source = try? await media.sources.source(id, database: media.services.database),
             let file = source.0,
             var response = try? await media.original(file, id: id, request: request, context: context)
         else { return nil }
         SecurityHeadersMiddleware.addBaseHeaders(to: &response.headers)
         return response
+    }
+
+    func immediateAnswer(_ request: Request, context: CampusRequestContext) -> ImmediateResponse? {
+        guard let id = knownItem(request),
+            RequestScope.$current.withValue(
+                scopes.scope(of: request, context: context),
+                operation: { APIHandler(services: media.services).keptUser() != nil }),
+            let source = media.sources.kept(id), let item = source.0,
+            let answer = try? media.originalAnswer(item, id: id, request: request.head)
+        else { return nil }
+        var body = ByteBuffer()
+        if let part = answer.part {
+            guard part.count <= MediaStreamMiddleware.chunkLength,
+                let bytes = media.files.cachedBytes(answer.file, offset: part.lowerBound, count: part.count)
+            else { return nil }
+            body = bytes
+        }
+        var head = HTTPResponse(status: answer.status, headerFields: answer.headers)
+        SecurityHeadersMiddleware.addBaseHeaders(to: &head.headerFields)
+        return ImmediateResponse(head: head, body: body)
+    }
+
+    /// The item of a path the router matched to the stream, for a request without a query and
+    /// with a `Range` header the route accepts; nil for anything else.
+    func knownItem(_ request: Request) -> Int64? {
+        guard request.uri.query?.isEmpty ?? true,
+            request.headers[.range].map({ $0.utf8.count <= MediaStreamMiddleware.rangeLimit }) ?? true
+        else { return nil }
+        return media.paths.value(of: request.uri.path)
     }
 
     /// Whether the request's credentials are a signed-in account's, as the router's route asks

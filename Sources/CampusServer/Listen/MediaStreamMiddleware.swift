@@ -40,9 +40,7 @@ struct MediaStreamMiddleware: RouterMiddleware {
 
         func source(_ id: Int64, database: Database) async throws -> (MediaFile?, String?) {
             let now = Date()
-            if let entry = entries.withLockedValue({ $0[id] }), now.timeIntervalSince(entry.at) < Self.lifetime {
-                return (entry.file, entry.remote)
-            }
+            if let kept = kept(id, now: now) { return kept }
             let (file, remote) = try await database.read { db in
                 let store = ListenStore(db)
                 if let file = try await store.mediaFile(id: id) { return (Optional(file), String?.none) }
@@ -53,6 +51,13 @@ struct MediaStreamMiddleware: RouterMiddleware {
                 $0[id] = Entry(file: file, remote: remote, at: now)
             }
             return (file, remote)
+        }
+
+        /// Where the item's bytes are, if that was read less than a second ago.
+        func kept(_ id: Int64, now: Date = Date()) -> (MediaFile?, String?)? {
+            guard let entry = entries.withLockedValue({ $0[id] }), now.timeIntervalSince(entry.at) < Self.lifetime
+            else { return nil }
+            return (entry.file, entry.remote)
         }
     }
 
@@ -112,6 +117,39 @@ struct MediaStreamMiddleware: RouterMiddleware {
 
     /// The file as it is, with ranges and validators (the Subsonic API's stream and download too).
     func original(_ item: MediaFile, id: Int64, request: Request, context: Context) async throws -> Response {
+        let answer = try originalAnswer(item, id: id, request: request.head)
+        guard let part = answer.part, request.method == .get else {
+            return Response(status: answer.status, headers: answer.headers)
+        }
+        // A range a player asks for (up to a chunk) is read before the answer starts, so a failed
+        // read is an error rather than a cut answer; more is sent chunk by chunk as it is read.
+        if part.count <= Self.chunkLength {
+            let bytes = try await files.read(answer.file, offset: part.lowerBound, count: part.count)
+            return Response(status: answer.status, headers: answer.headers, body: ResponseBody(byteBuffer: bytes))
+        }
+        let body = ResponseBody(contentLength: part.count) { [files, file = answer.file] writer in
+            var offset = part.lowerBound
+            while offset <= part.upperBound {
+                let count = Int(min(Int64(Self.chunkLength), part.upperBound - offset + 1))
+                try await writer.write(try await files.read(file, offset: offset, count: count))
+                offset += Int64(count)
+            }
+            try await writer.finish(nil)
+        }
+        return Response(status: answer.status, headers: answer.headers, body: body)
+    }
+
+    /// What ``original(_:id:request:context:)`` answers, before any byte is read.
+    struct OriginalAnswer {
+        var status: HTTPResponse.Status
+        var headers: HTTPFields
+        var file: OpenMediaFiles.File
+        /// The bytes the answer holds (for a GET); nil for an answer without a body.
+        var part: ClosedRange<Int64>?
+    }
+
+    /// The status and headers of the file as it is, and which of its bytes a GET sends.
+    func originalAnswer(_ item: MediaFile, id: Int64, request: HTTPRequest) throws -> OriginalAnswer {
         // The file may have changed since the last scan: describe what is on disk now.
         guard let file = files.file(at: item.path) else {
             throw Problem(
@@ -126,30 +164,30 @@ struct MediaStreamMiddleware: RouterMiddleware {
             .contentType: item.contentType, .acceptRanges: "bytes", .eTag: etag, .lastModified: file.lastModified,
             .cacheControl: "private, max-age=3600",
         ]
-        if let ifNoneMatch = request.headers[.ifNoneMatch] {
+        if let ifNoneMatch = request.headerFields[.ifNoneMatch] {
             if EntityTag.matches(ifNoneMatch, etag) {
-                return Response(status: .notModified, headers: headers)
+                return OriginalAnswer(status: .notModified, headers: headers, file: file)
             }
-        } else if let since = request.headers[.ifModifiedSince].flatMap(HTTPDate.date),
+        } else if let since = request.headerFields[.ifModifiedSince].flatMap(HTTPDate.date),
             modified.timeIntervalSince1970.rounded(.down) <= since.timeIntervalSince1970
         {
-            return Response(status: .notModified, headers: headers)
+            return OriginalAnswer(status: .notModified, headers: headers, file: file)
         }
-        var range = ByteRangeRequest(header: request.headers[.range], size: size)
-        if let ifRange = request.headers[.ifRange], ifRange != etag, ifRange != file.lastModified {
+        var range = ByteRangeRequest(header: request.headerFields[.range], size: size)
+        if let ifRange = request.headerFields[.ifRange], ifRange != etag, ifRange != file.lastModified {
             range = .whole
         }
         let part: ClosedRange<Int64>
         let status: HTTPResponse.Status
         switch range {
         case .unsatisfiable:
-            return Response(
+            return OriginalAnswer(
                 status: .rangeNotSatisfiable,
-                headers: [.contentRange: "bytes */\(size)", .acceptRanges: "bytes", .contentLength: "0"])
+                headers: [.contentRange: "bytes */\(size)", .acceptRanges: "bytes", .contentLength: "0"], file: file)
         case .whole:
             guard size > 0 else {
                 headers[.contentLength] = "0"
-                return Response(status: .ok, headers: headers)
+                return OriginalAnswer(status: .ok, headers: headers, file: file)
             }
             (part, status) = (0...(size - 1), .ok)
         case .part(let asked):
@@ -157,23 +195,7 @@ struct MediaStreamMiddleware: RouterMiddleware {
             (part, status) = (asked, .partialContent)
         }
         headers[.contentLength] = String(part.count)
-        guard request.method == .get else { return Response(status: status, headers: headers) }
-        // A range a player asks for (up to a chunk) is read before the answer starts, so a failed
-        // read is an error rather than a cut answer; more is sent chunk by chunk as it is read.
-        if part.count <= Self.chunkLength {
-            let bytes = try await files.read(file, offset: part.lowerBound, count: part.count)
-            return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: bytes))
-        }
-        let body = ResponseBody(contentLength: part.count) { [files] writer in
-            var offset = part.lowerBound
-            while offset <= part.upperBound {
-                let count = Int(min(Int64(Self.chunkLength), part.upperBound - offset + 1))
-                try await writer.write(try await files.read(file, offset: offset, count: count))
-                offset += Int64(count)
-            }
-            try await writer.finish(nil)
-        }
-        return Response(status: status, headers: headers, body: body)
+        return OriginalAnswer(status: status, headers: headers, file: file, part: part)
     }
 
     /// ffmpeg's MP3 of a local file, sent as it is produced. ffmpeg must have written its first

@@ -133,6 +133,14 @@ final class OpenMediaFiles: Sendable {
         }
     }
 
+    /// `count` bytes of `file` from `offset` if the page cache holds them all (read at once, on
+    /// the calling thread); nil if any would need the disk.
+    func cachedBytes(_ file: File, offset: Int64, count: Int) -> ByteBuffer? {
+        var buffer = ByteBufferAllocator().buffer(capacity: count)
+        Self.readCached(file, offset: offset, count: count, into: &buffer)
+        return buffer.readableBytes == count ? buffer : nil
+    }
+
     /// glibc's `preadv2`, found at run time: Swift's Glibc module leaves it out (it is declared
     /// only with `_GNU_SOURCE`), and a C target for one declaration is more than this needs.
     private typealias PreadV2 = @convention(c) (CInt, UnsafePointer<iovec>?, CInt, off_t, CInt) -> Int

@@ -1,0 +1,128 @@
+import Foundation
+import HTTPInput
+import HTTPTypes
+import Hummingbird
+import Logging
+import NIOConcurrencyHelpers
+import NIOCore
+import NIOHTTPTypes
+
+/// An early answer that can also be made at once, on the connection's event loop, when all it
+/// needs is in memory: no database, no disk, no waiting. ``ImmediateAnswerHandler`` asks it
+/// before the request reaches Hummingbird; when it cannot answer at once (nil), the request goes
+/// on as before, to ``EarlyAnswer/answer(_:context:)`` and then the router.
+public protocol ImmediateAnswer: EarlyAnswer {
+    /// The whole answer to a GET without a body, or nil to let the request go on.
+    func immediateAnswer(_ request: Request, context: CampusRequestContext) -> ImmediateResponse?
+}
+
+/// An answer made at once: its head and its whole body.
+public struct ImmediateResponse {
+    public var head: HTTPResponse
+    public var body: ByteBuffer
+
+    public init(head: HTTPResponse, body: ByteBuffer) {
+        self.head = head
+        self.body = body
+    }
+}
+
+/// Answers a GET on the connection's event loop when an ``ImmediateAnswer`` can, before
+/// Hummingbird's request stream, task and response writer: for a small range of a media file
+/// those cost more than the range itself (docs/BENCHMARKS.md). It sits after
+/// ``IdleTimeoutHandler``, which sees its requests and answers like any other.
+///
+/// Answers leave in the order their requests came: a request is answered here only while no
+/// earlier request of the connection is still with Hummingbird (pipelined requests wait their
+/// turn there). A request with a body, `Connection: close` or another connection option goes on,
+/// and so does any request while the connection cannot take more bytes (a client that does not
+/// read meets Hummingbird's backpressure). Answers are logged and counted as early answers are
+/// and carry the headers Hummingbird adds to every answer (`Date`, `Server`).
+final class ImmediateAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPRequestPart
+    typealias InboundOut = HTTPRequestPart
+    typealias OutboundIn = HTTPResponsePart
+    typealias OutboundOut = HTTPResponsePart
+
+    let answers: [any ImmediateAnswer]
+    let logger: Logger
+    let serverName: String?
+    /// Requests passed on whose answer has not ended yet.
+    private var passedOn = 0
+    /// Whether the rest of a request answered here is being read (and dropped).
+    private var answered = false
+
+    init(answers: [any ImmediateAnswer], logger: Logger, serverName: String?) {
+        self.answers = answers
+        self.logger = logger
+        self.serverName = serverName
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch unwrapInboundIn(data) {
+        case .head(let head):
+            if passedOn == 0, answer(head, context: context) {
+                answered = true
+                return
+            }
+            passedOn += 1
+        case .body:
+            if answered { return }
+        case .end:
+            if answered {
+                answered = false
+                return
+            }
+        }
+        context.fireChannelRead(data)
+    }
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        if case .end = unwrapOutboundIn(data) { passedOn = max(0, passedOn - 1) }
+        context.write(data, promise: promise)
+    }
+
+    /// Answers the request if one of the answers can at once; false to pass it on.
+    private func answer(_ head: HTTPRequest, context: ChannelHandlerContext) -> Bool {
+        guard head.method == .get, context.channel.isWritable, head.headerFields[.contentLength] == nil,
+            head.headerFields[.transferEncoding] == nil,
+            head.headerFields[.connection].map({ $0.lowercased() == "keep-alive" }) ?? true
+        else { return false }
+        let start = ContinuousClock.now
+        var logger = logger
+        logger[metadataKey: "hb.request.id"] = .stringConvertible(RequestID())
+        let request = Request(head: head, body: RequestBody(buffer: ByteBuffer()))
+        let requestContext = CampusRequestContext(
+            source: ApplicationRequestContextSource(channel: context.channel, logger: logger))
+        for immediate in answers {
+            guard var response = immediate.immediateAnswer(request, context: requestContext) else { continue }
+            response.head.headerFields[.date] = CurrentHTTPDate.shared.text
+            if let serverName { response.head.headerFields[.server] = serverName }
+            context.write(wrapOutboundOut(.head(response.head)), promise: nil)
+            if response.body.readableBytes > 0 { context.write(wrapOutboundOut(.body(response.body)), promise: nil) }
+            context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+            EarlyAnswerCounters.shared.count(route: immediate.route, status: response.head.status.code, immediate: true)
+            RequestLogMiddleware.log(request, requestContext, status: response.head.status.code, start: start)
+            return true
+        }
+        return false
+    }
+}
+
+@available(*, unavailable)
+extension ImmediateAnswerHandler: Sendable {}
+
+/// The `Date` header's text for the current second, written once a second.
+final class CurrentHTTPDate: Sendable {
+    static let shared = CurrentHTTPDate()
+    private let current = NIOLockedValueBox((second: Int64.min, text: ""))
+
+    var text: String {
+        let now = Date()
+        let second = Int64(now.timeIntervalSince1970.rounded(.down))
+        return current.withLockedValue { current in
+            if current.second != second { current = (second, HTTPDate.text(now)) }
+            return current.text
+        }
+    }
+}
