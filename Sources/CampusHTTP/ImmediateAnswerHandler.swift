@@ -12,6 +12,9 @@ import NIOHTTPTypes
 /// before the request reaches Hummingbird; when it cannot answer at once (nil), the request goes
 /// on as before, to ``EarlyAnswer/answer(_:context:)`` and then the router.
 public protocol ImmediateAnswer: EarlyAnswer {
+    /// Whether the request's path may be one this answer takes: asked first, from the head alone,
+    /// so that no request is made for the other GETs.
+    func mayAnswer(_ head: HTTPRequest) -> Bool
     /// The whole answer to a GET without a body, or nil to let the request go on.
     func immediateAnswer(_ request: Request, context: CampusRequestContext) -> ImmediateResponse?
 }
@@ -86,7 +89,8 @@ final class ImmediateAnswerHandler: ChannelDuplexHandler, RemovableChannelHandle
     private func answer(_ head: HTTPRequest, context: ChannelHandlerContext) -> Bool {
         guard head.method == .get, context.channel.isWritable, head.headerFields[.contentLength] == nil,
             head.headerFields[.transferEncoding] == nil,
-            head.headerFields[.connection].map({ $0.lowercased() == "keep-alive" }) ?? true
+            head.headerFields[.connection].map({ $0.lowercased() == "keep-alive" }) ?? true,
+            answers.contains(where: { $0.mayAnswer(head) })
         else { return false }
         let start = ContinuousClock.now
         var logger = logger

@@ -28,6 +28,12 @@ struct EarlyStreamAnswer: ImmediateAnswer {
         return response
     }
 
+    /// A path without a query that the router matched to the stream before.
+    func mayAnswer(_ head: HTTPRequest) -> Bool {
+        guard let path = head.path, !path.utf8.contains(UInt8(ascii: "?")) else { return false }
+        return media.paths.value(of: path) != nil
+    }
+
     func immediateAnswer(_ request: Request, context: CampusRequestContext) -> ImmediateResponse? {
         guard let id = knownItem(request),
             RequestScope.$current.withValue(
