@@ -22,12 +22,13 @@ cat "$work/import.md"
 if [ -n "${POSTGRES_URL:-}" ]; then
   database="${POSTGRES_URL%/*}/campus_import_bench"
   fresh="psql $POSTGRES_URL -qc 'DROP DATABASE IF EXISTS campus_import_bench' -c 'CREATE DATABASE campus_import_bench'"
+  # Each build imports into a database its own `migrate` made (their schemas may differ).
   commands=()
   for build in ${BEFORE:-} "$binary"; do
-    commands+=("$build import iis --data-dir $work/pg --database $database $work/corpus/*.json 2>/dev/null")
+    commands+=(--prepare "$fresh && $build migrate --database $database >/dev/null 2>&1"
+      "$build import iis --data-dir $work/pg --database $database $work/corpus/*.json 2>/dev/null")
   done
-  hyperfine --warmup 1 --runs 5 --prepare "$fresh && $binary migrate --database $database >/dev/null 2>&1" \
-    "${commands[@]}" --export-markdown "$work/import-pg.md"
+  hyperfine --warmup 1 --runs 5 "${commands[@]}" --export-markdown "$work/import-pg.md"
   cat "$work/import-pg.md"
   # The same files again (what a daily IIS sync mostly is): each build's second import of them.
   again=()

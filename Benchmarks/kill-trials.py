@@ -253,8 +253,16 @@ def sync_state(url):
     for line in rows.splitlines():
         name, dated, links = line.split("|")
         state[name] = (dated == "t", int(links))
-    orphans = int(psql(url, """SELECT COUNT(*) FROM lessons WHERE NOT EXISTS
-        (SELECT 1 FROM lesson_groups g WHERE g.lesson_id = lessons.id)"""))
+    # Lessons without a group, and links naming a lesson, group, teacher or room that is not
+    # there (PostgreSQL checks these references with statement triggers, migration step 25).
+    orphans = int(psql(url, """SELECT (SELECT COUNT(*) FROM lessons WHERE NOT EXISTS
+        (SELECT 1 FROM lesson_groups g WHERE g.lesson_id = lessons.id))
+      + (SELECT COUNT(*) FROM lesson_groups k WHERE NOT EXISTS (SELECT 1 FROM lessons l WHERE l.id = k.lesson_id)
+           OR NOT EXISTS (SELECT 1 FROM study_groups g WHERE g.name = k.group_name))
+      + (SELECT COUNT(*) FROM lesson_teachers k WHERE NOT EXISTS (SELECT 1 FROM lessons l WHERE l.id = k.lesson_id)
+           OR NOT EXISTS (SELECT 1 FROM teachers t WHERE t.id = k.teacher_id))
+      + (SELECT COUNT(*) FROM lesson_rooms k WHERE NOT EXISTS (SELECT 1 FROM lessons l WHERE l.id = k.lesson_id)
+           OR NOT EXISTS (SELECT 1 FROM rooms r WHERE r.id = k.room_id))"""))
     return state, orphans
 
 
@@ -297,7 +305,7 @@ def sync_trials(binary, fixtures, postgres, trials_count, work, corpus):
                 elif dated or have:
                     failures.append(f"sync trial {trial}: group {name} half-written ({have} of {links} lessons, dated {dated})")
             if orphans:
-                failures.append(f"sync trial {trial}: {orphans} lessons without a group")
+                failures.append(f"sync trial {trial}: {orphans} lessons without a group or links naming nothing")
             outcomes["groups stored whole"].append(stored)
             outcomes["groups not yet stored"].append(len(expected) - stored)
             run([*command, "--database", url])

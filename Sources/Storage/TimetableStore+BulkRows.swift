@@ -83,7 +83,8 @@ extension TimetableStore {
                     // than the statement); `xmax = 0`: the row was inserted, not updated. A known
                     // lesson whose full subject and note are as stored is not written again
                     // (most of a repeated import): its id is read (`kept` sees the rows as they
-                    // were before the statement).
+                    // were before the statement; it looks up only the identities `stored` did not
+                    // return, none in a first import).
                     query = """
                         WITH r AS (SELECT * FROM json_to_recordset(\(bind: Self.json(rows))::json) AS r(h text,
                         s text, f text, t text, a integer, b integer, d integer, w integer, g integer, p integer,
@@ -93,8 +94,8 @@ extension TimetableStore {
                         note = excluded.note WHERE (lessons.subject_full, lessons.note)
                         IS DISTINCT FROM (excluded.subject_full, excluded.note)
                         RETURNING id, identity_hash, (xmax = 0) AS added),
-                        kept AS (SELECT l.id, l.identity_hash, FALSE AS added FROM lessons AS l JOIN r ON l.identity_hash = r.h
-                        WHERE NOT EXISTS (SELECT 1 FROM stored WHERE stored.identity_hash = l.identity_hash)),
+                        kept AS (SELECT l.id, l.identity_hash, FALSE AS added FROM r JOIN lessons AS l ON l.identity_hash = r.h
+                        WHERE NOT EXISTS (SELECT 1 FROM stored WHERE stored.identity_hash = r.h)),
                         every AS (SELECT * FROM stored UNION ALL SELECT * FROM kept)
                         SELECT array_agg(id) AS id, array_agg(identity_hash) AS identity_hash,
                         array_agg(added) AS added FROM every

@@ -72,6 +72,7 @@ import Testing
         22: "b14a390d72a9121ed3fbcb94f1e14b03e0c02cf17d2a2ee2cf55a6bf8be48d63",
         23: "eecab4dd7069bde82b4e7df926df191eb7bc6357b8d0a8fe5759525c550e9025",
         24: "a9cfe81a47d531c38d48e232bf44baab339004f524ab12020fd24f681b49c5e4",
+        25: "9fc5c58f4bc045afb736bb461fb775401c441bd4cee624a01f85fc0eb8f94f76",
     ]
 
     @Test func landedStepsNeverChange() {

@@ -21,15 +21,26 @@ public struct Migration: Sendable {
     public var statements: [String]
     /// Columns added after the statements, where missing (SQLite has no `ADD COLUMN IF NOT EXISTS`).
     public var addedColumns: [AddedColumn]
+    /// The one kind of database the statements are for, if they are not for both; on the other
+    /// kind the step is recorded as applied and does nothing.
+    public var onlyOn: Database.Kind?
 
-    public init(version: Int, name: String, statements: [String], addedColumns: [AddedColumn] = []) {
+    public init(
+        version: Int, name: String, statements: [String], addedColumns: [AddedColumn] = [],
+        onlyOn: Database.Kind? = nil
+    ) {
         self.version = version
         self.name = name
         self.statements = statements
         self.addedColumns = addedColumns
+        self.onlyOn = onlyOn
     }
 
+    /// Whether the step changes a database of this kind.
+    func applies(to kind: Database.Kind) -> Bool { onlyOn == nil || onlyOn == kind }
+
     func sql(for kind: Database.Kind) -> [String] {
+        guard applies(to: kind) else { return [] }
         let id: String
         let blob: String
         switch kind {
@@ -50,6 +61,7 @@ public struct Migration: Sendable {
     public var checksum: String {
         var text = "\(version)\n\(name)\n" + statements.joined(separator: "\n;\n")
         for added in addedColumns { text += "\n+\(added.table).\(added.column) \(added.definition)" }
+        if let onlyOn { text += "\nonly on \(onlyOn.rawValue)" }
         return SHA256.hash(data: Data(text.utf8)).hexadecimal
     }
 }

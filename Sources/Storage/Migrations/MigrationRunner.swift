@@ -9,7 +9,7 @@ extension Database {
         .lessonNotes, .personalTouches, .savedSchedules, .teacherCardAnswers, .studyTasks,
         .savedSchedulesInMySchedule, .radioStations, .radioSourcesAndRecordings,
         .radioListeningAndStationImages, .changeCounters, .places, .electives, .windowNotes, .appCredentials,
-        .publicPlaylists, .contentReports, .feedBlockFieldsAndPicks,
+        .publicPlaylists, .contentReports, .feedBlockFieldsAndPicks, .linkChecksPerStatement,
     ]
 
     /// Applies the migrations this database has not seen, in one transaction. Several app
@@ -50,7 +50,7 @@ extension Database {
                 for statement in migration.sql(for: kind) {
                     try await db.raw(SQLQueryString(statement)).run()
                 }
-                for added in migration.addedColumns {
+                for added in migration.addedColumns where migration.applies(to: kind) {
                     try await Self.add(added, kind: kind, on: db)
                 }
                 try await db.insert(into: "schema_migrations")
