@@ -27,7 +27,7 @@ public enum CampusHTTPServer {
     /// (``ImmediateAnswerHandler``, logging to `logger`, its answers with `serverName` as Hummingbird's).
     public static func builder(
         idleTimeout: Duration, perAddress: Int?, liveSources: String? = nil, immediate: [any ImmediateAnswer] = [],
-        logger: Logger = Logger(label: "campus"), serverName: String? = nil
+        logger: Logger, serverName: String? = nil
     ) -> HTTPServerBuilder {
         let counter = perAddress.map { ConnectionCounter(limit: $0) }
         let timeout = TimeAmount.seconds(max(1, idleTimeout.components.seconds))

@@ -12,11 +12,14 @@ import NIOHTTPTypes
 /// before the request reaches Hummingbird; when it cannot answer at once (nil), the request goes
 /// on as before, to ``EarlyAnswer/answer(_:context:)`` and then the router.
 public protocol ImmediateAnswer: EarlyAnswer {
-    /// Whether the request's path may be one this answer takes: asked first, from the head alone,
-    /// so that no request is made for the other GETs.
-    func mayAnswer(_ head: HTTPRequest) -> Bool
-    /// The whole answer to a GET without a body, or nil to let the request go on.
-    func immediateAnswer(_ request: Request, context: CampusRequestContext) -> ImmediateResponse?
+    /// What the answer found in the head (for a media stream, its item).
+    associatedtype Claim
+    /// What the head's path says to this answer, or nil when it is not one the answer takes:
+    /// asked first, from the head alone, so that no request is made for the other GETs.
+    func claim(_ head: HTTPRequest) -> Claim?
+    /// The whole answer to a GET without a body that ``claim(_:)`` took, or nil to let the
+    /// request go on.
+    func immediateAnswer(_ claim: Claim, request: Request, context: CampusRequestContext) -> ImmediateResponse?
 }
 
 /// An answer made at once: its head and its whole body.
@@ -89,17 +92,13 @@ final class ImmediateAnswerHandler: ChannelDuplexHandler, RemovableChannelHandle
     private func answer(_ head: HTTPRequest, context: ChannelHandlerContext) -> Bool {
         guard head.method == .get, context.channel.isWritable, head.headerFields[.contentLength] == nil,
             head.headerFields[.transferEncoding] == nil,
-            head.headerFields[.connection].map({ $0.lowercased() == "keep-alive" }) ?? true,
-            answers.contains(where: { $0.mayAnswer(head) })
+            head.headerFields[.connection].map({ $0.lowercased() == "keep-alive" }) ?? true
         else { return false }
         let start = ContinuousClock.now
-        var logger = logger
-        logger[metadataKey: "hb.request.id"] = .stringConvertible(RequestID())
-        let request = Request(head: head, body: RequestBody(buffer: ByteBuffer()))
-        let requestContext = CampusRequestContext(
-            source: ApplicationRequestContextSource(channel: context.channel, logger: logger))
         for immediate in answers {
-            guard var response = immediate.immediateAnswer(request, context: requestContext) else { continue }
+            guard let made = made(immediate, head, channel: context.channel) else { continue }
+            var response = made.response
+            let (request, requestContext) = (made.request, made.context)
             response.head.headerFields[.date] = CurrentHTTPDate.shared.text
             if let serverName { response.head.headerFields[.server] = serverName }
             context.write(wrapOutboundOut(.head(response.head)), promise: nil)
@@ -110,6 +109,25 @@ final class ImmediateAnswerHandler: ChannelDuplexHandler, RemovableChannelHandle
             return true
         }
         return false
+    }
+
+    /// An answer made at once, with the request it answers.
+    private struct Made {
+        var response: ImmediateResponse
+        var request: Request
+        var context: CampusRequestContext
+    }
+
+    /// The answer's, if its claim takes the head; the request is made only then.
+    private func made<Answer: ImmediateAnswer>(_ answer: Answer, _ head: HTTPRequest, channel: any Channel) -> Made? {
+        guard let claim = answer.claim(head) else { return nil }
+        var logger = logger
+        logger[metadataKey: "hb.request.id"] = .stringConvertible(RequestID())
+        let request = Request(head: head, body: RequestBody(buffer: ByteBuffer()))
+        let context = CampusRequestContext(source: ApplicationRequestContextSource(channel: channel, logger: logger))
+        return answer.immediateAnswer(claim, request: request, context: context).map {
+            Made(response: $0, request: request, context: context)
+        }
     }
 }
 

@@ -28,14 +28,14 @@ struct EarlyStreamAnswer: ImmediateAnswer {
         return response
     }
 
-    /// A path without a query that the router matched to the stream before.
-    func mayAnswer(_ head: HTTPRequest) -> Bool {
-        guard let path = head.path, !path.utf8.contains(UInt8(ascii: "?")) else { return false }
-        return media.paths.value(of: path) != nil
+    /// The item of a path without a query that the router matched to the stream before.
+    func claim(_ head: HTTPRequest) -> Int64? {
+        guard let path = head.path, !path.utf8.contains(UInt8(ascii: "?")) else { return nil }
+        return media.paths.value(of: path)
     }
 
-    func immediateAnswer(_ request: Request, context: CampusRequestContext) -> ImmediateResponse? {
-        guard let id = knownItem(request),
+    func immediateAnswer(_ id: Int64, request: Request, context: CampusRequestContext) -> ImmediateResponse? {
+        guard Self.acceptsRange(request.headers),
             RequestScope.$current.withValue(
                 scopes.scope(of: request, context: context),
                 operation: { APIHandler(services: media.services).keptUser() != nil }),
@@ -57,10 +57,13 @@ struct EarlyStreamAnswer: ImmediateAnswer {
     /// The item of a path the router matched to the stream, for a request without a query and
     /// with a `Range` header the route accepts; nil for anything else.
     func knownItem(_ request: Request) -> Int64? {
-        guard request.uri.query?.isEmpty ?? true,
-            request.headers[.range].map({ $0.utf8.count <= MediaStreamMiddleware.rangeLimit }) ?? true
-        else { return nil }
+        guard request.uri.query?.isEmpty ?? true, Self.acceptsRange(request.headers) else { return nil }
         return media.paths.value(of: request.uri.path)
+    }
+
+    /// Whether the `Range` header, if there is one, is within the route's limit.
+    static func acceptsRange(_ headers: HTTPFields) -> Bool {
+        headers[.range].map { $0.utf8.count <= MediaStreamMiddleware.rangeLimit } ?? true
     }
 
     /// Whether the request's credentials are a signed-in account's, as the router's route asks

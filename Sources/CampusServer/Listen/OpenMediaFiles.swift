@@ -116,8 +116,7 @@ final class OpenMediaFiles: Sendable {
     /// is cached and stops); the rest is read on the thread pool, so the event loop never waits
     /// for a disk.
     func read(_ file: File, offset: Int64, count: Int) async throws -> ByteBuffer {
-        var buffer = ByteBufferAllocator().buffer(capacity: count)
-        Self.readCached(file, offset: offset, count: count, into: &buffer)
+        let buffer = Self.cachedPart(file, offset: offset, count: count)
         if buffer.readableBytes == count { return buffer }
         return try await pool.runIfActive { [buffer] in
             var buffer = buffer
@@ -136,8 +135,7 @@ final class OpenMediaFiles: Sendable {
     /// `count` bytes of `file` from `offset` if the page cache holds them all (read at once, on
     /// the calling thread); nil if any would need the disk.
     func cachedBytes(_ file: File, offset: Int64, count: Int) -> ByteBuffer? {
-        var buffer = ByteBufferAllocator().buffer(capacity: count)
-        Self.readCached(file, offset: offset, count: count, into: &buffer)
+        let buffer = Self.cachedPart(file, offset: offset, count: count)
         return buffer.readableBytes == count ? buffer : nil
     }
 
@@ -150,9 +148,11 @@ final class OpenMediaFiles: Sendable {
     /// Linux's `RWF_NOWAIT` (linux/fs.h): read only what needs no waiting.
     private static let noWait: CInt = 0x0000_0008
 
-    /// Reads into `buffer` what of the range the page cache holds, without waiting.
-    private static func readCached(_ file: File, offset: Int64, count: Int, into buffer: inout ByteBuffer) {
-        guard let preadv2 else { return }
+    /// A buffer of `count` bytes' capacity holding what of the range, from its start, the page
+    /// cache holds, read without waiting.
+    private static func cachedPart(_ file: File, offset: Int64, count: Int) -> ByteBuffer {
+        var buffer = ByteBufferAllocator().buffer(capacity: count)
+        guard let preadv2 else { return buffer }
         while buffer.readableBytes < count {
             let done = buffer.readableBytes
             let read = buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: count - done) { bytes in
@@ -160,7 +160,8 @@ final class OpenMediaFiles: Sendable {
                 let result = preadv2(file.descriptor, &vector, 1, off_t(offset) + off_t(done), noWait)
                 return result > 0 ? result : 0
             }
-            if read == 0 { return }
+            if read == 0 { return buffer }
         }
+        return buffer
     }
 }
