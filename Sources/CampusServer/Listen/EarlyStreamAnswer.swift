@@ -16,7 +16,7 @@ import NIOCore
 struct EarlyStreamAnswer: ImmediateAnswer {
     let media: MediaStreamMiddleware
     let scopes: RequestScopeMiddleware
-    let route = "/api/v1/media/{mediaId}/stream"
+    let route = APIRoutes.mediaStream.pattern
 
     func answer(_ request: Request, context: CampusRequestContext) async -> Response? {
         guard let id = knownItem(request), await signedIn(request, context: context),
