@@ -109,8 +109,9 @@ import Testing
                 try await Task.sleep(for: .milliseconds(100))
                 live = try await server.api().getStation(path: .init(mount: "campus.mp3")).ok.body.json
             }
-            #expect(
-                live.onAir && live.nowPlaying == "Кино — Группа крови" && live.streamUrl.hasSuffix("/radio/campus.mp3"))
+            #expect(live.onAir)
+            #expect(live.nowPlaying == "Кино — Группа крови")
+            #expect(live.streamUrl.hasSuffix("/radio/campus.mp3"))
             #expect(try await server.request(.get, "/radio/nope").status == .notFound)
 
             // A second source is refused, as is a wrong password.
