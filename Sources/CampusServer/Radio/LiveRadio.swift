@@ -84,6 +84,12 @@ final class LiveRadio: Service, Sendable {
             throw refused
         }
         stopFeeds(mount)
+        // What the source said between the announcement and here was written to the database only
+        // (`setTitle(mount:_:)` found no broadcast yet): the broadcast takes it, unless said since.
+        let changes = broadcast.titleChanges
+        if let said = await announcement(of: mount)?.title, !said.isEmpty {
+            broadcast.setTitle(said, ifUnchangedSince: changes)
+        }
         let recorder = await recordings.begin(station, contentType: contentType)
         return SourceFeed(broadcast: broadcast, token: token, recording: recorder) { [self] in
             let titles = broadcast.titlesSaid
@@ -239,11 +245,13 @@ final class LiveRadio: Service, Sendable {
 
     /// The source says what plays (on any instance): the holder's broadcast and the relays show it.
     func setTitle(mount: String, _ title: String) async throws -> Bool {
-        let local = hub.broadcast(mount: mount)
         let announced = await announcement(of: mount) != nil
         // Written before it is set here: a renewal that read the old title before this write
         // finds the title changed here since, and keeps it (`Broadcast.setTitle(_:ifUnchangedSince:)`).
         if announced { try await database.write { db in try await RadioStore(db).setTitle(mount: mount, title) } }
+        // Looked up after the write: a source connecting here that has no broadcast yet reads the
+        // title written (`connect`), one that has it is told here.
+        let local = hub.broadcast(mount: mount)
         if let local, local.feed != .relay { local.setTitle(title) }
         return announced || local != nil
     }
