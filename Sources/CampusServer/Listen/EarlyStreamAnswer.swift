@@ -29,9 +29,13 @@ struct EarlyStreamAnswer: ImmediateAnswer {
     }
 
     /// The item of a path without a query that the router matched to the stream before.
-    func claim(_ head: HTTPRequest) -> Int64? {
-        guard let path = head.path, !path.utf8.contains(UInt8(ascii: "?")) else { return nil }
-        return media.paths.value(of: path)
+    func claim(_ head: HTTPRequest) -> Int64? { head.path.flatMap(item(of:)) }
+
+    /// The item of a request target (the path and any query, as the head has it) without a query
+    /// whose path the router matched to the stream before.
+    func item(of target: String) -> Int64? {
+        guard !target.utf8.contains(UInt8(ascii: "?")) else { return nil }
+        return media.paths.value(of: target)
     }
 
     func immediateAnswer(_ id: Int64, request: Request, context: CampusRequestContext) -> ImmediateResponse? {
@@ -57,8 +61,8 @@ struct EarlyStreamAnswer: ImmediateAnswer {
     /// The item of a path the router matched to the stream, for a request without a query and
     /// with a `Range` header the route accepts; nil for anything else.
     func knownItem(_ request: Request) -> Int64? {
-        guard request.uri.query?.isEmpty ?? true, Self.acceptsRange(request.headers) else { return nil }
-        return media.paths.value(of: request.uri.path)
+        guard Self.acceptsRange(request.headers) else { return nil }
+        return item(of: request.uri.string)
     }
 
     /// Whether the `Range` header, if there is one, is within the route's limit.
