@@ -148,16 +148,17 @@ extension ListenStore {
         let picks = try await picks(userID: userID)
         let genres = Self.idList(picks.genres)
         let authors = Self.idList(picks.authors)
+        // `near`: by an author or of a genre of the queue, which come first; the listener's
+        // picks after them.
         return try await db.raw(
             """
-            SELECT m.id FROM media m
-            WHERE (m.author_id IN (SELECT author_id FROM media WHERE id IN (\(ids)))
-                OR m.genre_id IN (SELECT genre_id FROM media WHERE id IN (\(ids)))
-                OR m.genre_id IN (\(genres)) OR m.author_id IN (\(authors)))
-              AND m.id NOT IN (\(ids))
-            ORDER BY CASE WHEN m.author_id IN (SELECT author_id FROM media WHERE id IN (\(ids)))
-                    OR m.genre_id IN (SELECT genre_id FROM media WHERE id IN (\(ids))) THEN 0 ELSE 1 END,
-                m.parent_id, m.disc, m.number, m.id
+            WITH queued AS (SELECT id, author_id, genre_id FROM media WHERE id IN (\(ids)))
+            SELECT c.id FROM (
+                SELECT m.id, m.author_id, m.genre_id, m.parent_id, m.disc, m.number,
+                    (m.author_id IN (SELECT author_id FROM queued) OR m.genre_id IN (SELECT genre_id FROM queued)) AS near
+                FROM media m WHERE m.id NOT IN (SELECT id FROM queued)) AS c
+            WHERE c.near OR c.genre_id IN (\(genres)) OR c.author_id IN (\(authors))
+            ORDER BY CASE WHEN c.near THEN 0 ELSE 1 END, c.parent_id, c.disc, c.number, c.id
             LIMIT \(unsafeRaw: String(limit))
             """
         ).all(decodingColumn: "id", as: Int64.self)
