@@ -231,32 +231,17 @@ extension ListenStore {
 
     /// These parents, in the order of `ids` (unknown ids left out).
     public func parents(ids: [Int64]) async throws -> [Parent] {
-        var found: [Int64: Parent] = [:]
-        for chunk in ids.chunked(500) where !chunk.isEmpty {
-            let list = SQLList(chunk.map { SQLBind($0) })
-            for row in try await db.raw(
-                "SELECT \(unsafeRaw: Self.parentColumns) \(unsafeRaw: Self.parentJoins) WHERE p.id IN (\(list))"
-            ).all() {
-                let parent = try parent(from: row)
-                found[parent.id] = parent
-            }
-        }
-        return ids.compactMap { found[$0] }
+        try await rows(
+            ids, id: \.id,
+            query: { "SELECT \(unsafeRaw: Self.parentColumns) \(unsafeRaw: Self.parentJoins) WHERE p.id IN (\($0))" },
+            parent(from:))
     }
 
     /// These authors, in the order of `ids`.
     public func authors(ids: [Int64]) async throws -> [Author] {
-        var found: [Int64: Author] = [:]
-        for chunk in ids.chunked(500) where !chunk.isEmpty {
-            for row in try await db.select().columns("id", "name").from("authors").where("id", .in, Array(chunk))
-                .all()
-            {
-                let author = Author(
-                    id: try row.decode(column: "id", as: Int64.self),
-                    name: try row.decode(column: "name", as: String.self))
-                found[author.id] = author
-            }
+        try await rows(ids, id: \.id, query: { "SELECT id, name FROM authors WHERE id IN (\($0))" }) { row in
+            Author(
+                id: try row.decode(column: "id", as: Int64.self), name: try row.decode(column: "name", as: String.self))
         }
-        return ids.compactMap { found[$0] }
     }
 }

@@ -48,18 +48,10 @@ extension ListenStore {
 
     /// These items, in the order of `ids` (unknown ids left out).
     public func media(ids: [Int64]) async throws -> [MediaItem] {
-        guard !ids.isEmpty else { return [] }
-        var found: [Int64: MediaItem] = [:]
-        for chunk in stride(from: 0, to: ids.count, by: 500).map({ Array(ids[$0..<min($0 + 500, ids.count)]) }) {
-            let list = SQLList(chunk.map { SQLBind($0) })
-            for row in try await db.raw(
-                "SELECT \(unsafeRaw: Self.mediaColumns) \(unsafeRaw: Self.mediaJoins) WHERE m.id IN (\(list))"
-            ).all() {
-                let item = try media(from: row)
-                found[item.id] = item
-            }
-        }
-        return ids.compactMap { found[$0] }
+        try await rows(
+            ids, id: \.id,
+            query: { "SELECT \(unsafeRaw: Self.mediaColumns) \(unsafeRaw: Self.mediaJoins) WHERE m.id IN (\($0))" },
+            media(from:))
     }
 
     /// A parent's items in order: by disc and number (then title) for albums and audiobooks; the

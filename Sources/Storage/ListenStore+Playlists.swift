@@ -42,6 +42,14 @@ extension ListenStore {
             .map(playlist(from:))
     }
 
+    /// These playlists, in the order of `ids` (unknown ids left out).
+    public func playlists(ids: [Int64]) async throws -> [Playlist] {
+        try await rows(
+            ids, id: \.id,
+            query: { "SELECT \(unsafeRaw: Self.playlistColumns) FROM playlists l WHERE l.id IN (\($0))" },
+            playlist(from:))
+    }
+
     public func playlists(userID: Int64) async throws -> [Playlist] {
         try await db.raw(
             """

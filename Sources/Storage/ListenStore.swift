@@ -18,6 +18,22 @@ public struct ListenStore: Sendable {
 
     static func searchKey(_ text: String) -> String { text.lowercased() }
 
+    /// The rows of `ids` in the order of `ids` (unknown ids left out), read 500 at a time by
+    /// `query`, which is given the ids for its `IN (…)`.
+    func rows<Row>(
+        _ ids: [Int64], id: (Row) -> Int64, query: (SQLList) -> SQLQueryString,
+        _ decode: (any SQLRow) throws -> Row
+    ) async throws -> [Row] {
+        var found: [Int64: Row] = [:]
+        for chunk in ids.chunked(500) where !chunk.isEmpty {
+            for row in try await db.raw(query(SQLList(chunk.map { SQLBind($0) }))).all() {
+                let decoded = try decode(row)
+                found[id(decoded)] = decoded
+            }
+        }
+        return ids.compactMap { found[$0] }
+    }
+
     // MARK: Authors and genres
 
     /// The id of the author of this name (in any letter case), created if new.

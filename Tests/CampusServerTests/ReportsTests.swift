@@ -57,6 +57,18 @@ extension ListenServerSuites {
                     .post, "/api/v1/reports", json: #"{"reason":"feedback","note":"Dark mode, please."}"#,
                     token: cast.ben)
                 #expect(feedback.status == .created)
+                // Reports on an album, an author and a playlist (Ben's own) wait beside them.
+                let authorID = try await server.find("Orchestra", kind: "author", token: cast.ann)
+                for (target, token) in [
+                    ("album:\(albumID)", cast.ann), ("author:\(authorID)", cast.ann),
+                    ("playlist:\(playlist)", cast.ben),
+                ] {
+                    let filed = try await server.request(
+                        .post, "/api/v1/reports",
+                        json: #"{"target":"\#(target)","reason":"other","note":"\#(target)"}"#,
+                        token: token)
+                    #expect(filed.status == .created, "\(target): \(filed.text)")
+                }
 
                 // The queue is the admins': oldest first; resolving takes a report out of it.
                 #expect(try await server.request(.get, "/api/v1/reports", token: cast.ann).status == .forbidden)
@@ -64,13 +76,24 @@ extension ListenServerSuites {
                     try await server.request(.post, "/api/v1/reports/\(id)/resolve", token: cast.ann).status
                         == .forbidden)
                 let queue = server.jsonArray(try await server.request(.get, "/api/v1/reports", token: cast.admin))
-                #expect(queue.map { $0["note"] as? String } == ["Not ours to share.", "Dark mode, please."])
-                #expect(queue.last?["target"] == nil)
+                #expect(
+                    queue.map { $0["note"] as? String } == [
+                        "Not ours to share.", "Dark mode, please.", "album:\(albumID)", "author:\(authorID)",
+                        "playlist:\(playlist)",
+                    ])
+                #expect(queue[1]["target"] == nil)
+                // What each names, read for the whole queue.
+                #expect(queue.map { $0["targetTitle"] as? String } == ["First", nil, "Suite", "Orchestra", "Ben's"])
+                #expect(
+                    queue.map { $0["targetUrl"] as? String } == [
+                        "/albums/\(albumID)/\(track)", nil, "/albums/\(albumID)", "/authors/\(authorID)",
+                        "/listen/playlists/\(playlist)",
+                    ])
                 let resolved = try await server.request(.post, "/api/v1/reports/\(id)/resolve", token: cast.admin)
                 #expect(resolved.status == .ok)
                 #expect(resolved.json["resolvedAt"] is String)
                 let waiting = server.jsonArray(try await server.request(.get, "/api/v1/reports", token: cast.admin))
-                #expect(waiting.count == 1)
+                #expect(waiting.count == 4)
                 let done = server.jsonArray(
                     try await server.request(.get, "/api/v1/reports?resolved=true", token: cast.admin))
                 #expect(done.map { ($0["id"] as? NSNumber)?.int64Value } == [id])

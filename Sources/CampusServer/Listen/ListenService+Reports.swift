@@ -63,11 +63,7 @@ extension ListenService {
     func reports(resolved: Bool) async throws -> [ReportView] {
         try await database.read { db in
             let store = ListenStore(db)
-            var views: [ReportView] = []
-            for report in try await store.reports(resolved: resolved, limit: 200) {
-                views.append(try await view(report, store: store))
-            }
-            return views
+            return try await views(try await store.reports(resolved: resolved, limit: 200), store: store)
         }
     }
 
@@ -77,7 +73,7 @@ extension ListenService {
             guard let report = try await store.report(id: id) else { throw Self.noReport(id) }
             if report.resolvedAt == nil { _ = try await store.resolveReport(id, by: admin.id, now: now()) }
             guard let resolved = try await store.report(id: id) else { throw Self.noReport(id) }
-            return try await view(resolved, store: store)
+            return try await views([resolved], store: store)[0]
         }
     }
 
@@ -85,11 +81,13 @@ extension ListenService {
         Problem.notFound("There is no report {id}.", ["id": String(id)])
     }
 
-    private func view(_ report: ContentReport, store: ListenStore) async throws -> ReportView {
-        guard let target = report.target, let named = try? await described(target, for: nil, store: store) else {
-            return ReportView(report: report)
+    /// The reports as the queue shows them, what they name read at once.
+    private func views(_ reports: [ContentReport], store: ListenStore) async throws -> [ReportView] {
+        let named = try await named(reports.compactMap(\.target), for: nil, store: store)
+        return reports.map { report in
+            let target = report.target.flatMap { named[$0] }
+            return ReportView(report: report, targetTitle: target?.title, targetPath: target?.path)
         }
-        return ReportView(report: report, targetTitle: named.title, targetPath: named.path)
     }
 
     /// What a reference names, by its title and page; unknown (or someone else's private
@@ -97,25 +95,45 @@ extension ListenService {
     private func described(_ target: Reference, for user: UserRecord?, store: ListenStore) async throws
         -> (title: String, path: String)
     {
-        let missing = Problem.invalid(
-            FieldProblem(field: "target", detail: "There is no {reference}.", ["reference": target.description]))
-        switch target {
-        case .media(let id):
-            guard let item = try await store.media(id: id) else { throw missing }
-            return (item.title, SiteRoutes.parentItem(item.kind.parent).path(item.parentID, item.id))
-        case .parent(let kind, let id):
-            guard let parent = try await store.parent(id: id), parent.kind == kind else { throw missing }
-            return (parent.title, SiteRoutes.parent(kind).path(id))
-        case .author(let id):
-            guard let author = try await store.author(id: id) else { throw missing }
-            return (author.name, SiteRoutes.author.path(id))
-        case .playlist(let id):
-            guard let playlist = try await store.playlist(id: id),
-                user == nil || playlist.isPublic || playlist.ownerID == user?.id
-            else { throw missing }
-            return (playlist.name, SiteRoutes.playlist.path(String(id)))
-        case .system:
-            throw missing
+        guard let named = try await named([target], for: user, store: store)[target] else {
+            throw Problem.invalid(
+                FieldProblem(field: "target", detail: "There is no {reference}.", ["reference": target.description]))
         }
+        return named
+    }
+
+    /// What the references name that exists (and, for a listener, that is theirs to name), by
+    /// title and page: one read per kind of reference.
+    private func named(_ targets: [Reference], for user: UserRecord?, store: ListenStore) async throws
+        -> [Reference: (title: String, path: String)]
+    {
+        var media: [Int64] = []
+        var parents: [Int64] = []
+        var authors: [Int64] = []
+        var playlists: [Int64] = []
+        for target in Set(targets) {
+            switch target {
+            case .media(let id): media.append(id)
+            case .parent(_, let id): parents.append(id)
+            case .author(let id): authors.append(id)
+            case .playlist(let id): playlists.append(id)
+            case .system: break
+            }
+        }
+        var named: [Reference: (title: String, path: String)] = [:]
+        for item in try await store.media(ids: media) {
+            named[.media(item.id)] = (item.title, SiteRoutes.parentItem(item.kind.parent).path(item.parentID, item.id))
+        }
+        for parent in try await store.parents(ids: parents) {
+            named[.parent(parent.kind, parent.id)] = (parent.title, SiteRoutes.parent(parent.kind).path(parent.id))
+        }
+        for author in try await store.authors(ids: authors) {
+            named[.author(author.id)] = (author.name, SiteRoutes.author.path(author.id))
+        }
+        for playlist in try await store.playlists(ids: playlists)
+        where user == nil || playlist.isPublic || playlist.ownerID == user?.id {
+            named[.playlist(playlist.id)] = (playlist.name, SiteRoutes.playlist.path(String(playlist.id)))
+        }
+        return named
     }
 }
