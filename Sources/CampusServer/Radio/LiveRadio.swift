@@ -236,16 +236,24 @@ final class LiveRadio: Service, Sendable {
         }
     }
 
-    /// A fresh announcement of the mount's source, by any instance.
+    /// A fresh announcement of the mount's source, by any instance (none when the database
+    /// cannot be read: the mount looks off the air here until it can).
     func announcement(of mount: String) async -> RadioStore.Announcement? {
-        let announcement = try? await database.read { db in try await RadioStore(db).announcement(mount: mount) }
+        try? await freshAnnouncement(of: mount)
+    }
+
+    /// A fresh announcement of the mount's source, by any instance.
+    func freshAnnouncement(of mount: String) async throws -> RadioStore.Announcement? {
+        let announcement = try await database.read { db in try await RadioStore(db).announcement(mount: mount) }
         guard let announcement, announcement.seenAt >= now().addingTimeInterval(-Self.freshness) else { return nil }
         return announcement
     }
 
     /// The source says what plays (on any instance): the holder's broadcast and the relays show it.
     func setTitle(mount: String, _ title: String) async throws -> Bool {
-        let announced = await announcement(of: mount) != nil
+        // A database that cannot be read fails the update: taken as "not announced", the title
+        // would be shown here and never written for the other instances.
+        let announced = try await freshAnnouncement(of: mount) != nil
         // Written before it is set here: a renewal that read the old title before this write
         // finds the title changed here since, and keeps it (`Broadcast.setTitle(_:ifUnchangedSince:)`).
         if announced { try await database.write { db in try await RadioStore(db).setTitle(mount: mount, title) } }
