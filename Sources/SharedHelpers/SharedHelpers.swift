@@ -19,6 +19,14 @@ extension Array where Element: Hashable {
     }
 }
 
+extension String {
+    /// The words a search looks for, each of which a hit must hold: in lower case, split at white
+    /// space and quotation marks (players send a Subsonic search in quotes), at most eight.
+    public var searchWords: [String] {
+        lowercased().split(whereSeparator: { $0.isWhitespace || $0 == "\"" }).prefix(8).map(String.init)
+    }
+}
+
 extension Array {
     public func chunked(_ size: Int) -> [ArraySlice<Element>] {
         stride(from: 0, to: count, by: size).map { self[$0..<Swift.min($0 + size, count)] }

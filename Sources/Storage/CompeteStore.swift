@@ -138,8 +138,8 @@ public struct CompeteStore: Sendable {
                 "EXISTS (SELECT 1 FROM entries p WHERE p.competition_id = c.id AND p.user_id = \(bind: participant))")
         }
         if let search = filter.search?.trimmingCharacters(in: .whitespaces), !search.isEmpty {
-            for word in search.lowercased().split(separator: " ").prefix(8) {
-                conditions.append("c.search_key LIKE \(bind: likePattern(String(word))) ESCAPE '\\'")
+            for word in search.searchWords {
+                conditions.append("c.search_key LIKE \(bind: likePattern(word)) ESCAPE '\\'")
             }
         }
         var whereClause: SQLQueryString = ""

@@ -224,10 +224,9 @@ extension ListenStore {
 
     // MARK: Search
 
-    /// Items, parents and authors whose names hold every word of `query`, parents and authors
-    /// first, each kind by name.
-    public func search(_ query: String, limit: Int) async throws -> [SearchHit] {
-        let words = query.lowercased().split(whereSeparator: \.isWhitespace).prefix(8).map(String.init)
+    /// Items, parents and authors whose names hold every one of `words` (``Swift/String/searchWords``),
+    /// parents and authors first, each kind by name.
+    public func search(words: [String], limit: Int) async throws -> [SearchHit] {
         guard !words.isEmpty else { return [] }
         func matching(_ column: String) -> SQLQueryString {
             words.map { "\(unsafeRaw: column) LIKE \(bind: likePattern($0)) ESCAPE '\\'" as SQLQueryString }

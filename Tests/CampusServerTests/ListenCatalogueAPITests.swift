@@ -41,6 +41,8 @@ extension ListenServerSuites {
                         "Episode 2", "Episode 1",
                     ])
                 let bookID = try await server.find("the book", kind: "audiobook", token: cast.ann)
+                // A search's words may come in quotes and in any case.
+                #expect(try await server.find("\"BOOK\"  the", kind: "audiobook", token: cast.ann) == bookID)
                 let book = try await server.request(.get, "/api/v1/audiobooks/\(bookID)", token: cast.ann)
                 #expect(
                     (book.json["items"] as? [[String: Any]] ?? []).map { $0["kind"] as? String } == [

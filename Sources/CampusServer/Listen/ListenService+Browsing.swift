@@ -2,6 +2,7 @@ import Accounts
 import CampusHTTP
 import Foundation
 import Listen
+import SharedHelpers
 import Storage
 
 /// The catalogue as players browse it (the Subsonic API): album lists, authors, random and
@@ -128,8 +129,7 @@ extension ListenService {
         _ query: String, kinds: [ParentKind], authors: (limit: Int, offset: Int), parents: (limit: Int, offset: Int),
         items: (limit: Int, offset: Int), for user: UserRecord
     ) async throws -> SearchPage {
-        let words = query.lowercased().split(whereSeparator: { $0.isWhitespace || $0 == "\"" }).prefix(8).map(
-            String.init)
+        let words = query.searchWords
         return try await database.read { db in
             let store = ListenStore(db)
             let authorIDs = try await store.search(

@@ -3,6 +3,7 @@ import CampusHTTP
 import Foundation
 import InputRules
 import Listen
+import SharedHelpers
 import Storage
 
 /// The listener's playlists and the ones Campus makes from their listening.
@@ -189,7 +190,7 @@ extension ListenService {
             let present = Set(try await store.playlistItems(number))
             let candidates: [Int64]
             if let query, !query.trimmingCharacters(in: .whitespaces).isEmpty {
-                candidates = try await store.search(query, limit: 500).compactMap { hit in
+                candidates = try await store.search(words: query.searchWords, limit: 500).compactMap { hit in
                     if case .media(let kind) = hit.kind, kind == playlist.kind { return hit.id }
                     return nil
                 }

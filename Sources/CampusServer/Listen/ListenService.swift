@@ -5,6 +5,7 @@ import Foundation
 import InputRules
 import Listen
 import Logging
+import SharedHelpers
 import Storage
 
 /// Listening: the catalogue as each listener sees it (their marks, resume positions, sound
@@ -183,7 +184,7 @@ struct ListenService: Sendable {
         guard query.unicodeScalars.count <= 100 else {
             throw Problem.invalid(FieldProblem(field: "q", detail: "A search has at most 100 characters."))
         }
-        let words = query.lowercased().split(whereSeparator: \.isWhitespace).prefix(8)
+        let words = query.searchWords
         return try await database.read { db in
             // Stations are few: matched here, where lower case is lower case in every alphabet.
             let stations = try await RadioStore(db).stations().filter { station in
@@ -194,7 +195,7 @@ struct ListenService: Sendable {
                 SearchHit(kind: .station(mount: $0.mount), id: $0.id, title: $0.name, subtitle: $0.genre)
             }
             let store = ListenStore(db)
-            var found = try await store.search(query, limit: limit)
+            var found = try await store.search(words: words, limit: limit)
             if try await store.settings(userID: user.id).skipExplicit {
                 let items = found.compactMap { hit -> Int64? in if case .media = hit.kind { hit.id } else { nil } }
                 let explicit = Set(try await store.media(ids: items).filter(\.isExplicit).map(\.id))
