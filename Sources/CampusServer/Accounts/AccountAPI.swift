@@ -131,12 +131,7 @@ extension APIHandler {
         }
         let headers = Operations.getAvatar.Output.Ok.Headers(
             Cache_hyphen_Control: "private, max-age=86400", ETag: "\"\(userID)-\(avatar.updatedAt.epoch)\"")
-        let body = HTTPBody(avatar.data)
-        switch avatar.contentType {
-        case "image/png": return .ok(.init(headers: headers, body: .png(body)))
-        case "image/jpeg": return .ok(.init(headers: headers, body: .jpeg(body)))
-        default: return .ok(.init(headers: headers, body: .image_webp(body)))
-        }
+        return .ok(.init(headers: headers, body: .image(avatar.data, contentType: avatar.contentType)))
     }
 }
 

@@ -72,12 +72,7 @@ extension APIHandler {
         let image = try await listen.libraryImage(input.path.imageId)
         // An image is never changed (a new one is uploaded instead): it may be kept for long.
         let headers = Operations.getLibraryImage.Output.Ok.Headers(Cache_hyphen_Control: "public, max-age=31536000")
-        let body = HTTPBody(image.data)
-        switch image.contentType {
-        case "image/png": return .ok(.init(headers: headers, body: .png(body)))
-        case "image/jpeg": return .ok(.init(headers: headers, body: .jpeg(body)))
-        default: return .ok(.init(headers: headers, body: .image_webp(body)))
-        }
+        return .ok(.init(headers: headers, body: .image(image.data, contentType: image.contentType)))
     }
 
     func setAuthorPicture(_ input: Operations.setAuthorPicture.Input) async throws

@@ -109,12 +109,7 @@ extension APIHandler {
         let headers = Operations.getStationImage.Output.Ok.Headers(
             Cache_hyphen_Control: "public, max-age=86400",
             ETag: "\"\(input.path.mount)-\(image.updatedAt.epoch)\"")
-        let body = HTTPBody(image.data)
-        switch image.contentType {
-        case "image/png": return .ok(.init(headers: headers, body: .png(body)))
-        case "image/jpeg": return .ok(.init(headers: headers, body: .jpeg(body)))
-        default: return .ok(.init(headers: headers, body: .image_webp(body)))
-        }
+        return .ok(.init(headers: headers, body: .image(image.data, contentType: image.contentType)))
     }
 
     func setStationImage(_ input: Operations.setStationImage.Input) async throws -> Operations.setStationImage.Output {

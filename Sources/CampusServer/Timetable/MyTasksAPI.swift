@@ -67,12 +67,7 @@ extension APIHandler {
         let image = try await myTimetable.image(input.path.imageId, ofTask: input.path.taskId, of: user)
         // An image never changes (a new photo is a new image): its owner's browser keeps it.
         let headers = Operations.getTaskImage.Output.Ok.Headers(Cache_hyphen_Control: "private, max-age=31536000")
-        let body = HTTPBody(image.data)
-        switch image.contentType {
-        case "image/png": return .ok(.init(headers: headers, body: .png(body)))
-        case "image/jpeg": return .ok(.init(headers: headers, body: .jpeg(body)))
-        default: return .ok(.init(headers: headers, body: .image_webp(body)))
-        }
+        return .ok(.init(headers: headers, body: .image(image.data, contentType: image.contentType)))
     }
 
     func deleteTaskImage(_ input: Operations.deleteTaskImage.Input) async throws -> Operations.deleteTaskImage.Output {
