@@ -211,12 +211,7 @@ struct LibraryPages: Sendable {
     {
         try Self.requireAdmin(account)
         let text = (form.owner ?? "").trimmingCharacters(in: .whitespaces)
-        let owner: ListenService.PictureOwner
-        if case .author(let id) = Reference(text) {
-            owner = .author(id)
-        } else if case .genre(let id) = FeedBlockConfiguration.Source(text) {
-            owner = .genre(id)
-        } else {
+        guard let owner = ListenService.PictureOwner(text) else {
             return .redirect(
                 SiteRoutes.listenLibrary.path, flash: request.t("Name an author or a genre: author:5 or genre:3."),
                 kind: .error)

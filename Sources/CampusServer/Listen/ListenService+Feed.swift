@@ -92,6 +92,16 @@ extension ListenService {
     enum PictureOwner: Sendable {
         case author(Int64)
         case genre(Int64)
+
+        /// An owner as the library page's form names it, `author:5` or `genre:3` (as a feed
+        /// block names its source).
+        init?(_ text: String) {
+            switch FeedBlockConfiguration.Source(text) {
+            case .author(let id): self = .author(id)
+            case .genre(let id): self = .genre(id)
+            default: return nil
+            }
+        }
     }
 
     /// Sets (or, with nil, clears) the picture of an author or a genre (admins): 404 for an
