@@ -34,9 +34,7 @@ extension ListenServerSuites {
                 let cast = try await ListenCast.make(server)
                 defer { cast.library.remove() }
                 let albumID = try await server.find("suite", kind: "album", token: cast.ann)
-                let album = try await server.request(.get, "/api/v1/albums/\(albumID)", token: cast.ann)
-                let id = try #require(
-                    ((album.json["items"] as? [[String: Any]])?.first?["id"] as? NSNumber)?.int64Value)
+                let id = try #require(try await server.tracks(ofAlbum: albumID, token: cast.ann).first)
                 let stream = "/api/v1/media/\(id)/stream"
                 let route = "/api/v1/media/{mediaId}/stream"
                 let before = try await EarlyAnswerChecks.counted(route, on: server)

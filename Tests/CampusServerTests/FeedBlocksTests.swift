@@ -74,10 +74,7 @@ extension ListenServerSuites {
                 #expect(configured[4]["titleLink"] as? String == "genre:\(classical)")
 
                 // Ann has played the suite's first track: the playlists block has a playlist.
-                let albumPage = try await server.request(.get, "/api/v1/albums/\(albumID)", token: cast.ann)
-                let tracks = (albumPage.json["items"] as? [[String: Any]] ?? []).compactMap {
-                    ($0["id"] as? NSNumber)?.int64Value
-                }
+                let tracks = try await server.tracks(ofAlbum: albumID, token: cast.ann)
                 _ = try await server.player(cast.ann, #"{"action":"play","payload":{"ids":["album:\#(albumID)"]}}"#)
                 _ = try await server.player(cast.ann, #"{"action":"track_next"}"#)
 

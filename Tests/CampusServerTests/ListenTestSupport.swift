@@ -158,6 +158,12 @@ extension TestServer {
         return (hit?["id"] as? NSNumber)?.int64Value ?? 0
     }
 
+    /// The ids of an album's tracks, in album order.
+    func tracks(ofAlbum albumID: Int64, token: String) async throws -> [Int64] {
+        let album = try await request(.get, "/api/v1/albums/\(albumID)", token: token)
+        return (album.json["items"] as? [[String: Any]] ?? []).compactMap { ($0["id"] as? NSNumber)?.int64Value }
+    }
+
     func player(_ token: String, _ body: String) async throws -> TestResponse {
         try await request(.post, "/api/v1/player", json: body, token: token)
     }

@@ -107,10 +107,7 @@ extension ListenServerSuites {
                 let cast = try await ListenCast.make(server)
                 defer { cast.library.remove() }
                 let albumID = try await server.find("suite", kind: "album", token: cast.ann)
-                let album = try await server.request(.get, "/api/v1/albums/\(albumID)", token: cast.ann)
-                let tracks = (album.json["items"] as? [[String: Any]] ?? []).compactMap {
-                    ($0["id"] as? NSNumber)?.int64Value
-                }
+                let tracks = try await server.tracks(ofAlbum: albumID, token: cast.ann)
                 let episode = try await server.find("episode", kind: "podcast_episode", token: cast.ann)
 
                 // An empty name becomes "New playlist".

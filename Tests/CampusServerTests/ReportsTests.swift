@@ -18,9 +18,7 @@ extension ListenServerSuites {
                 let cast = try await ListenCast.make(server)
                 defer { cast.library.remove() }
                 let albumID = try await server.find("suite", kind: "album", token: cast.ann)
-                let album = try await server.request(.get, "/api/v1/albums/\(albumID)", token: cast.ann)
-                let track = try #require(
-                    ((album.json["items"] as? [[String: Any]])?.first?["id"] as? NSNumber)?.int64Value)
+                let track = try #require(try await server.tracks(ofAlbum: albumID, token: cast.ann).first)
 
                 // Only a signed-in listener reports; what they name must exist.
                 let body = #"{"target":"track:\#(track)","reason":"copyright","note":"Not ours to share."}"#

@@ -83,9 +83,7 @@ extension ListenServerSuites {
                 let cast = try await ListenCast.make(server)
                 defer { cast.library.remove() }
                 let albumID = try await server.find("suite", kind: "album", token: cast.ann)
-                let album = try await server.request(.get, "/api/v1/albums/\(albumID)", token: cast.ann)
-                let first = try #require(
-                    ((album.json["items"] as? [[String: Any]])?.first?["id"] as? NSNumber)?.int64Value)
+                let first = try #require(try await server.tracks(ofAlbum: albumID, token: cast.ann).first)
                 let created = try await server.request(
                     .post, "/api/v1/playlists", json: #"{"name":"Evening","kind":"track"}"#, token: cast.ann)
                 let id = try #require(created.json["id"] as? String)
