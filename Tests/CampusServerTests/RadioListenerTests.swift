@@ -114,6 +114,9 @@ import Testing
             #expect(
                 hits.first?["url"] as? String == "/listen/radio/kampus"
                     && hits.first?["ref"] as? String == "station:kampus")
+            // Quotes alone look for nothing (not every station).
+            let quotes = try await server.request(.get, "/api/v1/search?q=%22%20%22", token: admin)
+            #expect((quotes.json["items"] as? [Any])?.isEmpty == true, "\(quotes.status) \(quotes.text)")
             let cookie: HTTPFields = [.cookie: "campus_session=\(admin)"]
             let page = try await server.request(.get, "/listen/search?q=WAVES", headers: cookie)
             #expect(page.text.contains(#"data-play-station="waves""#))

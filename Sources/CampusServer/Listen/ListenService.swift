@@ -185,6 +185,7 @@ struct ListenService: Sendable {
             throw Problem.invalid(FieldProblem(field: "q", detail: "A search has at most 100 characters."))
         }
         let words = query.searchWords
+        guard !words.isEmpty else { return [] }  // only quotes: nothing to look for
         return try await database.read { db in
             // Stations are few: matched here, where lower case is lower case in every alphabet.
             let stations = try await RadioStore(db).stations().filter { station in
