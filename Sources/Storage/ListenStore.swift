@@ -25,7 +25,7 @@ public struct ListenStore: Sendable {
         _ decode: (any SQLRow) throws -> Row
     ) async throws -> [Row] {
         var found: [Int64: Row] = [:]
-        for chunk in ids.chunked(500) where !chunk.isEmpty {
+        for chunk in ids.chunked(500) {
             for row in try await db.raw(query(SQLList(chunk.map { SQLBind($0) }))).all() {
                 let decoded = try decode(row)
                 found[id(decoded)] = decoded
