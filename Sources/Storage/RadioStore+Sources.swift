@@ -73,9 +73,16 @@ extension RadioStore {
     }
 
     /// What the mount's source says is playing (any instance may be told; the holder and the
-    /// relays read it here).
-    public func setTitle(mount: String, _ title: String) async throws {
-        try await db.update("radio_sources").set("title", to: title).where("mount", .equal, mount).run()
+    /// relays read it here); false when no announcement seen at or after `freshSince` holds the
+    /// mount, which then keeps nothing.
+    public func setTitle(mount: String, _ title: String, freshSince: Date) async throws -> Bool {
+        let rows = try await db.raw(
+            """
+            UPDATE radio_sources SET title = \(bind: title)
+            WHERE mount = \(bind: mount) AND seen_at >= \(bind: freshSince.epoch) RETURNING mount
+            """
+        ).all()
+        return !rows.isEmpty
     }
 
     /// The instance no longer holds the mount's source.

@@ -239,29 +239,29 @@ final class LiveRadio: Service, Sendable {
     /// A fresh announcement of the mount's source, by any instance (none when the database
     /// cannot be read: the mount looks off the air here until it can).
     func announcement(of mount: String) async -> RadioStore.Announcement? {
-        try? await freshAnnouncement(of: mount)
-    }
-
-    /// A fresh announcement of the mount's source, by any instance.
-    func freshAnnouncement(of mount: String) async throws -> RadioStore.Announcement? {
-        let announcement = try await database.read { db in try await RadioStore(db).announcement(mount: mount) }
+        let announcement = try? await database.read { db in try await RadioStore(db).announcement(mount: mount) }
         guard let announcement, announcement.seenAt >= now().addingTimeInterval(-Self.freshness) else { return nil }
         return announcement
     }
 
     /// The source says what plays (on any instance): the holder's broadcast and the relays show it.
+    /// Written to the announcement before it is set here: a renewal that read the old title before
+    /// this write finds the title changed here since, and keeps it
+    /// (`Broadcast.setTitle(_:ifUnchangedSince:)`). The two orders of a source's connection here
+    /// (announced, then its broadcast taken, then the announced title read) and this update (written,
+    /// then the broadcast looked up) leave the title in both places: a write that comes before the
+    /// announcement finds no row, but then the broadcast it finds was taken after the announcement,
+    /// and the title is written again; a write between the two is read by `connect`.
     func setTitle(mount: String, _ title: String) async throws -> Bool {
-        // A database that cannot be read fails the update: taken as "not announced", the title
-        // would be shown here and never written for the other instances.
-        let announced = try await freshAnnouncement(of: mount) != nil
-        // Written before it is set here: a renewal that read the old title before this write
-        // finds the title changed here since, and keeps it (`Broadcast.setTitle(_:ifUnchangedSince:)`).
-        if announced { try await database.write { db in try await RadioStore(db).setTitle(mount: mount, title) } }
-        // Looked up after the write: a source connecting here that has no broadcast yet reads the
-        // title written (`connect`), one that has it is told here.
-        let local = hub.broadcast(mount: mount)
-        if let local, local.feed != .relay { local.setTitle(title) }
-        return announced || local != nil
+        let fresh = now().addingTimeInterval(-Self.freshness)
+        let write = { [database] in
+            try await database.write { db in try await RadioStore(db).setTitle(mount: mount, title, freshSince: fresh) }
+        }
+        var written = try await write()
+        let local = hub.broadcast(mount: mount).flatMap { $0.feed == .relay ? nil : $0 }
+        if local != nil, !written { written = try await write() }
+        local?.setTitle(title)
+        return written || local != nil
     }
 
     /// What the API and the pages show of a station's broadcast.
