@@ -73,6 +73,7 @@ import Testing
         23: "eecab4dd7069bde82b4e7df926df191eb7bc6357b8d0a8fe5759525c550e9025",
         24: "a9cfe81a47d531c38d48e232bf44baab339004f524ab12020fd24f681b49c5e4",
         25: "9fc5c58f4bc045afb736bb461fb775401c441bd4cee624a01f85fc0eb8f94f76",
+        26: "e5a63a84cb291aecf16f1f016c2b7fcec33f1ef3a3138d0c396a803295ab4be2",
     ]
 
     @Test func landedStepsNeverChange() {

@@ -9,7 +9,7 @@ extension Database {
         .lessonNotes, .personalTouches, .savedSchedules, .teacherCardAnswers, .studyTasks,
         .savedSchedulesInMySchedule, .radioStations, .radioSourcesAndRecordings,
         .radioListeningAndStationImages, .changeCounters, .places, .electives, .windowNotes, .appCredentials,
-        .publicPlaylists, .contentReports, .feedBlockFieldsAndPicks, .linkChecksPerStatement,
+        .publicPlaylists, .contentReports, .feedBlockFieldsAndPicks, .linkChecksPerStatement, .linkChecksLockSharedRows,
     ]
 
     /// Applies the migrations this database has not seen, in one transaction. Several app
