@@ -27,15 +27,34 @@ extension TimetableStore {
         var room: Int64
     }
 
+    /// A lesson and one of its teachers (a link's key).
+    struct LessonTeacher: Hashable, Sendable {
+        var lesson: Int64
+        var teacher: Int64
+    }
+
     /// Rows per PostgreSQL statement of an import.
     public static let bulkChunk = 10_000
 
     var takesBulkRows: Bool { db.dialect.name == "postgresql" }
 
-    /// The lessons' row ids by identity, and on PostgreSQL which of them this import added.
+    /// The lessons' row ids by identity, and on PostgreSQL which of them this import added, with
+    /// what ``linkAddedLessons(_:stored:now:)`` wrote for them: their teacher links (with
+    /// `from_teacher_schedule`), and the teachers it had to add before the import's directory
+    /// was written, which the directory must then hold.
     public struct StoredLessons: Sendable {
         var ids: [String: Int64] = [:]
         var added = Set<Int64>()
+        var teacherLinks: [LessonTeacher: Bool] = [:]
+        var placeholderTeachers = Set<String>()
+
+        /// Takes what another batch stored.
+        mutating func merge(_ batch: StoredLessons) {
+            ids.merge(batch.ids) { $1 }
+            added.formUnion(batch.added)
+            teacherLinks.merge(batch.teacherLinks) { $1 }
+            placeholderTeachers.formUnion(batch.placeholderTeachers)
+        }
 
         /// Takes a statement's rows: an id and identity each, or on PostgreSQL one row of arrays.
         mutating func take(_ rows: [any SQLRow], arrays: Bool) throws {
@@ -170,29 +189,31 @@ extension TimetableStore {
     /// links. On PostgreSQL the links the import keeps stay: the stale ones are deleted and the
     /// others inserted, and an insert that meets its stored link writes nothing and checks no
     /// foreign key (deleting and writing them all again was most of a repeated import's time).
+    /// There the links of the lessons the import added were written with them
+    /// (``linkAddedLessons(_:stored:now:)``) and are never stale: `links` holds the other lessons'.
     func replaceLinks(ofGroups owners: [String], with links: [GroupLink], added: Set<Int64>) async throws {
         guard takesBulkRows else {
             try await deleteWhere("lesson_groups", column: "group_name", in: owners)
             return try await insert(links, added: added)
         }
-        let kept = links.filter { !added.contains($0.lesson) }  // the added lessons have no links yet
         try await deleteStale(
-            "lesson_groups", in: "o.group_name = ANY(\(bind: owners))", keeping: kept.map(\.lesson),
-            "group_name", kept.map(\.group), as: "text[]")
+            "lesson_groups",
+            in: "o.group_name = ANY(\(bind: owners)) AND NOT (o.lesson_id = ANY(\(bind: Array(added))))",
+            keeping: links.map(\.lesson), "group_name", links.map(\.group), as: "text[]")
         try await insert(links, added: added)
     }
 
-    /// Replaces the room links of the import's lessons with its room links, as
+    /// Replaces the room links of the import's lessons that it did not add (`lessons`; on
+    /// PostgreSQL those it added were linked with them) with its room links, as
     /// ``replaceLinks(ofGroups:with:added:)`` does for groups.
     func replaceLinks(ofLessons lessons: [Int64], with links: [RoomLink], added: Set<Int64>) async throws {
         guard takesBulkRows else {
             try await deleteWhere("lesson_rooms", column: "lesson_id", in: lessons)
             return try await insert(links, added: added)
         }
-        let kept = links.filter { !added.contains($0.lesson) }
         try await deleteStale(
-            "lesson_rooms", in: "o.lesson_id = ANY(\(bind: lessons.filter { !added.contains($0) }))",
-            keeping: kept.map(\.lesson), "room_id", kept.map(\.room), as: "bigint[]")
+            "lesson_rooms", in: "o.lesson_id = ANY(\(bind: lessons))",
+            keeping: links.map(\.lesson), "room_id", links.map(\.room), as: "bigint[]")
         try await insert(links, added: added)
     }
 
@@ -234,7 +255,6 @@ extension TimetableStore {
     func replaceLinks(
         ofTeachers owners: [Int64], groupScheduleLessons: [Int64], with links: [TeacherLink], added: Set<Int64>
     ) async throws {
-        let columns = "INSERT INTO lesson_teachers (lesson_id, teacher_id, from_teacher_schedule)"
         guard takesBulkRows else {
             try await deleteWhere(
                 "lesson_teachers", column: "teacher_id", in: owners, and: "from_teacher_schedule = \(bind: true)")
@@ -249,10 +269,12 @@ extension TimetableStore {
                     from_teacher_schedule = (lesson_teachers.from_teacher_schedule OR excluded.from_teacher_schedule)
                     """)
         }
+        // The added lessons' links were written with them (``linkAddedLessons(_:stored:now:)``) and
+        // are never stale; `links` holds only what later schedules gave them.
         let kept = links.filter { !added.contains($0.lesson) }
         let known = groupScheduleLessons.filter { !added.contains($0) }
         for scope: SQLQueryString in [
-            "o.teacher_id = ANY(\(bind: owners)) AND o.from_teacher_schedule",
+            "o.teacher_id = ANY(\(bind: owners)) AND o.from_teacher_schedule AND NOT (o.lesson_id = ANY(\(bind: Array(added))))",
             "o.lesson_id = ANY(\(bind: known)) AND NOT o.from_teacher_schedule",
         ] {
             try await deleteStale(
@@ -261,15 +283,23 @@ extension TimetableStore {
         }
         // A stored link without the flag takes the import's; one with it keeps it unless its
         // teacher's schedule is in the import.
-        let conflict: SQLQueryString = """
-            ON CONFLICT (lesson_id, teacher_id) DO UPDATE SET from_teacher_schedule = excluded.from_teacher_schedule
-            WHERE (NOT lesson_teachers.from_teacher_schedule AND excluded.from_teacher_schedule)
-            OR (lesson_teachers.from_teacher_schedule AND NOT excluded.from_teacher_schedule
-            AND lesson_teachers.teacher_id = ANY(\(bind: owners)))
-            """
+        try await insert(
+            links, added: [],
+            conflict: """
+                ON CONFLICT (lesson_id, teacher_id) DO UPDATE SET from_teacher_schedule = excluded.from_teacher_schedule
+                WHERE (NOT lesson_teachers.from_teacher_schedule AND excluded.from_teacher_schedule)
+                OR (lesson_teachers.from_teacher_schedule AND NOT excluded.from_teacher_schedule
+                AND lesson_teachers.teacher_id = ANY(\(bind: owners)))
+                """)
+    }
+
+    /// Inserts teacher links (PostgreSQL): those of `added` lessons as they are, the others
+    /// through `conflict`.
+    func insert(_ links: [TeacherLink], added: Set<Int64>, conflict: SQLQueryString) async throws {
         try await insertLinks(links, of: \.lesson, added: added, conflict: conflict) { part in
             """
-            \(unsafeRaw: columns) SELECT * FROM unnest(\(bind: part.map(\.lesson))::bigint[],
+            INSERT INTO lesson_teachers (lesson_id, teacher_id, from_teacher_schedule)
+            SELECT * FROM unnest(\(bind: part.map(\.lesson))::bigint[],
             \(bind: part.map(\.teacher))::bigint[], \(bind: part.map(\.fromTeacherSchedule))::boolean[])
             """
         }

@@ -8,6 +8,33 @@ import Timetable
 /// The directory an import names (faculties, specialities, departments, lesson types, groups,
 /// teachers, rooms, teacher cards, subjects), upserted so that what the import leaves out is kept.
 extension TimetableStore {
+    /// What storing an import's directory gave: the ids of the teachers and rooms it names.
+    public struct StoredDirectory: Sendable {
+        var teacherIDs: [String: Int64]
+        var roomIDs: [RoomKey: Int64]
+        var summary: ImportSummary
+    }
+
+    /// Upserts everything an import names but its lessons and their links (window notes and pair
+    /// times included); ``storeSchedules(_:directory:staged:now:)`` stores the rest.
+    public func storeDirectory(_ data: TimetableImport, now: Date) async throws -> StoredDirectory {
+        try await upsertFaculties(data.faculties)
+        try await upsertSpecialities(data.specialities)
+        try await upsertDepartments(data.departments)
+        try await upsertLessonTypes(Set(data.schedules.flatMap { $0.lessons.compactMap(\.typeID) }))
+        var summary = ImportSummary()
+        summary.groups = try await upsertGroups(data, now: now)
+        let teacherIDs = try await upsertTeachers(data, now: now)
+        summary.teachers = teacherIDs.count
+        let roomIDs = try await upsertRooms(data)
+        summary.rooms = roomIDs.count
+        try await storeTeacherCards(data.teacherCards, teacherIDs: teacherIDs)
+        try await upsertSubjects(data.subjects)
+        try await storeWindowNotes(data.windowNotes)
+        if let pairs = data.pairTimes { try await SettingsStore(db).set(.pairTimes, to: pairs.text) }
+        return StoredDirectory(teacherIDs: teacherIDs, roomIDs: roomIDs, summary: summary)
+    }
+
     func upsertFaculties(_ faculties: [Faculty]) async throws {
         let merged = faculties.merged(by: \.id)
         try await insert(
@@ -192,7 +219,7 @@ extension TimetableStore {
         var rooms = data.rooms.merged(by: \.key)
         for schedule in data.schedules {
             for key in schedule.lessons.flatMap(\.rooms) where rooms[key] == nil {
-                rooms[key] = ImportedRoom(key: key, floor: nil, isOffCampus: key.name.first?.isNumber != true)
+                rooms[key] = Self.roomNamedByLessons(key)
             }
         }
         try await upsertDepartments(
@@ -228,10 +255,7 @@ extension TimetableStore {
                 query += "(name = \(bind: key.name) AND building_key = \(bind: key.building ?? -1))"
             }
             for row in try await db.raw(query).all() {
-                let building = try row.decode(column: "building_key", as: Int.self)
-                let key = RoomKey(
-                    name: try row.decode(column: "name", as: String.self), building: building < 0 ? nil : building)
-                ids[key] = try row.decode(column: "id", as: Int64.self)
+                ids[try Self.roomKey(of: row)] = try row.decode(column: "id", as: Int64.self)
             }
         }
         return ids

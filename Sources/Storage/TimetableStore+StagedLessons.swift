@@ -1,3 +1,4 @@
+import Foundation
 import SQLKit
 import Timetable
 
@@ -13,7 +14,13 @@ public struct StagedLessons: Sendable {
     var lessons: [String: ImportedLesson] = [:]
     /// The identities in the order they were first staged.
     var order: [String] = []
-    /// Identities staged and not yet given to ``TimetableStore/store(_:)``.
+    /// For each identity, the teachers whose own schedules (staged so far) name it.
+    var ownTeachers: [String: Set<String>] = [:]
+    /// Identities whose teachers, or whose teachers' own schedules, a schedule staged after the
+    /// first one that named them may have changed: the lesson may have been stored (and linked)
+    /// before that.
+    var touched = Set<String>()
+    /// Identities staged and not yet given to ``TimetableStore/store(_:now:)``.
     var pending: [String] = []
     var stored = TimetableStore.StoredLessons()
     /// The lessons in the database before the import stored any.
@@ -26,9 +33,17 @@ public struct StagedLessons: Sendable {
     /// (``TimetableStore/identityHashes(of:)``).
     public mutating func stage(_ schedules: [ImportedSchedule], hashes: [[String]]) {
         for (schedule, scheduleKeys) in zip(schedules, hashes) {
+            if case .teacher(let urlID) = schedule.owner {
+                for key in scheduleKeys {
+                    ownTeachers[key, default: []].insert(urlID)
+                    touched.insert(key)
+                }
+            }
             for (lesson, key) in zip(schedule.lessons, scheduleKeys) {
                 if var existing = lessons[key] {
-                    existing.teachers = Array(Set(existing.teachers + lesson.teachers)).sorted()
+                    let teachers = Array(Set(existing.teachers + lesson.teachers)).sorted()
+                    if teachers != existing.teachers.sorted() { touched.insert(key) }
+                    existing.teachers = teachers
                     lessons[key] = existing
                 } else {
                     lessons[key] = lesson
@@ -46,20 +61,22 @@ public struct StagedLessons: Sendable {
         let count = size ?? pending.count
         guard count > 0, pending.count >= count else { return nil }
         let rows = pending.prefix(count).compactMap { key in lessons[key].map { (key, $0) } }
+        let own = pending.prefix(count).compactMap { key in ownTeachers[key].map { (key, $0) } }
         pending.removeFirst(count)
-        return PendingLessons(rows: rows)
+        return PendingLessons(rows: rows, ownTeachers: Dictionary(uniqueKeysWithValues: own))
     }
 
-    /// Takes the row ids of a batch ``TimetableStore/store(_:)`` stored.
+    /// Takes the row ids of a batch ``TimetableStore/store(_:now:)`` stored.
     public mutating func record(_ batch: TimetableStore.StoredLessons) {
-        stored.ids.merge(batch.ids) { $1 }
-        stored.added.formUnion(batch.added)
+        stored.merge(batch)
     }
 }
 
-/// Staged lessons on their way to the database: identity hash and lesson.
+/// Staged lessons on their way to the database: identity hash and lesson, and the teachers whose
+/// own schedules named each one so far.
 public struct PendingLessons: Sendable {
     let rows: [(String, ImportedLesson)]
+    let ownTeachers: [String: Set<String>]
 }
 
 extension TimetableStore {
@@ -69,8 +86,11 @@ extension TimetableStore {
     }
 
     /// Stores a batch of staged lessons (a new identity is added, a known one gets the new full
-    /// subject and note), answering their row ids for ``StagedLessons/record(_:)``.
-    public func store(_ batch: PendingLessons) async throws -> StoredLessons {
-        try await storeLessons(batch.rows)
+    /// subject and note), answering their row ids for ``StagedLessons/record(_:)``; on PostgreSQL
+    /// the groups and rooms of the lessons it adds are linked with them (``linkAddedLessons(_:stored:now:)``).
+    public func store(_ batch: PendingLessons, now: Date) async throws -> StoredLessons {
+        var stored = try await storeLessons(batch.rows)
+        try await linkAddedLessons(batch, stored: &stored, now: now)
+        return stored
     }
 }

@@ -35,118 +35,114 @@ public struct TimetableStore: Sendable {
     /// Stores an import as an upsert: faculties, specialities, departments, groups, teachers and
     /// rooms by their keys (fields the import leaves nil keep their stored values); each schedule
     /// replaces its owner's lessons. A lesson is one row whoever's schedule names it; lessons that
-    /// nobody's schedule names any more are removed. Run it inside one write transaction; with
-    /// `staged`, the import's schedules were staged (and some of their lessons stored) in that
-    /// transaction already, in the order of `data.schedules`.
-    public func store(_ data: TimetableImport, now: Date, staged: StagedLessons? = nil) async throws -> ImportSummary {
-        var summary = ImportSummary()
-        summary.schedules = data.schedules.count
+    /// nobody's schedule names any more are removed. Run it inside one write transaction.
+    public func store(_ data: TimetableImport, now: Date) async throws -> ImportSummary {
         // The lessons' identities are hashed on the thread pool while the directory is written.
-        async let hashing = Self.identityHashes(staged == nil ? data.schedules : [])
-        try await upsertFaculties(data.faculties)
-        try await upsertSpecialities(data.specialities)
-        try await upsertDepartments(data.departments)
-        try await upsertLessonTypes(Set(data.schedules.flatMap { $0.lessons.compactMap(\.typeID) }))
-        summary.groups = try await upsertGroups(data, now: now)
-        let teacherIDs = try await upsertTeachers(data, now: now)
-        summary.teachers = teacherIDs.count
-        let roomIDs = try await upsertRooms(data)
-        summary.rooms = roomIDs.count
-        try await storeTeacherCards(data.teacherCards, teacherIDs: teacherIDs)
-        try await upsertSubjects(data.subjects)
-        try await storeWindowNotes(data.windowNotes)
-        if let pairs = data.pairTimes { try await SettingsStore(db).set(.pairTimes, to: pairs.text) }
+        async let hashing = Self.identityHashes(data.schedules)
+        let directory = try await storeDirectory(data, now: now)
+        var lessons = try await stageLessons()
+        lessons.stage(data.schedules, hashes: try await hashing)
+        return try await storeSchedules(data, directory: directory, staged: lessons, now: now)
+    }
+
+    /// The rest of an import (``store(_:now:)``) once its directory is stored: its schedules,
+    /// staged (and some of their lessons stored) in the same transaction already, in the order of
+    /// `data.schedules`. Stores the lessons `staged` still holds, the links, and removes the
+    /// lessons nobody's schedule names any more.
+    public func storeSchedules(
+        _ data: TimetableImport, directory: StoredDirectory, staged: consuming StagedLessons, now: Date
+    ) async throws -> ImportSummary {
+        var summary = directory.summary
+        summary.schedules = data.schedules.count
         guard !data.schedules.isEmpty else {
             try await bumpVersion()
             return summary
         }
+        guard staged.schedules == data.schedules.count else { throw ImportError(detail: "a lesson was not stored.") }
+        let teacherIDs = directory.teacherIDs
+        let roomIDs = directory.roomIDs
 
-        // Lessons: one row per identity, whichever schedules name it.
-        var lessons: StagedLessons
-        if let staged {
-            guard staged.schedules == data.schedules.count else {
-                throw ImportError(detail: "a lesson was not stored.")
-            }
-            lessons = staged
-        } else {
-            lessons = try await stageLessons()
-            lessons.stage(data.schedules, hashes: try await hashing)
-        }
-        if let rest = lessons.takePending() { lessons.record(try await store(rest)) }
+        // Lessons: one row per identity, whichever schedules name it. The staged lessons are
+        // taken, not copied: the import's only copy changes here.
+        var lessons = staged
+        if let rest = lessons.takePending() { lessons.record(try await store(rest, now: now)) }
         let keys = lessons.keys
         let order = lessons.order
         let lessonsByIdentity = lessons.lessons
         let lessonIDs = lessons.stored.ids
         summary.lessons = order.count
         summary.lessonsAdded = try await count("lessons") - lessons.countBefore
+        try checkPlaceholders(lessons, of: data)
 
         // Links. A group's schedule replaces the group's links, and the teachers and rooms of its
         // lessons. A teacher's schedule replaces the lessons the teacher's own schedule names
         // (`from_teacher_schedule`) and adds the groups it lists. A lesson stays while a group's
-        // link or a teacher's own schedule holds it.
+        // link or a teacher's own schedule holds it. On PostgreSQL the lessons the import added
+        // were linked when they were stored (``linkAddedLessons(_:stored:now:)``): they are looked
+        // at again only if a later schedule touched them, for the teacher links it added or made
+        // its teacher's own.
+        let added = lessons.stored.added
+        let everyLessonAdded = added.count == lessonIDs.count
+        func stored(_ key: String) throws -> Int64 {
+            guard let id = lessonIDs[key] else { throw ImportError(detail: "a lesson was not stored.") }
+            return id
+        }
         var groupOwners: [String] = []
         var teacherOwners: [Int64] = []
-        var groupScheduleLessons = Set<Int64>()
+        var groupScheduleLessons: [Int64] = []
         var teacherScheduleLinks = Set<LessonTeacher>()
         for (scheduleIndex, schedule) in data.schedules.enumerated() {
-            let ids = try keys[scheduleIndex].map { key in
-                guard let id = lessonIDs[key] else { throw ImportError(detail: "a lesson was not stored.") }
-                return id
-            }
             switch schedule.owner {
             case .group(let name):
                 groupOwners.append(name)
-                groupScheduleLessons.formUnion(ids)
+                guard !everyLessonAdded else { continue }  // no lesson of it was there before
+                for key in keys[scheduleIndex] {
+                    let id = try stored(key)
+                    if !added.contains(id) { groupScheduleLessons.append(id) }
+                }
             case .teacher(let urlID):
-                guard let id = teacherIDs[urlID] else {
+                guard let teacher = teacherIDs[urlID] else {
                     throw ImportError(
                         detail: "the schedule's teacher {teacher} is not in the import.",
                         ["teacher": String(describing: urlID)])
                 }
-                teacherOwners.append(id)
-                for lessonID in ids { teacherScheduleLinks.insert(LessonTeacher(lesson: lessonID, teacher: id)) }
+                teacherOwners.append(teacher)
+                for key in keys[scheduleIndex] {
+                    teacherScheduleLinks.insert(LessonTeacher(lesson: try stored(key), teacher: teacher))
+                }
             }
         }
+        var knownLessons: [Int64] = []
         var groupLinks: [GroupLink] = []
         var teacherLinks: [TeacherLink] = []
         var roomLinks: [RoomLink] = []
-        for key in order {
-            guard let lesson = lessonsByIdentity[key], let id = lessonIDs[key] else {
-                throw ImportError(detail: "a lesson was not stored.")
+        // Every lesson is looked at, unless the import added them all: then those later schedules
+        // touched (and none when they touched none, without looking each one up).
+        let revisited =
+            !everyLessonAdded ? order : lessons.touched.isEmpty ? [] : order.filter(lessons.touched.contains)
+        for key in revisited {
+            let id = try stored(key)
+            let isAdded = added.contains(id)
+            if isAdded, !lessons.touched.contains(key) { continue }
+            guard let lesson = lessonsByIdentity[key] else { throw ImportError(detail: "a lesson was not stored.") }
+            if !isAdded {
+                knownLessons.append(id)
+                groupLinks += Self.groupLinks(of: lesson, id: id)
+                roomLinks += try Self.roomLinks(of: lesson, id: id, roomIDs: roomIDs)
             }
-            for group in Set(lesson.groups).sorted() { groupLinks.append(GroupLink(lesson: id, group: group)) }
             for urlID in Set(lesson.teachers).sorted() {
-                guard let teacherID = teacherIDs[urlID] else {
-                    throw ImportError(
-                        detail: "a lesson of {subject} names the teacher {teacher}, who is not in the import.",
-                        ["subject": String(describing: lesson.subject), "teacher": String(describing: urlID)])
-                }
-                teacherLinks.append(
-                    TeacherLink(
-                        lesson: id, teacher: teacherID,
-                        fromTeacherSchedule: teacherScheduleLinks.contains(
-                            LessonTeacher(lesson: id, teacher: teacherID))))
-            }
-            var linkedRooms = Set<Int64>()  // two names of one room are one link
-            for room in Set(lesson.rooms).sorted() {
-                guard let roomID = roomIDs[room] else {
-                    throw ImportError(
-                        detail:
-                            "a lesson of {subject} names the room {room}, which is not in the import.",
-                        [
-                            "subject": String(describing: lesson.subject),
-                            "room": String(describing: room.displayName),
-                        ]
-                    )
-                }
-                if linkedRooms.insert(roomID).inserted { roomLinks.append(RoomLink(lesson: id, room: roomID)) }
+                guard let teacherID = teacherIDs[urlID] else { throw Self.unknownTeacher(urlID, of: lesson) }
+                let pair = LessonTeacher(lesson: id, teacher: teacherID)
+                let own = teacherScheduleLinks.contains(pair)
+                if isAdded, lessons.stored.teacherLinks[pair] == own { continue }
+                teacherLinks.append(TeacherLink(lesson: id, teacher: teacherID, fromTeacherSchedule: own))
             }
         }
-        try await replaceLinks(ofGroups: groupOwners, with: groupLinks, added: lessons.stored.added)
+        try await replaceLinks(ofGroups: groupOwners, with: groupLinks, added: added)
         try await replaceLinks(
-            ofTeachers: teacherOwners, groupScheduleLessons: Array(groupScheduleLessons), with: teacherLinks,
-            added: lessons.stored.added)
-        try await replaceLinks(ofLessons: Array(lessonIDs.values), with: roomLinks, added: lessons.stored.added)
+            ofTeachers: teacherOwners, groupScheduleLessons: Array(Set(groupScheduleLessons)), with: teacherLinks,
+            added: added)
+        try await replaceLinks(ofLessons: knownLessons, with: roomLinks, added: added)
 
         // Lessons nobody's schedule names any more.
         let beforeCleanup = try await count("lessons")
@@ -162,9 +158,31 @@ public struct TimetableStore: Sendable {
         return summary
     }
 
-    private struct LessonTeacher: Hashable {
-        var lesson: Int64
-        var teacher: Int64
+    /// Fails the import if a teacher that lessons named while the files were read, and that was
+    /// added then with empty names (``linkAddedLessons(_:stored:now:)``), is not in the import:
+    /// as it fails when such a teacher is found missing afterwards.
+    private func checkPlaceholders(_ lessons: StagedLessons, of data: TimetableImport) throws {
+        let unnamed = lessons.stored.placeholderTeachers.subtracting(data.teachers.map(\.urlID))
+        guard !unnamed.isEmpty else { return }
+        for schedule in data.schedules {
+            if case .teacher(let urlID) = schedule.owner, unnamed.contains(urlID) {
+                throw ImportError(
+                    detail: "the schedule's teacher {teacher} is not in the import.",
+                    ["teacher": String(describing: urlID)])
+            }
+        }
+        for key in lessons.order {
+            guard let lesson = lessons.lessons[key] else { continue }
+            if let urlID = lesson.teachers.sorted().first(where: unnamed.contains) {
+                throw Self.unknownTeacher(urlID, of: lesson)
+            }
+        }
+    }
+
+    static func unknownTeacher(_ urlID: String, of lesson: ImportedLesson) -> ImportError {
+        ImportError(
+            detail: "a lesson of {subject} names the teacher {teacher}, who is not in the import.",
+            ["subject": String(describing: lesson.subject), "teacher": String(describing: urlID)])
     }
 
     /// An import that contradicts itself (a lesson names a teacher the import does not hold).

@@ -33,6 +33,113 @@ import Timetable
         }
     }
 
+    /// Teachers' own schedules read after their lessons were stored (and on PostgreSQL linked)
+    /// with the group's: the links become the teachers' own, and a teacher a teacher's schedule
+    /// adds to a lesson is linked too; the group's schedule read again with a teacher more for its
+    /// first lesson (stored with the first batch) links that teacher too. Each import stores what
+    /// storing its files at once stores.
+    @Test(arguments: TestDatabases.kinds)
+    func schedulesAfterTheirLessonsWereStoredAddTheirTeachers(_ kind: Database.Kind) async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (teacherFiles, helper) = try Self.teacherSchedules(from: "151004.json", in: folder)
+        let (again, added) = try Self.groupScheduleAgain("151004.json", in: folder)
+        // The later files are merged after the list of employees, which is read beside the
+        // group's file: the first batches of the group's lessons are taken before them.
+        let first = ["151004.json", "employees.json"].map { Fixtures.url("iis/\($0)").path }
+        for (later, teacher, ownLinks) in [(teacherFiles, helper, true), ([again], added, false)] {
+            let files = first + later.map(\.path)
+            try await TestDatabases.withDatabase(kind) { batched in
+                try await TestDatabases.withDatabase(kind) { atOnce in
+                    let got = try await TimetableImporter(database: batched, logger: TestDatabases.logger)
+                        .importIIS(files: files, batch: 3)
+                    var merged = TimetableImport()
+                    for file in files {
+                        merged.merge(
+                            try IIS.read(try InputFile.read(file), file: URL(fileURLWithPath: file).lastPathComponent))
+                    }
+                    let expected = try await TimetableImporter(database: atOnce, logger: TestDatabases.logger)
+                        .store(merged)
+                    #expect(got == expected)
+                    #expect(try await snapshot(batched) == snapshot(atOnce), "\(teacher)")
+                    let links = try await snapshot(batched).filter { $0.hasPrefix("lesson_teachers:") }
+                    #expect(links.count > 20)
+                    #expect(links.contains { $0.contains("url_id=\(teacher) own=no") }, "\(teacher)")
+                    #expect(links.contains { $0.hasSuffix("own=yes") } == ownLinks, "\(teacher)")
+                    if ownLinks { #expect(links.filter { $0.hasSuffix("own=no") }.count == 1, "\(links)") }
+                }
+            }
+        }
+    }
+
+    /// The IIS schedules of the teachers of `file`'s lessons, each with that teacher's lessons of
+    /// the group's file; one lesson of the first gets a second teacher that the group's file does
+    /// not name there. Answers the files and the second teacher's URL id.
+    static func teacherSchedules(from file: String, in folder: URL) throws -> ([URL], String) {
+        let json = try #require(try JSONSerialization.jsonObject(with: Fixtures.data("iis/\(file)")) as? [String: Any])
+        let days = try #require(json["schedules"] as? [String: [[String: Any]]])
+        func teachers(of lesson: [String: Any]) -> [[String: Any]] { lesson["employees"] as? [[String: Any]] ?? [] }
+        var records: [String: [String: Any]] = [:]
+        for lesson in days.keys.sorted().compactMap({ days[$0] }).joined() {
+            for teacher in teachers(of: lesson) { if let id = teacher["urlId"] as? String { records[id] = teacher } }
+        }
+        let ids = records.keys.sorted()
+        let first = try #require(ids.first)
+        var helper = ""
+        var urls: [URL] = []
+        for id in ids {
+            var schedule = json
+            var added = id != first
+            var own: [String: [[String: Any]]] = [:]
+            for (day, lessons) in days.sorted(by: { $0.key < $1.key }) {
+                own[day] = lessons.filter { lesson in teachers(of: lesson).contains { $0["urlId"] as? String == id } }
+                    .map {
+                        lesson -> [String: Any] in
+                        guard !added else { return lesson }
+                        let named = Set(teachers(of: lesson).compactMap { $0["urlId"] as? String })
+                        guard let other = ids.first(where: { !named.contains($0) }), let record = records[other] else {
+                            return lesson
+                        }
+                        added = true
+                        helper = other
+                        var lesson = lesson
+                        lesson["employees"] = teachers(of: lesson) + [record]
+                        return lesson
+                    }
+            }
+            schedule["schedules"] = own
+            schedule["studentGroupDto"] = NSNull()
+            schedule["employeeDto"] = records[id]
+            schedule["exams"] = [Any]()
+            let url = folder.appendingPathComponent("\(id).json")
+            try JSONSerialization.data(withJSONObject: schedule).write(to: url)
+            urls.append(url)
+        }
+        return (urls, helper)
+    }
+
+    /// The group's schedule `file` again, its first lesson (the first an import stores) with one
+    /// more teacher, who does not teach it in `file`. Answers the file and that teacher's URL id.
+    static func groupScheduleAgain(_ file: String, in folder: URL) throws -> (URL, String) {
+        var json = try #require(try JSONSerialization.jsonObject(with: Fixtures.data("iis/\(file)")) as? [String: Any])
+        var days = try #require(json["schedules"] as? [String: [[String: Any]]])
+        // The reader takes the days in the order of their names.
+        let first = try #require(days.keys.sorted().first { !(days[$0] ?? []).isEmpty })
+        var lessons = try #require(days[first])
+        let named = Set((lessons[0]["employees"] as? [[String: Any]] ?? []).compactMap { $0["urlId"] as? String })
+        let record = try #require(
+            days.values.joined().flatMap { $0["employees"] as? [[String: Any]] ?? [] }
+                .filter { !named.contains($0["urlId"] as? String ?? "") }
+                .min { ($0["urlId"] as? String ?? "") < ($1["urlId"] as? String ?? "") })
+        lessons[0]["employees"] = (lessons[0]["employees"] as? [[String: Any]] ?? []) + [record]
+        days[first] = lessons
+        json["schedules"] = days
+        let url = folder.appendingPathComponent("again-\(file)")
+        try JSONSerialization.data(withJSONObject: json).write(to: url)
+        return (url, try #require(record["urlId"] as? String))
+    }
+
     /// A file that cannot be read fails the import after lessons were already stored in batches:
     /// nothing of it stays.
     @Test(arguments: TestDatabases.kinds)

@@ -35,39 +35,56 @@ public struct TimetableImporter: Sendable {
     ) async throws -> ImportSummary {
         let logger = logger
         let started = ContinuousClock.now
+        let now = Date()
         let summary = try await database.write { db in
             let store = TimetableStore(db)
             var staged = try await store.stageLessons()
-            let data = try await Self.readIIS(files, batch: batch, staging: &staged, store: store, progress: progress)
+            let (data, directory) = try await Self.readIIS(
+                files, batch: batch, staging: &staged, store: store, now: now, progress: progress)
             logger.debug(
                 "timetable files read",
                 metadata: ["files": "\(files.count)", "seconds": "\(ContinuousClock.now - started)"])
-            return try await store.store(data, now: Date(), staged: staged)
+            let stored: TimetableStore.StoredDirectory
+            if let directory { stored = directory } else { stored = try await store.storeDirectory(data, now: now) }
+            return try await store.storeSchedules(data, directory: stored, staged: staged, now: now)
         }
         log(summary, started: started)
         return summary
     }
 
-    /// What a reading task or a batch of lessons on its way to the database gives back.
+    /// Batches stored at once: the connection runs one statement at a time, and the next batch's
+    /// statement is written while the one before it runs.
+    static let batchesInFlight = 2
+
+    /// What a reading task, a batch of lessons on its way to the database, or the directory
+    /// gives back.
     private enum ReadingEvent: Sendable {
         case read(index: Int, part: TimetableImport, hashes: [[String]])
         case stored(TimetableStore.StoredLessons)
+        case directory(TimetableStore.StoredDirectory)
     }
 
-    /// Reads the files, merging them in order and staging their schedules; a batch of staged
-    /// lessons is stored while the next files are read (one batch at a time: one connection).
+    /// Reads the files, merging them in order and staging their schedules; batches of staged
+    /// lessons are stored while the next files are read (``batchesInFlight`` at a time, on the
+    /// import's one connection). The first batch is a quarter of the others, so that the database
+    /// starts sooner. Once the last file is merged, the directory it names is written and the last
+    /// lessons go as one more batch, while the batches before them are still being stored (the
+    /// statements queue on the connection; none depends on another's order). Answers what was
+    /// read, and what storing its directory gave (nil without files).
     private static func readIIS(
-        _ files: [String], batch: Int, staging staged: inout StagedLessons, store: TimetableStore,
+        _ files: [String], batch: Int, staging staged: inout StagedLessons, store: TimetableStore, now: Date,
         progress: @escaping @Sendable (Progress) -> Void
-    ) async throws -> TimetableImport {
+    ) async throws -> (TimetableImport, TimetableStore.StoredDirectory?) {
         var data = TimetableImport()
+        var directory: TimetableStore.StoredDirectory?
         var waiting: [Int: (part: TimetableImport, hashes: [[String]])] = [:]
         var merged = 0
         let width = max(1, ProcessInfo.processInfo.activeProcessorCount)
         try await withThrowingTaskGroup(of: ReadingEvent.self) { group in
             var next = 0
             var done = 0
-            var storing = false
+            var storing = 0
+            var batches = 0
             func start() {
                 guard next < files.count else { return }
                 let index = next
@@ -87,7 +104,9 @@ public struct TimetableImporter: Sendable {
                 switch event {
                 case .stored(let batch):
                     staged.record(batch)
-                    storing = false
+                    storing -= 1
+                case .directory(let stored):
+                    directory = stored
                 case .read(let index, let part, let hashes):
                     waiting[index] = (part, hashes)
                     done += 1
@@ -102,13 +121,23 @@ public struct TimetableImporter: Sendable {
                         merged += 1
                     }
                 }
-                if !storing, let lessons = staged.takePending(batch) {
-                    storing = true
-                    group.addTask { .stored(try await store.store(lessons)) }
+                while storing < Self.batchesInFlight,
+                    let lessons = staged.takePending(batches == 0 ? max(1, batch / 4) : batch)
+                {
+                    storing += 1
+                    batches += 1
+                    group.addTask { .stored(try await store.store(lessons, now: now)) }
+                }
+                if case .read = event, merged == files.count {
+                    if let rest = staged.takePending() {
+                        storing += 1
+                        group.addTask { .stored(try await store.store(rest, now: now)) }
+                    }
+                    group.addTask { [data] in .directory(try await store.storeDirectory(data, now: now)) }
                 }
             }
         }
-        return data
+        return (data, directory)
     }
     /// Reads seed 004's files (`schedule.json`, and `teachers.json` and `user.json` if given) and
     /// stores them as the group's odd/even weekly schedule. With a term start, the institution's
