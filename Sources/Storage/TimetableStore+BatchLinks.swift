@@ -64,7 +64,7 @@ extension TimetableStore {
         for (key, id, lesson) in added {
             let own = batch.ownTeachers[key] ?? []
             for urlID in Set(lesson.teachers).sorted() {
-                guard let teacher = teachers.ids[urlID] else { continue }  // cannot be: it was just written
+                guard let teacher = teachers.ids[urlID] else { throw ImportError(detail: "a lesson was not stored.") }
                 let link = TeacherLink(lesson: id, teacher: teacher, fromTeacherSchedule: own.contains(urlID))
                 teacherLinks.append(link)
                 stored.teacherLinks[LessonTeacher(lesson: id, teacher: teacher)] = link.fromTeacherSchedule
@@ -77,43 +77,46 @@ extension TimetableStore {
     }
 
     /// The ids of teachers that lessons name, each one that is not stored yet added with empty
-    /// names (PostgreSQL); and which were added.
+    /// names (PostgreSQL); and which were added. The ids are read by a statement of their own,
+    /// after the insert: one that met a teacher another import had just committed sees it then.
     private func namedTeachers(_ urlIDs: Set<String>, now: Date) async throws -> (ids: [String: Int64], added: [String])
     {
         guard !urlIDs.isEmpty else { return ([:], []) }
-        let rows = try await db.raw(
+        let sorted = urlIDs.sorted()
+        let added = try await db.raw(
             """
-            WITH k AS (SELECT unnest(\(bind: urlIDs.sorted())::text[]) AS url_id),
-            new AS (INSERT INTO teachers (url_id, first_name, last_name, updated_at)
-            SELECT url_id, '', '', \(bind: now.epoch) FROM k ON CONFLICT (url_id) DO NOTHING RETURNING id, url_id)
-            SELECT id, url_id, TRUE AS new FROM new UNION ALL
-            SELECT t.id, t.url_id, FALSE AS new FROM teachers AS t JOIN k ON t.url_id = k.url_id
+            INSERT INTO teachers (url_id, first_name, last_name, updated_at)
+            SELECT unnest(\(bind: sorted)::text[]), '', '', \(bind: now.epoch) ON CONFLICT (url_id) DO NOTHING
+            RETURNING url_id
             """
-        ).all()
+        ).all(decodingColumn: "url_id", as: String.self)
         var ids: [String: Int64] = [:]
-        var added: [String] = []
-        for row in rows {
-            let urlID = try row.decode(column: "url_id", as: String.self)
-            ids[urlID] = try row.decode(column: "id", as: Int64.self)
-            if try row.decode(column: "new", as: Bool.self) { added.append(urlID) }
+        for row in try await db.raw("SELECT id, url_id FROM teachers WHERE url_id = ANY(\(bind: sorted))").all() {
+            ids[try row.decode(column: "url_id", as: String.self)] = try row.decode(column: "id", as: Int64.self)
         }
         return (ids, added)
     }
 
-    /// The ids of rooms that lessons name, each written first if it is new (PostgreSQL).
+    /// The ids of rooms that lessons name, each written first if it is new (PostgreSQL; read
+    /// after the insert, as ``namedTeachers(_:now:)`` reads teachers).
     private func namedRooms(_ keys: Set<RoomKey>) async throws -> [RoomKey: Int64] {
         guard !keys.isEmpty else { return [:] }
         let rooms = keys.sorted().map(Self.roomNamedByLessons)
+        let names = rooms.map(\.key.name)
+        let buildings = rooms.map { $0.key.building ?? -1 }
+        try await db.raw(
+            """
+            INSERT INTO rooms (name, building, building_key, off_campus)
+            SELECT name, NULLIF(building_key, -1), building_key, off_campus FROM unnest(\(bind: names)::text[],
+            \(bind: buildings)::integer[], \(bind: rooms.map(\.isOffCampus))::boolean[]) AS k(name, building_key, off_campus)
+            ON CONFLICT (name, building_key) DO NOTHING
+            """
+        ).run()
         let rows = try await db.raw(
             """
-            WITH k AS (SELECT * FROM unnest(\(bind: rooms.map(\.key.name))::text[],
-            \(bind: rooms.map { $0.key.building ?? -1 })::integer[], \(bind: rooms.map(\.isOffCampus))::boolean[])
-            AS k(name, building_key, off_campus)),
-            new AS (INSERT INTO rooms (name, building, building_key, off_campus)
-            SELECT name, NULLIF(building_key, -1), building_key, off_campus FROM k
-            ON CONFLICT (name, building_key) DO NOTHING RETURNING id, name, building_key)
-            SELECT id, name, building_key FROM new UNION ALL
-            SELECT r.id, r.name, r.building_key FROM rooms AS r JOIN k ON r.name = k.name AND r.building_key = k.building_key
+            SELECT r.id, r.name, r.building_key FROM rooms AS r
+            JOIN unnest(\(bind: names)::text[], \(bind: buildings)::integer[]) AS k(name, building_key)
+            ON r.name = k.name AND r.building_key = k.building_key
             """
         ).all()
         var ids: [RoomKey: Int64] = [:]

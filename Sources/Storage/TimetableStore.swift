@@ -71,7 +71,10 @@ public struct TimetableStore: Sendable {
         let lessonsByIdentity = lessons.lessons
         let lessonIDs = lessons.stored.ids
         summary.lessons = order.count
-        summary.lessonsAdded = try await count("lessons") - lessons.countBefore
+        // On PostgreSQL each insert said whether it added its lesson; counting the table would
+        // count what another import committed meanwhile. SQLite has one writer at a time.
+        summary.lessonsAdded =
+            takesBulkRows ? lessons.stored.added.count : try await count("lessons") - lessons.countBefore
         try checkPlaceholders(lessons, of: data)
 
         // Links. A group's schedule replaces the group's links, and the teachers and rooms of its

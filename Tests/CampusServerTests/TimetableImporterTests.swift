@@ -140,6 +140,31 @@ import Timetable
         return (url, try #require(record["urlId"] as? String))
     }
 
+    /// Two imports at once into one PostgreSQL database, of groups that share teachers and rooms:
+    /// each stores its own (the teachers and rooms one adds for its lessons are found by the
+    /// other), and each says how many lessons it added, not what the other committed meanwhile.
+    @Test func twoImportsAtOnceEachStoreTheirOwn() async throws {
+        guard TestDatabases.kinds.contains(.postgres) else { return }
+        try await TestDatabases.withDatabase(.postgres) { database in
+            let importer = TimetableImporter(database: database, logger: TestDatabases.logger)
+            let files = [["151004.json", "only_exams.json"], ["010101.json", "with_announcement.json"]].map {
+                $0.map { Fixtures.url("iis/\($0)").path }
+            }
+            async let one = importer.importIIS(files: files[0], batch: 5)
+            async let two = importer.importIIS(files: files[1], batch: 5)
+            let (first, second) = try await (one, two)
+            #expect(first.lessonsAdded == first.lessons && first.lessons > 0, "\(first)")
+            #expect(second.lessonsAdded == second.lessons && second.lessons > 0, "\(second)")
+            let counts = try await database.read { db in try await TimetableStore(db).counts() }
+            #expect(counts.lessons == first.lessons + second.lessons)
+            let unnamed = try await database.read { db in
+                try await db.raw("SELECT COUNT(*) AS n FROM teachers WHERE first_name = ''").first(
+                    decodingColumn: "n", as: Int.self)
+            }
+            #expect(unnamed == 0)
+        }
+    }
+
     /// A file that cannot be read fails the import after lessons were already stored in batches:
     /// nothing of it stays.
     @Test(arguments: TestDatabases.kinds)
