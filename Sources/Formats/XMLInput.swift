@@ -5,11 +5,16 @@ import Localization
 /// it. libxml2 reads many encodings (UTF-16, UTF-7, EBCDIC …) and, as FoundationXML sets it up,
 /// expands the entities a DTD declares; a notation or unparsed entity declaration even crashes
 /// FoundationXML on Linux. So the document is decoded here (UTF-8, UTF-16 with or without a byte
-/// order mark, ISO-8859-1, Windows-1251 or Windows-1252, as its byte order mark or declaration
-/// says), refused when its prolog holds a DOCTYPE, and handed to the parser as UTF-8 with a
-/// declaration that says so: the parser reads exactly the text that was checked. Processing
-/// instructions are left out: FoundationXML crashes on some (found by Fuzz/FuzzRSS), and GPX
-/// and RSS give them no meaning.
+/// order mark, ISO-8859-1, Windows-1251 or Windows-1252, as its first bytes or its declaration
+/// say, the way XML 1.0's appendix F detects them: UTF-32 and EBCDIC are refused, with or without
+/// a byte order mark), refused when it holds a character XML does not allow (a NUL is what a
+/// document in another encoding read as UTF-8 shows), and handed to the parser as UTF-8 with a
+/// declaration that says so, or none: the parser reads exactly the text that was checked.
+/// Processing instructions are left out: FoundationXML crashes on some (found by Fuzz/FuzzRSS),
+/// and GPX and RSS give them no meaning. Then what the parser will read is checked: a DOCTYPE in
+/// its prolog is refused, and so are elements with more attributes or deeper nesting than any
+/// GPX or RSS has (libxml2 looks for a repeated attribute in quadratic time: 300,000 attributes
+/// on one element cost 39 s), so that reading costs time in proportion to the document.
 public enum XMLInput {
     /// Why a document is not read, in words for the person who sent it.
     public struct Refused: PhrasedError, Sendable, Equatable {
@@ -28,9 +33,12 @@ public enum XMLInput {
     /// The document as UTF-8 without a document type declaration.
     public static func prepared(_ data: Data) throws(Refused) -> Data {
         let text = try decoded(data)
-        try checkProlog(text)
+        try checkCharacters(text)
         let declared = withUTF8Declaration(text)
-        return withoutInstructions(Array(declared.utf8), keepingDeclaration: declared.hasPrefix(utf8Declaration))
+        let bytes = withoutInstructions(Array(declared.utf8), keepingDeclaration: declared.hasPrefix(utf8Declaration))
+        try checkProlog(bytes)
+        try checkMarkup(bytes)
+        return Data(bytes)
     }
 
     // MARK: Encoding
@@ -43,7 +51,12 @@ public enum XMLInput {
             }
             return text
         }
-        if bytes.starts(with: [0x00, 0x00, 0xFE, 0xFF]) || bytes.starts(with: [0xFF, 0xFE, 0x00, 0x00]) {
+        // UTF-32 in its four byte orders, with a byte order mark or starting with `<` (appendix F).
+        let utf32: [[UInt8]] = [
+            [0x00, 0x00, 0xFE, 0xFF], [0xFF, 0xFE, 0x00, 0x00], [0x00, 0x00, 0xFF, 0xFE], [0xFE, 0xFF, 0x00, 0x00],
+            [0x00, 0x00, 0x00, 0x3C], [0x3C, 0x00, 0x00, 0x00], [0x00, 0x00, 0x3C, 0x00], [0x00, 0x3C, 0x00, 0x00],
+        ]
+        if utf32.contains(where: { bytes.starts(with: $0) }) {
             throw Refused(detail: "The file is in UTF-32, which Campus does not read; save it as UTF-8.")
         }
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { return try decode(data.dropFirst(3), .utf8, "UTF-8") }
@@ -85,19 +98,23 @@ public enum XMLInput {
     // MARK: Prolog
 
     /// Refuses a document whose prolog (what comes before the root element: the declaration,
-    /// comments, processing instructions) holds anything that starts with `<!` other than a
-    /// comment, that is a DOCTYPE. A DOCTYPE can stand nowhere else.
-    static func checkProlog(_ text: String) throws(Refused) {
-        var rest = Substring(text)
-        while true {
-            rest = rest.drop { $0.isWhitespace }
-            if rest.hasPrefix("<?") {
-                guard let end = rest.range(of: "?>") else { return }
-                rest = rest[end.upperBound...]
-            } else if rest.hasPrefix("<!--") {
-                guard let end = rest.range(of: "-->") else { return }
-                rest = rest[end.upperBound...]
-            } else if rest.hasPrefix("<!") {
+    /// comments, white space) holds anything that starts with `<!` other than a comment, that is a
+    /// DOCTYPE. A DOCTYPE can stand nowhere else. It reads the bytes the parser will read, after
+    /// the instructions are left out (one that hid `<!DOCTYPE` from a check before that would
+    /// be gone by then), and ends a comment where libxml2 does: at the first `-->` after `<!--`.
+    static func checkProlog(_ bytes: [UInt8]) throws(Refused) {
+        var index = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            if [0x20, 0x09, 0x0A, 0x0D].contains(byte) {
+                index += 1
+            } else if bytes.startsWith("<?", at: index) {
+                guard let end = bytes.position(of: "?>", from: index + 2) else { return }
+                index = end + 2
+            } else if bytes.startsWith("<!--", at: index) {
+                guard let end = bytes.position(of: "-->", from: index + 4) else { return }
+                index = end + 3
+            } else if bytes.startsWith("<!", at: index) {
                 throw Refused(
                     detail: "The file declares a DOCTYPE (a DTD); neither GPX nor RSS needs one, so it is not read.")
             } else {
@@ -113,7 +130,7 @@ public enum XMLInput {
     /// found both); GPX and RSS give instructions no meaning. Where removing one brings a `<` and
     /// a `?` together, that `<?` is an instruction too and goes the same way. A `<?` with no `?>`
     /// after it stays: no instruction can end there.
-    static func withoutInstructions(_ bytes: [UInt8], keepingDeclaration: Bool) -> Data {
+    static func withoutInstructions(_ bytes: [UInt8], keepingDeclaration: Bool) -> [UInt8] {
         let lessThan = UInt8(ascii: "<")
         let question = UInt8(ascii: "?")
         let greaterThan = UInt8(ascii: ">")
@@ -147,7 +164,7 @@ public enum XMLInput {
                 index += 1
             }
         }
-        return Data(output)
+        return output
     }
 
     /// The text with an XML declaration that says UTF-8 (the parser is given UTF-8 bytes).

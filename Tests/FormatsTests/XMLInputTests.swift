@@ -29,6 +29,82 @@ import Testing
         #expect { try GPX.read(data) } throws: { ($0 as? GPXError)?.description.contains("DOCTYPE") == true }
     }
 
+    static func utf32(_ text: String, order: [Int], bom: Bool) -> Data {
+        var data = Data()
+        for scalar in (bom ? "\u{FEFF}" : "").unicodeScalars + text.unicodeScalars {
+            let value = scalar.value
+            let bigEndian = [
+                UInt8(value >> 24), UInt8((value >> 16) & 0xFF), UInt8((value >> 8) & 0xFF), UInt8(value & 0xFF),
+            ]
+            data.append(contentsOf: order.map { bigEndian[$0] })
+        }
+        return data
+    }
+
+    /// Issue 35: UTF-32 without a byte order mark read as UTF-8 passed the DOCTYPE check (its
+    /// NULs hid it), and libxml2 then read it as UTF-32 and expanded its entities.
+    @Test(arguments: [[0, 1, 2, 3], [3, 2, 1, 0], [1, 0, 3, 2], [2, 3, 0, 1]], [false, true])
+    func utf32IsRefusedInEveryByteOrder(_ order: [Int], _ bom: Bool) {
+        let text =
+            #"<!DOCTYPE gpx [<!ENTITY lat "10.0">]><gpx><trk><trkseg><trkpt lat="&lat;" lon="1"/>"#
+            + #"<trkpt lat="1" lon="1"/></trkseg></trk></gpx>"#
+        let data = Self.utf32(text, order: order, bom: bom)
+        #expect { try GPX.read(data) } throws: { ($0 as? GPXError)?.description.contains("UTF-32") == true }
+        #expect(throws: FeedError.self) { try RSS.read(data) }
+    }
+
+    @Test(arguments: [
+        ("<gpx>\u{0}</gpx>", "U+0000"), ("<gpx>\n\n\u{1}</gpx>", "Line 3"), ("<gpx a='\u{FFFE}'/>", "U+FFFE"),
+        ("\u{0}<\u{0}!DOCTYPE x>", "U+0000"),
+    ])
+    func charactersXMLDoesNotAllowAreRefused(_ text: String, _ words: String) {
+        #expect { try XMLInput.prepared(Data(text.utf8)) } throws: {
+            ($0 as? XMLInput.Refused)?.description.contains(words) == true
+        }
+    }
+
+    /// The prolog is checked as the parser reads it: a comment ends at the first `-->` after
+    /// `<!--` (not at `<!-->`), and an instruction that hid a DOCTYPE is gone before the check.
+    @Test(arguments: [
+        "<!-->x --><!DOCTYPE gpx [<!ENTITY b \"x\">]>", "<?>x?><!DOCTYPE gpx [<!ENTITY b \"x\">]>",
+        "<!-- a --><!-- b -->\n<!DOCTYPE gpx>", "<?p <!-- ?><!DOCTYPE gpx> -->",
+    ])
+    func aDoctypeHiddenFromTheCheckIsFound(_ prolog: String) {
+        let text =
+            prolog + #"<gpx><trk><name>&b;</name><trkseg><trkpt lat="1" lon="1"/>"#
+            + #"<trkpt lat="1" lon="1"/></trkseg></trk></gpx>"#
+        #expect { try XMLInput.prepared(Data(text.utf8)) } throws: {
+            ($0 as? XMLInput.Refused)?.description.contains("DOCTYPE") == true
+        }
+    }
+
+    /// Issue 35: libxml2 looks for a repeated attribute in quadratic time (300,000 attributes on
+    /// one track point took 39 s), so an element may have 256 at most, and nesting goes 100 deep.
+    @Test func elementsWithTooManyAttributesOrTooDeepAreRefused() throws {
+        func gpx(attributes: Int, depth: Int = 0) -> Data {
+            let extra = (0..<attributes).map { #" a\#($0)="\#($0)""# }.joined()
+            let nested = String(repeating: "<e>", count: depth) + String(repeating: "</e>", count: depth)
+            return Data(
+                (#"<gpx><trk><trkseg><trkpt lat="1" lon="1"\#(extra)/><trkpt lat="1.1" lon="1"/>"#
+                    + "</trkseg></trk><extensions>\(nested)</extensions></gpx>").utf8)
+        }
+        #expect(try GPX.read(gpx(attributes: 254)).pointCount == 2)
+        #expect(try GPX.read(gpx(attributes: 0, depth: 98)).pointCount == 2)
+        for data in [gpx(attributes: 255), gpx(attributes: 300_000)] {
+            #expect { try GPX.read(data) } throws: {
+                ($0 as? GPXError)?.description.contains("more than 256 attributes") == true
+            }
+        }
+        #expect { try GPX.read(gpx(attributes: 0, depth: 99)) } throws: {
+            ($0 as? GPXError)?.description.contains("nested more than 100 deep") == true
+        }
+        // Quotes, comments and CDATA are read as the parser reads them: no attributes there.
+        let quoted = Data(
+            (#"<gpx creator="a=b='c'" version='1=1'><!-- <x a=1 b=2> --><trk><name><![CDATA[<x a=1>]]></name>"#
+                + #"<trkseg><trkpt lat="1" lon="1"/><trkpt lat="1.1" lon="1"/></trkseg></trk></gpx>"#).utf8)
+        #expect(try GPX.read(quoted).pointCount == 2)
+    }
+
     @Test func utf16WithoutADoctypeIsReadAsUTF8() throws {
         let data = Self.utf16(Self.gpx(encoding: "UTF-16", name: "Утро"), bigEndian: false, bom: true)
         let prepared = try XMLInput.prepared(data)
