@@ -172,8 +172,9 @@ let package = Package(
         .testTarget(
             name: "CampusServerTests",
             dependencies: [
-                "CampusServer", "CampusClient", "CampusAPI", "Storage", "Timetable", "Listen", "Formats", "InputRules",
-                "HTTPInput", "CampusHTTP", "CampusTestSupport", "SharedHelpers",
+                "CampusServer", "CampusClient", "CampusAPI", "Storage", "Accounts", "Timetable", "Listen", "Compete",
+                "Formats",
+                "InputRules", "HTTPInput", "CampusHTTP", "CampusTestSupport", "SharedHelpers",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),

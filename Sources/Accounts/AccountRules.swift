@@ -114,11 +114,7 @@ public enum AccountRules {
 
 extension String {
 
-    /// The text without leading and trailing white space.
-    public var trimmed: String {
-        var scalars = Substring(self)
-        while let first = scalars.first, first.isWhitespace { scalars.removeFirst() }
-        while let last = scalars.last, last.isWhitespace { scalars.removeLast() }
-        return String(scalars)
-    }
+    /// The text without leading and trailing white space and invisible characters (a name of
+    /// nothing but U+200B or U+FEFF is no name): ``TextRules/trimmed(_:)``.
+    public var trimmed: String { TextRules.trimmed(self) }
 }

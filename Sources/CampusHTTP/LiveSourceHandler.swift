@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import NIOCore
 
 /// Where a live source's audio goes once the route that checked its credentials took it.
@@ -111,14 +112,16 @@ public final class LiveSourceHandler: ChannelInboundHandler, RemovableChannelHan
         context.pipeline.syncOperations.removeHandler(context: context, promise: nil)
     }
 
-    /// Reads the head up to its blank line, and passes it on as a `PUT` with an empty body.
+    /// Reads the head up to its blank line, and passes it on as a `PUT` with an empty body; a
+    /// head over ``headLimit`` is answered 431 and the connection closed.
     private func readHead(_ head: ByteBuffer, context: ChannelHandlerContext) {
         let bytes = Array(head.readableBytesView)
         guard let end = Self.blankLine(in: bytes) else {
-            if bytes.count > Self.headLimit { return close(context) }
+            if bytes.count > Self.headLimit { return refuseHead(context) }
             state = .head(head)
             return
         }
+        if end > Self.headLimit { return refuseHead(context) }
         var rewritten = context.channel.allocator.buffer(capacity: end + 64)
         rewritten.writeBytes(Self.rewrite(Array(bytes[..<end])))
         var held = context.channel.allocator.buffer(capacity: bytes.count - end - 4)
@@ -191,11 +194,45 @@ public final class LiveSourceHandler: ChannelInboundHandler, RemovableChannelHan
         }
     }
 
+    /// Answers a head too large with 431 (a problem document, as the HTTP parser's own limit is
+    /// answered), then closes: the HTTP parser never sees it.
+    private func refuseHead(_ context: ChannelHandlerContext) {
+        state = .closed
+        watchdog?.cancel()
+        let problem = Problem(
+            .requestHeaderFieldsTooLarge,
+            detail: "A source's request line and headers are larger than the limit of {limit}.",
+            ["limit": ByteCount(Self.headLimit).description])
+        let body = problem.body(instance: nil)
+        var buffer = context.channel.allocator.buffer(capacity: body.count + 200)
+        buffer.writeString(
+            "HTTP/1.1 \(problem.status.code) \(problem.status.reasonPhrase)\r\n"
+                + "Content-Type: application/problem+json\r\nContent-Length: \(body.count)\r\n"
+                + "Connection: close\r\n\r\n")
+        buffer.writeBytes(body)
+        context.writeAndFlush(NIOAny(buffer)).assumeIsolated().whenComplete { _ in context.close(promise: nil) }
+    }
+
     private func close(_ context: ChannelHandlerContext) {
         if case .streaming(let sink) = state { sink.ended() }
         state = .closed
         watchdog?.cancel()
         context.close(promise: nil)
+    }
+
+    /// Whether the request the route is answering came as a source's: the first of its
+    /// connection, read by this handler, whose audio is held until the route takes it. False for a
+    /// `PUT` on a connection that began with another request (its body is the HTTP parser's, and
+    /// no audio could follow), which the route refuses before anything happens.
+    public static func isSource(on channel: any Channel) async -> Bool {
+        let asked = channel.eventLoop.submit { () -> Bool in
+            guard let handler = try? channel.pipeline.syncOperations.handler(type: LiveSourceHandler.self) else {
+                return false
+            }
+            if case .held = handler.state { return true }
+            return false
+        }
+        return (try? await asked.get()) ?? false
     }
 
     /// Hands the source whose request the route is answering to `sink`; false when the

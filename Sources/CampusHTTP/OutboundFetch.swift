@@ -11,10 +11,12 @@ import NIOPosix
 ///   included), so a server that drips bytes cannot hold a request open;
 /// - **a size limit** on the body;
 /// - **only http(s), and only public addresses** unless the admin allows private ones: every
-///   host (of the URL and of each redirect, followed here one by one) is resolved first, every
-///   address it has must be public, and the connection goes to the address that was checked
-///   (AsyncHTTPClient's `dnsOverride` keeps the host name for `Host` and TLS), so a name that
-///   resolves differently a moment later cannot lead to the loopback or a private network.
+///   URL (the first and each redirect, followed here one by one) keeps ``OutboundURL``'s rule,
+///   which judges an address literal in any spelling and the names of this machine; every other
+///   host name is resolved first, every address it has must be public, and the connection goes
+///   to the address that was checked (AsyncHTTPClient's `dnsOverride` keeps the host name for
+///   `Host` and TLS), so a name that resolves differently a moment later cannot lead to the
+///   loopback or a private network.
 public struct OutboundFetch: Sendable {
     public enum Addresses: Sendable {
         /// Public addresses only (content from the outside: feeds, covers).
@@ -140,23 +142,42 @@ public struct OutboundFetch: Sendable {
         return (status, Data(buffer: body), nil)
     }
 
-    /// The URL, if it may be fetched; with the address to connect to when only public ones may.
+    /// The URL, if it may be fetched (``OutboundURL``'s rule); with the address to connect to
+    /// when only public ones may: a name's, once every address it has is found public, or the
+    /// address an odd spelling of a literal stands for (`0x5db8d822`).
     private func checked(_ text: String) async throws -> (url: URL, pinned: (String, String)?) {
-        guard text.utf8.count <= 2000, let url = URL(string: text), let scheme = url.scheme?.lowercased(),
-            scheme == "http" || scheme == "https", let host = url.host, !host.isEmpty
-        else {
-            throw Failed(detail: "“{text}” is not an http or https URL.", ["text": String(text.prefix(200))])
+        let target: OutboundURL
+        do throws(OutboundURL.Refusal) {
+            guard text.utf8.count <= 2000 else { throw OutboundURL.Refusal.notWebURL }
+            target = try OutboundURL(text, allowPrivate: addresses == .any)
+        } catch {
+            switch error {
+            case .notWebURL:
+                throw Failed(detail: "“{text}” is not an http or https URL.", ["text": String(text.prefix(200))])
+            case .privateHost(let host, let address?):
+                throw Self.privateAddress(host, address)
+            case .privateHost(let host, nil):
+                throw Failed(
+                    detail:
+                        "{host} names this machine or a local network; Campus fetches only from public addresses unless an admin allows private ones (--allow-private-fetch).",
+                    ["host": String(host.prefix(200))])
+            }
         }
-        guard addresses == .publicOnly else { return (url, nil) }
-        let bareHost = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
-        let found = try await NetworkAddress.resolve(bareHost)
+        guard addresses == .publicOnly else { return (target.url, nil) }
+        let host = target.hostText
+        if let address = target.host.address {
+            return (target.url, host == address.text ? nil : (host, address.text))
+        }
+        let found = try await NetworkAddress.resolve(host)
         guard let first = found.first else { throw Failed(detail: "{host} cannot be found (DNS).", ["host": host]) }
-        if let blocked = found.first(where: { !$0.isPublic }) {
-            throw Failed(
-                detail:
-                    "{host} is {address}, a loopback, private or link-local address; Campus fetches only from public addresses unless an admin allows private ones (--allow-private-fetch).",
-                ["host": host, "address": blocked.text])
-        }
-        return (url, NetworkAddress(text: bareHost) == nil ? (bareHost, first.text) : nil)
+        if let blocked = found.first(where: { !$0.isPublic }) { throw Self.privateAddress(host, blocked) }
+        return (target.url, (host, first.text))
+    }
+
+    private static func privateAddress(_ host: String, _ address: NetworkAddress) -> Failed {
+        Failed(
+            detail:
+                "{host} is {address}, a loopback, private or link-local address; Campus fetches only from public addresses unless an admin allows private ones (--allow-private-fetch).",
+            ["host": String(host.prefix(200)), "address": address.text])
     }
 }

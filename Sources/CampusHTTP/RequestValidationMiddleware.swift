@@ -1,5 +1,6 @@
 import Foundation
 import HTTPInput
+import HTTPTypes
 import Hummingbird
 import InputRules
 import NIOCore
@@ -33,7 +34,11 @@ public struct RequestValidationMiddleware: RouterMiddleware {
             let value = String(value)
             path[String(name)] = value.utf8.contains(UInt8(ascii: "%")) ? value.removingPercentEncoding ?? value : value
         }
-        try validator.checkParameters(of: operation, path: path, query: query)
+        var headers: [String: String] = [:]
+        for parameter in operation.headerNames {
+            if let name = HTTPField.Name(parameter), let value = request.headers[name] { headers[parameter] = value }
+        }
+        try validator.checkParameters(of: operation, path: path, query: query, headers: headers)
         guard operation.hasBody, request.headers[.contentType]?.lowercased().hasPrefix("application/json") == true
         else {
             return try await next(request, context)

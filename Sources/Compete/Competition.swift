@@ -109,15 +109,18 @@ public enum CompetitionRules {
     public static let unitLength = 1...16
     /// Results above this are typing mistakes (a billion km, seconds or points).
     public static let largestResult = 1_000_000_000.0
+    /// The most competitions one organizer owns, active or not (their library); deleting old
+    /// ones makes room.
+    public static let ownedLimit = 1000
 
     /// The draft with its text trimmed, or every rule it broke. The seed required a name and
     /// a description but let whitespace pass; here a name must have a visible character.
     public static func validated(_ draft: CompetitionDraft) throws(CompeteValidationError) -> CompetitionDraft {
         var errors: [CompeteFieldError] = []
         var draft = draft
-        draft.name = draft.name.trimmingCharacters(in: .whitespacesAndNewlines)
-        draft.description = draft.description.trimmingCharacters(in: .whitespacesAndNewlines)
-        let trimmedUnit = draft.unit?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+        draft.name = TextRules.trimmed(draft.name)
+        draft.description = TextRules.trimmed(draft.description)
+        let trimmedUnit = draft.unit.map { TextRules.trimmed($0) } ?? ""
         let unit = trimmedUnit.isEmpty ? draft.metric.defaultUnit : trimmedUnit
         draft.unit = unit
         if draft.name.isEmpty {

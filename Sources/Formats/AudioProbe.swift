@@ -67,7 +67,9 @@ public struct AudioProbe: Sendable, Equatable {
         for (name, value) in audio.tags ?? [:] where tags[name.lowercased()] == nil { tags[name.lowercased()] = value }
         self.tags = tags
         self.formatName = format.formatName ?? ""
-        self.duration = (format.duration ?? audio.duration).flatMap(Double.init) ?? 0
+        // A length that is no finite number of seconds (`inf`, `nan`) is unknown, as a missing one.
+        let duration = (format.duration ?? audio.duration).flatMap(Double.init) ?? 0
+        self.duration = duration.isFinite && duration >= 0 ? duration : 0
         self.bitrate = format.bitRate.flatMap(Int.init).map { $0 / 1000 }
         self.hasCoverArt = streams.contains { $0.disposition?["attached_pic"] == 1 }
     }

@@ -189,11 +189,16 @@ public enum RSS {
         guard let text = text?.trimmed, !text.isEmpty, text.count <= 20 else { return nil }
         var seconds = 0.0
         for part in text.split(separator: ":", omittingEmptySubsequences: false) {
-            guard let value = Double(part), value >= 0 else { return nil }
+            guard let value = Double(part), value.isFinite, value >= 0 else { return nil }
             seconds = seconds * 60 + value
         }
-        return seconds
+        // `inf` and `1e400` read as Doubles too; a length nobody listens to is no length.
+        return seconds < longestDuration ? seconds : nil
     }
+
+    /// The longest duration read (about 31 years): below it, seconds stay whole numbers that
+    /// every reader of the catalogue can convert.
+    static let longestDuration = 1e9
 
     static let rfc822: [DateFormatter] = [
         "EEE, dd MMM yyyy HH:mm:ss Z", "dd MMM yyyy HH:mm:ss Z", "EEE, dd MMM yyyy HH:mm Z",
@@ -319,12 +324,12 @@ public enum RSS {
 
     /// The feed as RSS 2.0 with the iTunes namespace, for podcast apps and feed readers.
     ///
-    /// Written as text (``FeedWriter``) rather than with FoundationXML's `XMLDocument`: on Linux
+    /// Written as text (``XMLWriter``) rather than with FoundationXML's `XMLDocument`: on Linux
     /// each feed built with it kept about 0.8 KB after it was freed (Fuzz/FuzzRSS reading and
     /// writing a small feed 60,000 times: the resident memory grew by that much per feed; as
     /// text it stays flat), and Campus writes a feed for every podcast app that polls one.
     public static func write(_ feed: PodcastFeed, selfURL: String) -> Data {
-        var xml = FeedWriter()
+        var xml = XMLWriter()
         xml.open("rss", ["version": "2.0", "xmlns:itunes": itunes, "xmlns:atom": "http://www.w3.org/2005/Atom"])
         xml.open("channel")
         xml.element("title", feed.title)
@@ -350,7 +355,9 @@ public enum RSS {
                     "url": episode.enclosureURL, "type": episode.enclosureType,
                     "length": String(episode.enclosureLength),
                 ])
-            if let duration = episode.duration { xml.element("itunes:duration", String(Int(duration.rounded()))) }
+            if let duration = episode.duration, duration >= 0, duration < longestDuration {
+                xml.element("itunes:duration", String(Int(duration.rounded())))
+            }
             if let number = episode.number, number > 0 { xml.element("itunes:episode", String(number)) }
             xml.element("itunes:explicit", episode.isExplicit ? "true" : "false")
             xml.close("item")

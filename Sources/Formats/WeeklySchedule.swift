@@ -310,10 +310,10 @@ public enum KMASchedule {
                 year: dto.year, trimester: dto.trimester, kind: kind, numberOfGroups: dto.numberOfGroups)
             subjects[dto.id] = subject
             result.subjects.append(subject)
+            // A group's title is the subject's name, data alone: its number is in its name
+            // ("294624-3"), and a word such as "group" would stay in the language of the import.
             for group in 1...dto.numberOfGroups {
-                result.groups.append(
-                    ImportedGroup(name: groupName(subject: dto.id, group: group), title: "\(dto.name) · group \(group)")
-                )
+                result.groups.append(ImportedGroup(name: groupName(subject: dto.id, group: group), title: dto.name))
             }
         }
         let lessonDTOs: [LessonDTO]

@@ -2,18 +2,36 @@ import Foundation
 import InputRules
 
 /// Dates in JSON as RFC 3339 `date-time`: written in whole seconds in UTC, read with or without
-/// fractional seconds and with any offset, as the format allows, in ``DateRules/years``.
+/// fractional seconds and with any offset, as the format allows, when the day they fall on in the
+/// institution's time zone is in ``DateRules/years`` (``DateRules/isSupported(_:in:)``).
 public enum RFC3339 {
-    /// The moment `text` names, if it is an RFC 3339 date-time in the years Campus reads.
-    public static func date(_ text: String) -> Date? {
-        guard text.utf8.count <= 64, isWellFormed(text) else { return nil }
+    /// Why a text is not a moment Campus reads.
+    public enum ReadProblem: Error, Sendable, Equatable {
+        /// Not an RFC 3339 date-time.
+        case malformed
+        /// A date-time whose day in the institution's time zone is outside ``DateRules/years``
+        /// (`2200-12-31T23:59:59-14:00` is 2201-01-01 in Minsk).
+        case outOfRange
+    }
+
+    /// The moment `text` names, telling a text that is not an RFC 3339 date-time from one whose
+    /// day in `timeZone` (the institution's; UTC only where none is known: fuzzers and tests) is
+    /// outside the years Campus reads.
+    public static func read(_ text: String, in timeZone: TimeZone = .gmt) -> Result<Date, ReadProblem> {
+        guard text.utf8.count <= 64, isWellFormed(text) else { return .failure(.malformed) }
         // RFC 3339 allows a lower-case `t` and `z`; Foundation reads only capitals.
         let text = text.uppercased()
         let date =
             (try? Date(text, strategy: Date.ISO8601FormatStyle()))
             ?? (try? Date(text, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true)))
-        guard let date, DateRules.isSupported(date) else { return nil }
-        return date
+        guard let date else { return .failure(.malformed) }
+        return DateRules.isSupported(date, in: timeZone) ? .success(date) : .failure(.outOfRange)
+    }
+
+    /// The moment `text` names, if it is an RFC 3339 date-time whose day in `timeZone` is in the
+    /// years Campus reads.
+    public static func date(_ text: String, in timeZone: TimeZone = .gmt) -> Date? {
+        try? read(text, in: timeZone).get()
     }
 
     /// Whether `text` has the shape of RFC 3339's `date-time` (section 5.6), all of it:

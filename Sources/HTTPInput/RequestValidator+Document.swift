@@ -22,6 +22,7 @@ extension RequestValidator {
                 else { continue }
                 var query: [Parameter] = []
                 var pathParameters: [Parameter] = []
+                var headers: [Parameter] = []
                 for raw in shared + (operation["parameters"] as? [Any] ?? []) {
                     guard let parameter = Self.resolve(raw, components) as? [String: Any],
                         let name = parameter["name"] as? String
@@ -31,6 +32,7 @@ extension RequestValidator {
                     switch parameter["in"] as? String {
                     case "query": query.append(entry)
                     case "path": pathParameters.append(entry)
+                    case "header": headers.append(entry)
                     default: break
                     }
                 }
@@ -45,7 +47,7 @@ extension RequestValidator {
                 }
                 operations["\(method.rawValue) \(path)"] = Operation(
                     template: path, method: method, body: body, bodyRequired: bodyRequired, query: query,
-                    path: pathParameters)
+                    path: pathParameters, headers: headers)
             }
         }
         self.operations = operations
@@ -79,7 +81,9 @@ extension RequestValidator {
             for (name, value) in object["properties"] as? [String: Any] ?? [:] {
                 properties[name] = try self.schema(value, components)
             }
-            schema = .object(properties: properties, required: Set(object["required"] as? [String] ?? []))
+            schema = .object(
+                properties: properties, required: Set(object["required"] as? [String] ?? []),
+                closed: object["additionalProperties"] as? Bool == false)
         case "array":
             schema = .array(
                 items: try self.schema(object["items"], components), minItems: object["minItems"] as? Int,

@@ -29,7 +29,9 @@ public struct RequestValidator: Sendable {
     }
 
     indirect enum Schema: Sendable {
-        case object(properties: [String: Schema], required: Set<String>)
+        /// `closed`: the document says `additionalProperties: false`, so a field it does not
+        /// name is refused here, in words, rather than by the generated decoder's English.
+        case object(properties: [String: Schema], required: Set<String>, closed: Bool)
         case array(items: Schema, minItems: Int?, maxItems: Int?)
         case string(
             minLength: Int?, maxLength: Int?, pattern: Pattern?, values: [String]?, format: String?, multiline: Bool)
@@ -67,6 +69,9 @@ public struct RequestValidator: Sendable {
         var bodyRequired: Bool
         var query: [Parameter]
         var path: [Parameter]
+        var headers: [Parameter]
+        /// The names of the header parameters, as openapi.yaml writes them.
+        public var headerNames: [String] { headers.map(\.name) }
     }
 
     /// Operations by method and template: `GET /api/v1/groups/{name}`.
@@ -81,14 +86,22 @@ public struct RequestValidator: Sendable {
         operations["\(method.rawValue) \(template)"]
     }
 
-    /// Checks the path parameters (as the router found them, percent-decoded) and the query of a
-    /// request.
-    public func checkParameters(of operation: Operation, path: [String: String], query: [String: [String]])
-        throws(ValidationFailure)
-    {
+    /// Checks the path parameters (as the router found them, percent-decoded), the query and the
+    /// header parameters (by name) of a request.
+    public func checkParameters(
+        of operation: Operation, path: [String: String], query: [String: [String]], headers: [String: String] = [:]
+    ) throws(ValidationFailure) {
         var problems: [FieldProblem] = []
         for parameter in operation.path {
             if let value = path[parameter.name] { check(text: value, parameter.schema, parameter.name, &problems) }
+        }
+        for parameter in operation.headers {
+            if let value = headers[parameter.name] {
+                check(text: value, parameter.schema, parameter.name, &problems)
+            } else if parameter.required {
+                problems.append(
+                    FieldProblem(field: parameter.name, detail: "{field} is required.", ["field": parameter.name]))
+            }
         }
         for parameter in operation.query {
             if let values = query[parameter.name], !values.isEmpty {
@@ -191,6 +204,19 @@ public struct RequestValidator: Sendable {
         field.isEmpty ? body : named
     }
 
+    /// The most unknown fields of one object a refusal names.
+    static let unknownFieldsNamed = 5
+
+    /// A field's name as a sender wrote it, shortened and without control characters, for a
+    /// message that names a field the document does not.
+    private static func fieldName(_ text: String) -> String {
+        var cleaned = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars.prefix(100) {
+            cleaned.append(TextRules.isControl(scalar) ? "\u{FFFD}" : scalar)
+        }
+        return String(cleaned) + (text.unicodeScalars.count > 100 ? "…" : "")
+    }
+
     private func check(_ value: Any, _ schema: Schema, _ field: String, _ problems: inout [FieldProblem]) {
         let name = Self.describe(field)
         if value is NSNull {
@@ -207,7 +233,7 @@ public struct RequestValidator: Sendable {
             return
         case .nullable(let inner):
             check(value, inner, field, &problems)
-        case .object(let properties, let required):
+        case .object(let properties, let required, let closed):
             guard let object = value as? [String: Any] else {
                 problems.append(
                     Self.said(
@@ -222,6 +248,16 @@ public struct RequestValidator: Sendable {
             }
             for (key, property) in properties.sorted(by: { $0.key < $1.key }) {
                 if let item = object[key] { check(item, property, field.isEmpty ? key : "\(field).\(key)", &problems) }
+            }
+            if closed {
+                let known = properties.keys.sorted().joined(separator: ", ")
+                for key in object.keys.filter({ properties[$0] == nil }).sorted().prefix(Self.unknownFieldsNamed) {
+                    let path = Self.fieldName(field.isEmpty ? key : "\(field).\(key)")
+                    problems.append(
+                        FieldProblem(
+                            field: path, detail: "{field} is not a field of this request; it takes {fields}.",
+                            ["field": path, "fields": known]))
+                }
             }
         case .array(let items, let minItems, let maxItems):
             guard let array = value as? [Any] else {

@@ -154,6 +154,14 @@ public struct Station: Sendable, Equatable {
     /// A source password's length: long enough not to be guessed over the network.
     public static let passwordLengths = 8...200
 
+    /// What a source says is playing (`/admin/metadata?…&song=`), as the station keeps and shows
+    /// it: a title of one line, as long as the catalogue's titles (it names the recorded
+    /// episode), its control characters and noncharacters left out rather than refused
+    /// (``TextRules/cleaned(_:limit:)``).
+    public static func nowPlaying(said: some StringProtocol) -> String {
+        TextRules.cleaned(said, limit: CatalogueLimits.title)
+    }
+
     /// Whether `mount` is one a station may have: 1 to 64 lower-case letters, digits, `.`, `-`
     /// and `_`, starting with a letter or digit (Icecast's mounts without the slash).
     public static func isMount(_ mount: String) -> Bool {

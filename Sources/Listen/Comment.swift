@@ -23,7 +23,7 @@ public struct Comment: Sendable, Equatable {
 
     /// The text of a new comment: trimmed, not empty, at most 2,000 characters.
     public static func body(_ text: String) throws(PlayerError) -> String {
-        let body = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let body = TextRules.trimmed(text)
         guard TextRules.firstControl(in: body, multiline: true) == nil else {
             throw PlayerError(field: "body", detail: "A comment cannot contain control characters.")
         }

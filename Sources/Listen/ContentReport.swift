@@ -46,7 +46,7 @@ public struct ContentReport: Sendable, Equatable {
 
     /// A report's note: trimmed, at most 2,000 characters; feedback and "other" need one.
     public static func note(_ text: String?, reason: Reason) throws(PlayerError) -> String {
-        let note = (text ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+        let note = TextRules.trimmed(text ?? "")
         guard TextRules.firstControl(in: note, multiline: true) == nil else {
             throw PlayerError(field: "note", detail: "A note cannot contain control characters.")
         }

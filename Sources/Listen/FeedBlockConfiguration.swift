@@ -119,7 +119,7 @@ public struct FeedBlockConfiguration: Sendable, Equatable, Codable {
     /// for ads and banners, a title link that names something.
     public func validated() throws(PlayerError) -> FeedBlockConfiguration {
         var block = self
-        block.title = title.trimmingCharacters(in: .whitespacesAndNewlines)
+        block.title = TextRules.trimmed(title)
         guard !block.title.isEmpty || type == .ad, block.title.count <= 200 else {
             throw PlayerError(field: "title", detail: "A block has a title of 1 to 200 characters.")
         }
@@ -142,15 +142,16 @@ public struct FeedBlockConfiguration: Sendable, Equatable, Codable {
             throw PlayerError(field: "limit", detail: "A block shows 1 to 50 items.")
         }
         if source == .link {
-            guard let link, Self.isLink(link) else {
+            guard let link = Self.trimmed(link), LinkRules.isLink(link) else {
                 throw PlayerError(
                     field: "link", detail: "An ad or banner links to an http(s) address or a Campus page.")
             }
+            block.link = link
         } else {
             block.link = nil
         }
         block.titleLink = Self.trimmed(titleLink)
-        if let titleLink = block.titleLink, !(titleLink.hasPrefix("/") && Self.isLink(titleLink)) {
+        if let titleLink = block.titleLink, !LinkRules.isSitePath(titleLink) {
             switch Reference(titleLink) {
             case .author, .parent: break
             default:
@@ -167,12 +168,7 @@ public struct FeedBlockConfiguration: Sendable, Equatable, Codable {
     }
 
     private static func trimmed(_ text: String?) -> String? {
-        guard let text = text?.trimmingCharacters(in: .whitespacesAndNewlines), !text.isEmpty else { return nil }
+        guard let text = text.map({ TextRules.trimmed($0) }), !text.isEmpty else { return nil }
         return text
-    }
-
-    private static func isLink(_ link: String) -> Bool {
-        (link.hasPrefix("https://") || link.hasPrefix("http://") || (link.hasPrefix("/") && !link.hasPrefix("//")))
-            && link.count <= 2000
     }
 }

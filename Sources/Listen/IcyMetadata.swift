@@ -1,3 +1,5 @@
+import InputRules
+
 /// Icecast's in-stream metadata (ICY, as SHOUTcast began it): a listener that asks with
 /// `Icy-MetaData: 1` gets `icy-metaint: N`, and after every N bytes of audio one length byte (the
 /// number of 16-byte blocks) followed by that many blocks holding `StreamTitle='…';`, padded with
@@ -10,12 +12,19 @@ public enum IcyMetadata {
 
     /// The metadata block saying `title` (its length byte first): the title cut at a whole
     /// character to fit, padded with zeros to a multiple of 16 bytes.
+    ///
+    /// The title can never end its field early or add fields of its own (a `StreamUrl` a player
+    /// opens): players (ffmpeg, VLC, Icecast's own relays) read a value up to the first `';`
+    /// and know no escape (a backslash is kept as a character), and Icecast writes the title as
+    /// the source sent it. So every `'` of the title is written as `’` (U+2019, the typographic
+    /// apostrophe, which reads the same), and control characters and noncharacters are left out.
     public static func block(title: String) -> [UInt8] {
         let prefix = Array("StreamTitle='".utf8)
         let suffix = Array("';".utf8)
         var text: [UInt8] = []
-        for scalar in title.unicodeScalars where scalar.value >= 0x20 {
-            let bytes = Array(String(scalar).utf8)
+        for scalar in title.unicodeScalars where !TextRules.isControl(scalar) && !TextRules.isNoncharacter(scalar) {
+            let written: Unicode.Scalar = scalar == "'" ? "\u{2019}" : scalar
+            let bytes = Array(String(written).utf8)
             guard prefix.count + text.count + bytes.count + suffix.count <= maximumLength else { break }
             text += bytes
         }

@@ -47,8 +47,11 @@ public struct ListeningEvent: Sendable, Equatable {
 /// The seed's `POST /player` actions, with their payloads.
 public enum PlayerAction: Sendable, Equatable {
     case initialize
-    /// Replaces the queue with `items` and starts at the item `startAt` (or the first).
-    case play(items: [QueueItem], startAt: Int64?, contextID: String?)
+    /// Replaces the queue with `items` and starts at the item `startAt` (or the first). With
+    /// `shuffle` or `repeatMode` (seed 001's Listing 9 sends both with `play`), the player takes
+    /// that mode first; without, it keeps its own.
+    case play(
+        items: [QueueItem], startAt: Int64?, contextID: String?, shuffle: Bool? = nil, repeatMode: RepeatMode? = nil)
     case playbackStarted
     case enqueueNext([QueueItem])
     case playbackResume
@@ -137,7 +140,7 @@ public struct PlayerState: Sendable, Equatable, Codable {
         switch action {
         case .initialize:
             return []
-        case .play(let items, let startAt, let contextID):
+        case .play(let items, let startAt, let contextID, let shuffleChoice, let repeatChoice):
             guard !items.isEmpty else { throw PlayerError(field: "ids", detail: "Nothing to play.") }
             guard items.count <= Self.capacity else {
                 throw PlayerError(
@@ -159,6 +162,8 @@ public struct PlayerState: Sendable, Equatable, Codable {
                 }
                 start = index
             }
+            if let shuffleChoice { shuffle = shuffleChoice }
+            if let repeatChoice { repeatMode = repeatChoice }
             if shuffle { shuffleKeeping(start, random: &random) } else { current = start }
             if let current, queue[current].isHidden { self.current = nextPlayable(after: current, wrapping: true) }
             position = 0

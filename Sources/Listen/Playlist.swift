@@ -62,7 +62,7 @@ public struct Playlist: Sendable, Equatable {
 
     /// The name a playlist gets: trimmed, "New playlist" when empty.
     public static func name(_ text: String?) throws(PlayerError) -> String {
-        let name = (text ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+        let name = TextRules.trimmed(text ?? "")
         guard name.unicodeScalars.count <= nameLimit else {
             throw PlayerError(
                 field: "name", detail: "A playlist name has at most {maximum} characters.",

@@ -32,6 +32,27 @@ public enum Reference: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// A reference as a player request names it (seed 001's `POST /player`): Campus's own
+    /// spelling, a system playlist by the seed's name (`recommended_playlist` for
+    /// `recommended`), and, where `bareIDIsItem` (the seed's `ids` are its items' ids), an item by
+    /// its number alone (`12` is `media:12`). A context is never a bare number: it could be an
+    /// album, a podcast, a playlist or an author.
+    public init?(player text: String, bareIDIsItem: Bool) {
+        if let reference = Reference(text) {
+            self = reference
+            return
+        }
+        let suffix = "_playlist"
+        if text.hasSuffix(suffix), let system = SystemPlaylist(rawValue: String(text.dropLast(suffix.count))) {
+            self = .system(system)
+            return
+        }
+        guard bareIDIsItem, (1...18).contains(text.utf8.count), text.utf8.allSatisfy({ (48...57).contains($0) }),
+            let id = Int64(text), id > 0
+        else { return nil }
+        self = .media(id)
+    }
+
     public var description: String {
         switch self {
         case .media(let id): "media:\(id)"

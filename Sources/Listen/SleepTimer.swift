@@ -1,7 +1,8 @@
 import Foundation
 
 /// The sleep timer of the big player: it pauses playback after a number of minutes or at the
-/// end of the current item. Live radio has no timer, and skipping or going back cancels it.
+/// end of the current item. Live radio has no timer. The listener's own step to another item
+/// cancels only the timer for the end of the item (seed 001 §3.7); a timer of minutes runs on.
 public struct SleepTimer: Sendable, Equatable, Codable {
     public enum Choice: Sendable, Equatable, Codable {
         case minutes(Int)
@@ -37,10 +38,16 @@ public struct SleepTimer: Sendable, Equatable, Codable {
         }
     }
 
-    /// Whether the listener's own step to another item cancels the timer.
-    public static func isCancelled(by action: PlayerAction) -> Bool {
+    /// Whether this action cancels the timer. Seed 001 §3.7: a timer for the end of the current
+    /// item is turned off when the listener moves to the next or previous item by hand, and so
+    /// it is when they choose any other item themselves (a place in the queue, something new to
+    /// play, the step past an item they hid). A timer of minutes counts on through such steps:
+    /// the listener asked to stop after some minutes, whatever plays. A cleared queue cancels
+    /// either, since nothing is left to pause.
+    public func isCancelled(by action: PlayerAction) -> Bool {
         switch action {
-        case .trackSkip, .trackPrev, .trackChange, .play, .clearQueue: true
+        case .clearQueue: true
+        case .trackSkip, .trackPrev, .trackChange, .play: choice == .endOfItem
         default: false
         }
     }

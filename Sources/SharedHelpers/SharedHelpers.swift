@@ -78,8 +78,9 @@ extension Data {
             .replacingOccurrences(of: "=", with: "")
     }
 
-    public init?(base64URLEncoded text: String) {
-        guard text.count <= 512 else { return nil }
+    /// The bytes of base64url text (padding optional) of at most `maximumLength` characters.
+    public init?(base64URLEncoded text: String, maximumLength: Int = 512) {
+        guard text.utf8.count <= maximumLength else { return nil }
         var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
         while base64.count % 4 != 0 { base64 += "=" }
         self.init(base64Encoded: base64)

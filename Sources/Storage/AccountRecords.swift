@@ -38,6 +38,9 @@ public struct NewUser: Sendable {
 
 public struct SessionRecord: Sendable, Equatable {
     public enum Kind: String, Sendable { case api, web }
+    /// The most sessions one account keeps: a new one past it ends the one used longest ago (a
+    /// browser or device long gone), so that logging in again and again grows nothing.
+    public static let limit = 100
     public var id: Int64
     public var userID: Int64
     public var kind: Kind

@@ -204,6 +204,17 @@ public struct AccountStore: Sendable {
                 SQLBind(expiresAt.epoch), SQLBind(userAgent.map { String($0.prefix(300)) }), SQLBind(address)
             )
             .returning("id").first(decodingColumn: "id", as: Int64.self)
+        // Past the limit, the sessions used longest ago end (told, so that no memory keeps them).
+        let ended = try await db.raw(
+            """
+            SELECT id FROM sessions WHERE user_id = \(bind: userID)
+            ORDER BY last_seen_at DESC, id DESC LIMIT 1000 OFFSET \(unsafeRaw: String(SessionRecord.limit))
+            """
+        ).all(decodingColumn: "id", as: Int64.self)
+        if !ended.isEmpty {
+            try await db.delete(from: "sessions").where("id", .in, ended).run()
+            try await AccountChange.user(userID).announce(in: db)
+        }
         return SessionRecord(
             id: id ?? 0, userID: userID, kind: kind, createdAt: now.rounded, lastSeenAt: now.rounded,
             expiresAt: expiresAt.rounded)

@@ -126,6 +126,12 @@ public struct CompeteStore: Sendable {
         try await db.delete(from: "competitions").where("id", .equal, id).run()
     }
 
+    /// How many competitions the organizer owns (their library, active or not).
+    public func competitionCount(ownerID: Int64) async throws -> Int {
+        try await db.raw("SELECT COUNT(*) AS n FROM competitions WHERE owner_id = \(bind: ownerID)")
+            .first(decodingColumn: "n", as: Int.self) ?? 0
+    }
+
     /// Competitions matching `filter`, by name, with the entry of `viewerID` if any.
     public func competitions(
         _ filter: CompetitionFilter, viewerID: Int64, limit: Int, offset: Int

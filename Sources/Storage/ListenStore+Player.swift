@@ -45,7 +45,10 @@ extension ListenStore {
         }
     }
 
+    /// Adds the events to the listener's history, which keeps the newest
+    /// ``ListenerLimits/history`` entries.
     public func recordListening(userID: Int64, _ events: [ListeningEvent], now: Date) async throws {
+        guard !events.isEmpty else { return }
         for event in events {
             try await db.insert(into: "listening_history")
                 .columns("user_id", "media_id", "outcome", "position", "at")
@@ -54,6 +57,7 @@ extension ListenStore {
                     SQLBind(now.epoch)
                 ).run()
         }
+        try await db.trimOldest(of: "listening_history", time: "at", userID: userID, keeping: ListenerLimits.history)
     }
 
     /// Keeps where the listener stopped in a spoken item; an item played to its end starts over.
@@ -81,12 +85,14 @@ extension ListenStore {
         return positions
     }
 
-    /// The listener's history, newest first.
-    public func history(userID: Int64, limit: Int) async throws -> [(event: ListeningEvent, at: Date)] {
+    /// The listener's history, newest first (a page of it: `limit` entries after `offset`).
+    public func history(userID: Int64, limit: Int, offset: Int = 0) async throws
+        -> [(event: ListeningEvent, at: Date)]
+    {
         try await db.raw(
             """
             SELECT media_id, outcome, position, at FROM listening_history WHERE user_id = \(bind: userID)
-            ORDER BY at DESC, id DESC LIMIT \(unsafeRaw: String(limit))
+            ORDER BY at DESC, id DESC LIMIT \(unsafeRaw: String(limit)) OFFSET \(unsafeRaw: String(offset))
             """
         ).all().map { row in
             (

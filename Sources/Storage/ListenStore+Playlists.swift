@@ -50,13 +50,22 @@ extension ListenStore {
             playlist(from:))
     }
 
-    public func playlists(userID: Int64) async throws -> [Playlist] {
-        try await db.raw(
+    /// The listener's own playlists, the last changed first: all of them, or a page.
+    public func playlists(userID: Int64, limit: Int? = nil, offset: Int = 0) async throws -> [Playlist] {
+        var page: SQLQueryString = ""
+        if let limit { page = "LIMIT \(unsafeRaw: String(limit)) OFFSET \(unsafeRaw: String(offset))" }
+        return try await db.raw(
             """
             SELECT \(unsafeRaw: Self.playlistColumns) FROM playlists l WHERE l.user_id = \(bind: userID)
-            ORDER BY l.updated_at DESC, l.id DESC
+            ORDER BY l.updated_at DESC, l.id DESC \(page)
             """
         ).all().map(playlist(from:))
+    }
+
+    /// How many playlists of their own the listener has.
+    public func playlistCount(userID: Int64) async throws -> Int {
+        try await db.raw("SELECT COUNT(*) AS n FROM playlists WHERE user_id = \(bind: userID)")
+            .first(decodingColumn: "n", as: Int.self) ?? 0
     }
 
     public func playlistItems(_ id: Int64) async throws -> [Int64] {

@@ -55,13 +55,13 @@ extension ListenStore {
     }
 
     /// The waiting reports, oldest first, or the resolved ones, newest first.
-    public func reports(resolved: Bool, limit: Int) async throws -> [ContentReport] {
+    public func reports(resolved: Bool, limit: Int, offset: Int = 0) async throws -> [ContentReport] {
         try await db.raw(
             """
             SELECT \(unsafeRaw: Self.reportColumns) FROM content_reports r JOIN users u ON u.id = r.user_id
             WHERE r.resolved_at IS \(unsafeRaw: resolved ? "NOT NULL" : "NULL")
             ORDER BY \(unsafeRaw: resolved ? "r.resolved_at DESC, r.id DESC" : "r.created_at, r.id")
-            LIMIT \(unsafeRaw: String(limit))
+            LIMIT \(unsafeRaw: String(limit)) OFFSET \(unsafeRaw: String(offset))
             """
         ).all().map(report(from:))
     }

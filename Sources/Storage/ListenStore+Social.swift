@@ -40,14 +40,24 @@ extension ListenStore {
         return marks
     }
 
-    /// Everything the listener marked, newest first.
-    public func marked(userID: Int64, _ mark: Mark, limit: Int) async throws -> [Reference] {
+    /// The items (not parents or authors) the listener liked, the newest like first: a page.
+    public func likedMedia(userID: Int64, limit: Int, offset: Int) async throws -> [Int64] {
         try await db.raw(
             """
-            SELECT target FROM marks WHERE user_id = \(bind: userID) AND mark = \(bind: mark.rawValue)
-            ORDER BY created_at DESC LIMIT \(unsafeRaw: String(limit))
+            SELECT target FROM marks WHERE user_id = \(bind: userID) AND mark = 'like' AND target LIKE 'media:%'
+            ORDER BY created_at DESC, target
+            LIMIT \(unsafeRaw: String(limit)) OFFSET \(unsafeRaw: String(offset))
             """
-        ).all(decodingColumn: "target", as: String.self).compactMap(Reference.init)
+        ).all(decodingColumn: "target", as: String.self).compactMap { target -> Int64? in
+            guard let reference = Reference(target), case .media(let id) = reference else { return nil }
+            return id
+        }
+    }
+
+    /// How many marks (likes and hides) the listener keeps.
+    public func markCount(userID: Int64) async throws -> Int {
+        try await db.raw("SELECT COUNT(*) AS n FROM marks WHERE user_id = \(bind: userID)")
+            .first(decodingColumn: "n", as: Int.self) ?? 0
     }
 
     /// The listener's likes, the newest first, each with when it was made (one read).
@@ -108,14 +118,22 @@ extension ListenStore {
             .values(SQLBind(parentID), SQLBind(userID), SQLBind(stars), SQLBind(now.epoch)).run()
     }
 
-    public func comments(parentID: Int64, limit: Int) async throws -> [Comment] {
+    /// A parent's comments, the newest first: `limit` after `offset`.
+    public func comments(parentID: Int64, limit: Int, offset: Int = 0) async throws -> [Comment] {
         try await db.raw(
             """
             SELECT c.id, c.parent_id, c.user_id, u.first_name, u.last_name, c.body, c.created_at
             FROM comments c JOIN users u ON u.id = c.user_id WHERE c.parent_id = \(bind: parentID)
-            ORDER BY c.created_at DESC, c.id DESC LIMIT \(unsafeRaw: String(limit))
+            ORDER BY c.created_at DESC, c.id DESC
+            LIMIT \(unsafeRaw: String(limit)) OFFSET \(unsafeRaw: String(offset))
             """
         ).all().map(comment(from:))
+    }
+
+    /// How many comments the user wrote (on every parent).
+    public func commentCount(userID: Int64) async throws -> Int {
+        try await db.raw("SELECT COUNT(*) AS n FROM comments WHERE user_id = \(bind: userID)")
+            .first(decodingColumn: "n", as: Int.self) ?? 0
     }
 
     public func comment(id: Int64) async throws -> Comment? {

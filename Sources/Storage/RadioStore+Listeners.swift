@@ -1,4 +1,5 @@
 import Foundation
+import Listen
 import SQLKit
 import SharedHelpers
 
@@ -23,6 +24,7 @@ extension RadioStore {
     }
 
     /// A listener starts listening; the id of the event, whose length ``listened(_:seconds:)`` sets.
+    /// The listener's radio events keep the newest ``ListenerLimits/history``.
     public func startListening(userID: Int64, stationID: Int64, stationName: String, now: Date) async throws -> Int64 {
         guard
             let id = try await db.insert(into: "radio_listening")
@@ -30,6 +32,8 @@ extension RadioStore {
                 .values(SQLBind(userID), SQLBind(stationID), SQLBind(stationName), SQLBind(now.epoch), SQLBind(0))
                 .returning("id").first(decodingColumn: "id", as: Int64.self)
         else { throw StoreError.damaged("radio_listening: no id returned") }
+        try await db.trimOldest(
+            of: "radio_listening", time: "started_at", userID: userID, keeping: ListenerLimits.history)
         return id
     }
 

@@ -92,6 +92,19 @@ extension TimetableStore {
         ).first() != nil
     }
 
+    /// The subgroup numbers of a group's lessons (0 for the whole group), none while the group
+    /// has no lessons.
+    public func subgroups(ofGroup name: String) async throws -> Set<Int> {
+        let numbers = try await db.raw(
+            """
+            SELECT DISTINCT lessons.subgroup AS subgroup FROM lessons
+            JOIN lesson_groups ON lesson_groups.lesson_id = lessons.id
+            WHERE lesson_groups.group_name = \(bind: name)
+            """
+        ).all(decodingColumn: "subgroup", as: Int.self)
+        return Set(numbers)
+    }
+
     private static let teacherColumns = """
         id, url_id, first_name, middle_name, last_name, rank, degree, degree_abbreviation, photo_url, email,
         lessons_start, lessons_end, exams_start, exams_end, last_update

@@ -1,7 +1,8 @@
 /// Two lessons that need one teacher, one room or one group at the same time on a day: what a
 /// timetable office wants to find before students do. Announcements hold nobody. A lesson
 /// several groups share is one lesson; two lessons that are the same session (same subject, type,
-/// times and teachers, as two sources may write one lecture) are not a conflict either.
+/// times and teachers in the same place, as two sources may write one lecture) are not a conflict
+/// either. The same lecture written in two rooms at once is: its teacher cannot be in both.
 public struct Conflict: Sendable, Hashable {
     public enum Kind: String, Sendable, CaseIterable {
         case teacher, room, group
@@ -26,8 +27,8 @@ public struct Conflict: Sendable, Hashable {
     /// Every conflict of `lessons` in `range`, by date, start, kind and name; for each pair of
     /// lessons that clash over several teachers, rooms or groups, one conflict per teacher, room
     /// or group. Two subgroups of one group at the same time are not a conflict, nor are two lessons
-    /// of one subject and type (a group split by language); otherwise a lesson for the whole group
-    /// (subgroup 0) clashes with any other of that group.
+    /// of one subject and type with other teachers (a group split by language); otherwise a lesson
+    /// for the whole group (subgroup 0) clashes with any other of that group.
     public static func find(
         in lessons: [Lesson], range: ClosedRange<LocalDate>, calendar: StudyCalendar,
         kinds: Set<Kind> = Set(Kind.allCases)
@@ -94,19 +95,31 @@ public struct Conflict: Sendable, Hashable {
     }
 
     /// Two lessons a group takes in parts: different subgroups, or the same subject and type with
-    /// other teachers (the group split by language, as IIS writes foreign-language classes).
+    /// other teachers (the group split by language, as IIS writes foreign-language classes; when
+    /// a side names no teacher, who teaches it is unknown and it may be such a part). The same
+    /// teachers cannot teach two parts at once: a whole group in two rooms with them is a group in
+    /// two places.
     static func splits(_ a: Lesson, _ b: Lesson) -> Bool {
         (a.subgroup != 0 && b.subgroup != 0 && a.subgroup != b.subgroup)
-            || (a.subject == b.subject && a.typeID == b.typeID)
+            || (a.subject == b.subject && a.typeID == b.typeID
+                && (a.teachers.isEmpty || b.teachers.isEmpty || teachers(of: a) != teachers(of: b)))
     }
 
     /// One session written twice: the same subject and type at the same times by the same
-    /// teachers.
+    /// teachers, in the same place — the rooms of one are among the other's (a source that names
+    /// no room, or one room of a lecture held in two, says nothing against it). In rooms that are
+    /// not, it is two sessions at once: a teacher, and a group they share, in two places.
     static func sameSession(_ a: Lesson, _ b: Lesson) -> Bool {
-        a.id == b.id
-            || (a.subject == b.subject && a.typeID == b.typeID && a.start == b.start && a.end == b.end
-                && Set(a.teachers.map(\.urlID)) == Set(b.teachers.map(\.urlID)))
+        guard a.id != b.id else { return true }
+        guard
+            a.subject == b.subject && a.typeID == b.typeID && a.start == b.start && a.end == b.end
+                && teachers(of: a) == teachers(of: b)
+        else { return false }
+        let (roomsA, roomsB) = (Set(a.rooms.map(\.id)), Set(b.rooms.map(\.id)))
+        return roomsA.isSubset(of: roomsB) || roomsB.isSubset(of: roomsA)
     }
+
+    private static func teachers(of lesson: Lesson) -> Set<String> { Set(lesson.teachers.map(\.urlID)) }
 }
 
 extension Conflict.Kind {

@@ -36,7 +36,7 @@ public struct LessonNote: Sendable, Equatable {
 public struct SlotKey: Sendable, Hashable {
     public var oddWeek: Bool
     public var weekday: Weekday
-    /// 1 for the day's first pair (time slot), 2 for the second …
+    /// The pair (the institution's numbered time slot): 1 for the first of the day, 2 for the second …
     public var pair: Int
 
     /// Reads `odd_3_2` or `even_1_4`; nil for anything else.
@@ -50,17 +50,16 @@ public struct SlotKey: Sendable, Hashable {
         self.pair = pair
     }
 
-    /// The lesson of `lessons` in this slot: lessons on the weekday that meet in odd (or even)
-    /// study weeks, their distinct start times in order, the pair-th of them; nil when there is
-    /// none, or when several lessons (subgroups) start then.
-    public func lesson(in lessons: [Lesson]) -> Lesson? {
-        let onDay = lessons.filter { lesson in
+    /// The lesson of `lessons` in this slot: a lesson on the weekday that meets in odd (or even)
+    /// study weeks and takes pair `pair` of the institution's `pairs` (seed 004 numbers its slots
+    /// by pair, so an empty second pair is a window, not the next lesson); nil when there is none,
+    /// or when several lessons (subgroups) take that pair.
+    public func lesson(in lessons: [Lesson], pairs: PairTimes) -> Lesson? {
+        let found = lessons.filter { lesson in
             lesson.weekday == weekday && lesson.date == nil
                 && (lesson.weeks.isEmpty || lesson.weeks.contains { ($0 % 2 == 1) == oddWeek })
+                && pairs.number(of: lesson.start) == pair
         }
-        let starts = Set(onDay.map(\.start)).sorted()
-        guard pair <= starts.count else { return nil }
-        let found = onDay.filter { $0.start == starts[pair - 1] }
         return found.count == 1 ? found[0] : nil
     }
 }

@@ -70,7 +70,7 @@ public struct SearchText: Sendable, Hashable {
     }
 }
 
-/// Lists of groups, teachers and rooms with search, filters and sections (seed 000).
+/// Lists of groups, teachers, rooms and departments with search, filters and sections (seed 000).
 public enum Listing {
     public enum GroupSections: String, Sendable, CaseIterable {
         case speciality, faculty, flow, course
@@ -219,6 +219,29 @@ public enum Listing {
                 return room.floor.map { SectionLabel.floor(building: building, floor: $0) } ?? .building(building)
             case .department:
                 return room.departmentAbbreviation.map { SectionLabel.name($0) }
+            }
+        }
+    }
+
+    public enum DepartmentSections: String, Sendable, CaseIterable {
+        case letter
+    }
+
+    /// Departments found by the beginning of their abbreviation or of a word of their name (or,
+    /// for three letters or more, anywhere in the name), by abbreviation, in sections by first
+    /// letter.
+    public static func departments(_ departments: [Department], search: String?, sections: DepartmentSections)
+        -> [Section<Department>]
+    {
+        let search = SearchText(search)
+        let found = departments.filter { department in
+            search?.matches(prefixOf: [department.abbreviation, department.name], contained: [department.name]) ?? true
+        }
+        .sorted { $0.abbreviation < $1.abbreviation }
+        switch sections {
+        case .letter:
+            return sectioned(found, last: .noLetter) {
+                $0.abbreviation.first.map { SectionLabel.name(String($0).uppercased()) }
             }
         }
     }

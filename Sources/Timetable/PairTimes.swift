@@ -42,6 +42,12 @@ public struct PairTimes: Sendable, Hashable {
         slots.firstIndex { $0.start == start }.map { $0 + 1 }
     }
 
+    /// The number of the pair a lesson starting at `start` is in: the pair that starts then, else
+    /// the pair whose time holds `start` (a lesson that starts a little late); nil when none does.
+    public func number(of start: WallTime) -> Int? {
+        number(startingAt: start) ?? slots.firstIndex { $0.start <= start && start < $0.end }.map { $0 + 1 }
+    }
+
     /// "09:00-10:20 10:35-11:55 …": slots in order, each after the one before; nil for anything
     /// else.
     public init?(text: String) {

@@ -173,7 +173,7 @@ struct Serve: AsyncParsableCommand {
 
     @Flag(
         name: .customLong("allow-private-fetch"),
-        help: "Let podcast feeds and covers come from loopback, private and link-local addresses too.")
+        help: "Let podcast feeds, covers and enclosures be on loopback, private and link-local addresses too.")
     var allowPrivateFetch = false
 
     @Option(
@@ -240,6 +240,7 @@ struct Serve: AsyncParsableCommand {
         if let maxConnectionsPerAddress { configuration.limits.connectionsPerAddress = maxConnectionsPerAddress }
         if let maxTranscodes { configuration.limits.transcodes = maxTranscodes }
         configuration.demo = demo
+        configuration.demoMedia = demo
         if let language = language ?? Environment.value("CAMPUS_LANGUAGE") { configuration.language = language }
         if let bcryptCost { configuration.bcryptCost = bcryptCost }
         configuration.trustForwardedFor = trustProxy
@@ -267,6 +268,20 @@ struct Serve: AsyncParsableCommand {
                 if configuration.demo {
                     let accounts = Demo.accounts.map { "\($0.email) / \($0.password)" }.joined(separator: ", ")
                     text += t("Demo accounts: {accounts}", ["accounts": accounts]) + "\n"
+                    // What the demo's media and station need and this machine lacks.
+                    let lacks =
+                        configuration.libraryFolder == nil
+                        ? DemoMedia.lacks(dataDirectory: configuration.dataDirectory) : []
+                    if lacks.contains(.ffmpeg) {
+                        text +=
+                            t("The demo has no media and no radio: ffmpeg is not installed (apt-get install ffmpeg).")
+                            + "\n"
+                    }
+                    if lacks.contains(.speech) {
+                        text +=
+                            t("Spoken demo items are tones: espeak-ng is not installed (apt-get install espeak-ng).")
+                            + "\n"
+                    }
                 }
                 FileHandle.standardOutput.write(Data(text.utf8))
                 let released = await StartupPages.release()

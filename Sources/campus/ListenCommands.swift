@@ -62,7 +62,7 @@ struct PodcastCommand: AsyncParsableCommand {
         @Argument(help: "The feed's URL (http or https) or file.") var feed: String
         @Flag(
             name: .customLong("allow-private-fetch"),
-            help: "Fetch the feed and its cover from loopback, private and link-local addresses too.")
+            help: "Allow loopback, private and link-local addresses for the feed, its cover and its enclosures.")
         var allowPrivateFetch = false
 
         func run() async throws {
@@ -76,13 +76,19 @@ struct PodcastCommand: AsyncParsableCommand {
                     throw Failure(describeForPeople(error, t))
                 }
             }
+            let values = [
+                "title": summary.title, "id": String(summary.podcastID), "added": String(summary.added),
+                "updated": String(summary.updated), "skipped": String(summary.skipped.count),
+            ]
             print(
-                t(
-                    "Imported “{title}” (podcast {id}): new episodes: {added}, updated: {updated}.",
-                    [
-                        "title": summary.title, "id": String(summary.podcastID), "added": String(summary.added),
-                        "updated": String(summary.updated),
-                    ]))
+                summary.skipped.isEmpty
+                    ? t("Imported “{title}” (podcast {id}): new episodes: {added}, updated: {updated}.", values)
+                    : t(
+                        "Imported “{title}” (podcast {id}): new episodes: {added}, updated: {updated}, left out: {skipped}.",
+                        values))
+            for reason in summary.skipped.prefix(20) {
+                print(t("  left out: {reason}", ["reason": t(reason)]))
+            }
         }
     }
 }

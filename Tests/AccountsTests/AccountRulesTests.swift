@@ -49,6 +49,18 @@ import Testing
         }
     }
 
+    /// A name made of nothing a reader sees (zero width spaces, byte order marks, word joiners)
+    /// is no name, and invisible characters around a name go with the spaces.
+    @Test func invisibleNamesAreNoNames() throws {
+        for name in ["\u{200B}", "\u{FEFF}", "\u{200B}\u{FEFF}\u{200B}", " \u{2060}\u{00AD} ", "\u{3164}"] {
+            #expect(throws: FieldProblem.self, "\(name.unicodeScalars.map(\.value))") {
+                try AccountRules.name(name, field: "firstName")
+            }
+        }
+        #expect(try AccountRules.name("\u{FEFF}Анна\u{200B}", field: "lastName") == "Анна")
+        #expect(try AccountRules.group("\u{200B}") == nil)
+    }
+
     @Test func lengthsCountCodePointsAsJSONSchemaDoes() {
         // "é" written as e + combining acute is one character but two code points.
         let decomposed = String(repeating: "e\u{0301}", count: 51)

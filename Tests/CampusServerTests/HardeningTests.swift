@@ -25,12 +25,12 @@ import Yams
     }
 
     @Test func hostNamesThatNameThisMachine() {
-        #expect(NetworkAddress.isPrivateName("localhost"))
-        #expect(NetworkAddress.isPrivateName("api.LOCALHOST"))
-        #expect(NetworkAddress.isPrivateName("[::1]"))
-        #expect(NetworkAddress.isPrivateName("127.0.0.2"))
-        #expect(!NetworkAddress.isPrivateName("podcasts.example.org"))
-        #expect(!NetworkAddress.isPrivateName("93.184.216.34"))
+        #expect(OutboundHost("localhost")?.isPrivate == true)
+        #expect(OutboundHost("api.LOCALHOST")?.isPrivate == true)
+        #expect(OutboundHost("[::1]")?.isPrivate == true)
+        #expect(OutboundHost("127.0.0.2")?.isPrivate == true)
+        #expect(OutboundHost("podcasts.example.org")?.isPrivate == false)
+        #expect(OutboundHost("93.184.216.34")?.isPrivate == false)
         #expect(NetworkAddress(text: "not-an-address") == nil)
     }
 

@@ -6,6 +6,7 @@ import HTTPTypes
 import HummingbirdTesting
 import Storage
 import Testing
+import Timetable
 
 @testable import CampusServer
 
@@ -82,6 +83,45 @@ import Testing
             #expect(imported.unmatched.sorted() == ["bogus", "even_7_1"])
             #expect(imported.imported.map(\.lessonId) == [first.lessonId])
             #expect(imported.imported.first?.text == "From the old app")
+        }
+    }
+
+    /// Seed 004's own files (issue 35, item 18): the schedule numbers its slots by pair, odd
+    /// Mondays have pair 1, a window in pair 2 and pair 3, even Mondays pair 2 alone; the notes
+    /// land on the lessons of those pairs, and a note on the window finds no lesson.
+    @Test func seed004NotesFollowThePairNumbers() async throws {
+        try await TestServer.run { server in
+            let database = try await Database.open(server.databaseLocation, logger: TestDatabases.logger)
+            let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+                .appendingPathComponent("FormatsTests/Data/odd-even/schedule.json").path
+            let termStart = LocalDate(year: 2026, month: 2, day: 9)
+            _ = try await TimetableImporter(database: database, logger: TestDatabases.logger).importOddEven(
+                files: [file], group: "24-ИСТ-1-1", termStart: termStart, termEnd: nil)
+            await database.close()
+            try await server.register("ann@example.org")
+            let ann = try await server.login("ann@example.org")
+            _ = try await server.api(token: ann).updateMe(body: .json(.init(group: "24-ИСТ-1-1"))).ok
+            let imported = try await server.api(token: ann).importNotes(
+                body: .json(
+                    .init(
+                        notes: .init(additionalProperties: [
+                            "odd_1_1": "pair 1", "odd_1_2": "the window", "odd_1_3": "pair 3",
+                            "even_1_2": "even pair 2",
+                        ])))
+            ).ok.body.json
+            #expect(imported.unmatched == ["odd_1_2"])
+            let twoWeeks = try await server.api(token: ann).getMySchedule(
+                query: .init(from: "2026-02-09", to: "2026-02-22")
+            ).ok.body.json
+            let lessons = twoWeeks.days.flatMap(\.lessons)
+            func subject(_ text: String) -> String? {
+                let id = imported.imported.first { $0.text == text }?.lessonId
+                return lessons.first { $0.lessonId == id }?.subject
+            }
+            #expect(subject("pair 1") == "Математика")
+            #expect(subject("pair 3") == "Программирование")
+            #expect(subject("even pair 2") == "Физика")
+            #expect(imported.imported.count == 3)
         }
     }
 

@@ -194,4 +194,32 @@ import Testing
             #expect(form.contains("name=\"deadlineAt\" value=\"2023-09-"))
         }
     }
+
+    /// A deadline is the day it is in Minsk: one that is 1899 or 2201 there is outside the dates
+    /// Campus works with, said as such (not as a text that is no date-time), whatever offset it
+    /// was written with.
+    @Test func deadlinesAreDaysWhereTheInstitutionIs() async throws {
+        try await TestServer.run(clock: TestClock(Self.mondayMorning)) { server in
+            let (ann, _) = try await MyTimetableTests.cast(server)
+            for deadline in ["2200-12-31T23:59:59-14:00", "1900-01-01T00:00:00+14:00", "2200-12-31T21:00:00Z"] {
+                let refused = try await server.request(
+                    .post, "/api/v1/me/tasks", json: #"{"subject":"ОАиП","deadline":"\#(deadline)"}"#, token: ann)
+                #expect(refused.status == .unprocessableContent, "\(deadline): \(refused.text)")
+                let detail = refused.json["detail"] as? String ?? ""
+                #expect(detail.contains("outside the dates Campus works with"), "\(deadline): \(detail)")
+                #expect(!detail.contains("RFC 3339"), "\(deadline): \(detail)")
+            }
+            // The last second of 2200 in Minsk, written with any offset, is kept as that moment.
+            for deadline in ["2200-12-31T20:59:59Z", "2200-12-31T06:59:59-14:00"] {
+                let kept = try await server.request(
+                    .post, "/api/v1/me/tasks", json: #"{"subject":"ОАиП","deadline":"\#(deadline)"}"#, token: ann)
+                #expect(kept.status == .created, "\(deadline): \(kept.text)")
+                #expect(kept.json["deadline"] as? String == "2200-12-31T20:59:59Z")
+            }
+            let malformed = try await server.request(
+                .post, "/api/v1/me/tasks", json: #"{"subject":"ОАиП","deadline":"2200-12-31 23:59"}"#,
+                token: ann)
+            #expect(malformed.status == .unprocessableContent && malformed.text.contains("RFC 3339"))
+        }
+    }
 }

@@ -17,9 +17,10 @@ extension TimetableServerSuites {
         /// 2022-12-20 10:00 in Minsk, two days before group 913801's first consultation.
         static let beforeTheSession = Date(timeIntervalSince1970: 1_671_519_600)
 
+        /// The subjects of the lesson cards: a `div`, or the `summary` that opens to the full name.
         static func subjects(in html: String) -> [String] {
-            html.components(separatedBy: "<div class=\"subject\"").dropFirst().compactMap { part in
-                guard let start = part.firstIndex(of: ">"), let end = part.range(of: "</div>") else { return nil }
+            html.components(separatedBy: " class=\"subject\"").dropFirst().compactMap { part in
+                guard let start = part.firstIndex(of: ">"), let end = part.range(of: "</") else { return nil }
                 return String(part[part.index(after: start)..<end.lowerBound])
             }
         }
@@ -129,6 +130,95 @@ extension TimetableServerSuites {
                 #expect(page.text.contains("<span class=\"pair\">pair 3</span>"))
                 let pairs = try await server.request(.get, "/api/v1/rooms/free?date=2026-02-09&pair=3")
                 #expect(pairs.json["start"] as? String == "11:35")
+            }
+        }
+
+        /// The grid's rows for windows that hold no lesson's row: the institution's pairs inside
+        /// the window, else the window itself; none for a window that holds one already.
+        @Test func aWindowGetsARowOfItsOwnWhereNoneHoldsIt() throws {
+            typealias Slot = SchedulePageBuilder.SlotKey
+            func time(_ text: String) throws -> WallTime { try #require(WallTime(text)) }
+            let day = try #require(LocalDate(year: 2026, month: 2, day: 9))
+            func occurrence(_ start: String, _ end: String) throws -> Occurrence {
+                Occurrence(
+                    lesson: Lesson(subject: "S", start: try time(start), end: try time(end), date: day), date: day)
+            }
+            let windows = Schedule.windows(in: [try occurrence("09:00", "10:20"), try occurrence("12:25", "13:45")])
+            try #require(windows.count == 1)
+            let lessons: Set<Slot> = [
+                Slot(start: try time("09:00"), end: try time("10:20")),
+                Slot(start: try time("12:25"), end: try time("13:45")),
+            ]
+            func rows(_ lessons: Set<Slot>, _ pairs: PairTimes) -> [String] {
+                SchedulePageBuilder.gridSlots(lessons, windows: windows, pairs: pairs).map { "\($0.start)–\($0.end)" }
+            }
+            // BSUIR's second pair lies in the window 10:20–12:25.
+            #expect(rows(lessons, .bsuir) == ["09:00–10:20", "10:35–11:55", "12:25–13:45"])
+            // No pair fits in it: the window itself.
+            let early = try #require(PairTimes(text: "08:00-09:30"))
+            #expect(rows(lessons, early) == ["09:00–10:20", "10:20–12:25", "12:25–13:45"])
+            // Another day's lesson at 10:35 is a row in the window already: nothing is added.
+            let other = lessons.union([Slot(start: try time("10:35"), end: try time("11:55"))])
+            #expect(rows(other, early) == ["09:00–10:20", "10:35–11:55", "12:25–13:45"])
+        }
+
+        /// The week grid shows the windows the day list shows, with their times and messages (issue
+        /// 35, item 25): odd Mondays' second pair is a window no lesson of the week shares, so the
+        /// grid gets a row for that pair.
+        @Test func windowsAreInTheWeekGridToo() async throws {
+            try await TestServer.run { server in
+                let database = try await Database.open(server.databaseLocation, logger: TestDatabases.logger)
+                let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+                    .appendingPathComponent("FormatsTests/Data/odd-even/schedule.json").path
+                _ = try await TimetableImporter(database: database, logger: TestDatabases.logger).importOddEven(
+                    files: [file], group: "24-ИСТ-1-1", termStart: LocalDate(year: 2026, month: 2, day: 9),
+                    termEnd: nil)
+                await database.close()
+                let page = try await server.request(
+                    .get, "/timetable/groups/24-%D0%98%D0%A1%D0%A2-1-1?week=2026-02-09&view=grid")
+                let gridStart = try #require(page.text.range(of: "id=\"week-grid\""))
+                let gridEnd = try #require(page.text.range(of: "id=\"day-list\""))
+                let grid = String(page.text[gridStart.lowerBound..<gridEnd.lowerBound])
+                #expect(grid.contains("<th class=\"time-col\">09:45–11:20</th>"))
+                #expect(grid.contains("Free 09:35–11:35 · 2 h"))
+                #expect(grid.contains("<span class=\"window-message\">Окно</span>"))
+                // Rows in time order: the window's between the lessons'.
+                let rows = ["08:00–09:35", "09:45–11:20", "11:35–13:10"].compactMap {
+                    grid.range(of: "<th class=\"time-col\">\($0)</th>")?.lowerBound
+                }
+                #expect(rows.count == 3 && rows == rows.sorted())
+                // The even week has no window: no row is added.
+                let even = try await server.request(
+                    .get, "/timetable/groups/24-%D0%98%D0%A1%D0%A2-1-1?week=2026-02-16&view=grid")
+                #expect(even.status == .ok && !even.text.contains("window-label") && !even.text.contains("window-bar"))
+            }
+        }
+
+        /// A page reads a date or a number in its query exactly as the API does: a `+` (a space in
+        /// a query) or a space around it makes it no date, and no number.
+        @Test func queryValuesAreReadExactly() async throws {
+            try await TestServer.run { server in
+                try await server.importFixtures(["151004.json"])
+                let page = "/timetable/groups/151004"
+                #expect(try await server.request(.get, "\(page)?week=2023-10-02").status == .ok)
+                for week in ["+2023-10-02", "%202023-10-02", "2023-10-02+", "%2B2023-10-02", "2023-10-02%20"] {
+                    let answer = try await server.request(
+                        .get, "\(page)?week=\(week)", headers: [.accept: "text/html"])
+                    #expect(answer.status == .unprocessableContent, "\(week)")
+                }
+                // The API refuses the same.
+                let api = try await server.request(
+                    .get, "/api/v1/groups/151004/schedule?from=%2B2023-10-02&to=2023-10-08")
+                #expect(api.status == .unprocessableContent)
+                // A number with a sign or a space is no subgroup: the whole group shows.
+                let signed = try await server.request(.get, "\(page)?week=2023-10-02&subgroup=+2")
+                #expect(signed.status == .ok && signed.text.contains(#"aria-current="true">All</a>"#))
+                let two = try await server.request(.get, "\(page)?week=2023-10-02&subgroup=2")
+                #expect(two.text.contains(#"aria-current="true">Subgroup 2</a>"#))
+                // Searches are still what people type: spaces around them do not count.
+                let search = try await server.request(
+                    .get, "\(page)?week=2023-10-02&view=list&q=+%D0%B0%D0%BF%D1%80+")
+                #expect(Set(Self.subjects(in: search.text)) == ["МиАПР"])
             }
         }
     }

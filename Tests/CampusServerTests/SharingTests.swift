@@ -1,6 +1,7 @@
 import CampusTestSupport
 import Foundation
 import HTTPTypes
+import NIOCore
 import Storage
 import Testing
 
@@ -140,6 +141,48 @@ extension ListenServerSuites {
                 #expect(try await server.request(.get, "/listen/playlists/\(id)").status == .seeOther)
                 // System playlists are nobody's to share.
                 #expect(try await server.request(.get, "/listen/playlists/recommended").status == .seeOther)
+            }
+        }
+
+        /// A shared link of something without a cover still has a picture in its preview:
+        /// Campus's icon as a PNG (previews show no SVG), with the small card (issue 35).
+        @Test func previewsWithoutACoverShowTheIcon() async throws {
+            try await TestServer.run { server in
+                let cast = try await ListenCast.make(server)
+                defer { cast.library.remove() }
+                let podcastID = try await server.find("science", kind: "podcast", token: cast.ann)
+                let podcast = try await server.request(.get, "/api/v1/podcasts/\(podcastID)", token: cast.ann)
+                #expect(podcast.json["images"] == nil, "the test's podcast has no cover")
+                let authorID = try #require(
+                    ((podcast.json["author"] as? [String: Any])?["id"] as? NSNumber)?.int64Value)
+                let created = try await server.request(
+                    .post, "/api/v1/playlists", json: #"{"name":"Shared","kind":"track"}"#, token: cast.ann)
+                let playlist = try #require(created.json["id"] as? String)
+                _ = try await server.request(
+                    .patch, "/api/v1/playlists/\(playlist)", json: #"{"public":true}"#, token: cast.ann)
+                let episode = try #require(
+                    (podcast.json["items"] as? [[String: Any]])?.first?["id"] as? NSNumber
+                ).int64Value
+                for path in [
+                    "/podcasts/\(podcastID)", "/podcasts/\(podcastID)/\(episode)", "/authors/\(authorID)",
+                    "/listen/playlists/\(playlist)",
+                ] {
+                    let page = try await server.request(.get, path, headers: [.accept: "text/html"])
+                    #expect(page.status == .ok, "\(path)")
+                    let tags = Self.tags(page.text)
+                    let image = try #require(tags["og:image"], "\(path) has no og:image")
+                    #expect(image.hasPrefix("http") && image.hasSuffix("/static/icon-512.png"), "\(path): \(image)")
+                    #expect(tags["twitter:image"] == image, "\(path)")
+                    #expect(tags["twitter:card"] == "summary", "\(path)")
+                }
+                // The icon opens without a login, as a PNG of 512×512.
+                let icon = try await server.request(.get, "/static/icon-512.png")
+                #expect(icon.status == .ok)
+                #expect(icon.headers[.contentType] == "image/png")
+                let bytes = Array(icon.body.readableBytesView)
+                #expect(bytes.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]))
+                // IHDR: width and height, big-endian, at bytes 16 and 20.
+                #expect(bytes.count > 24 && bytes[16..<24].elementsEqual([0, 0, 2, 0, 0, 0, 2, 0]))
             }
         }
 

@@ -14,12 +14,15 @@ import Testing
     func aSourceProvesItselfWithItsStationsPassword(_ kind: Database.Kind) async throws {
         try await TestDatabases.withDatabase(kind) { database in
             let service = StationService(database: database, hasher: PasswordHasher(cost: 4), now: { Date() })
+            @Sendable func source(_ mount: String, _ password: String) async throws -> Station? {
+                try await service.authenticateSource(mount: mount, password: password, from: "127.0.0.1")
+            }
             let station = try await service.add(
                 .init(name: " Campus FM ", mount: "campus.mp3", genre: "Rock", sourcePassword: "on-air-2026"), by: nil)
             #expect(station.name == "Campus FM" && station.listenerLimit == Station.defaultListenerLimit)
-            #expect(try await service.authenticateSource(mount: "campus.mp3", password: "on-air-2026") == station)
-            #expect(try await service.authenticateSource(mount: "campus.mp3", password: "on-air-2025") == nil)
-            await #expect(throws: Problem.self) { try await service.authenticateSource(mount: "nope", password: "x") }
+            #expect(try await source("campus.mp3", "on-air-2026") == station)
+            #expect(try await source("campus.mp3", "on-air-2025") == nil)
+            await #expect(throws: Problem.self) { try await source("nope", "x") }
 
             // Another station cannot take the mount, by adding or by renaming.
             let other = try await service.add(
@@ -33,11 +36,11 @@ import Testing
             // A change without a password keeps the old one; with one, only the new one works.
             _ = try await service.update(
                 mount: "jazz", .init(name: "Jazz FM", mount: "jazz", listenerLimit: 5), by: nil)
-            #expect(try await service.authenticateSource(mount: "jazz", password: "12345678")?.listenerLimit == 5)
+            #expect(try await source("jazz", "12345678")?.listenerLimit == 5)
             _ = try await service.update(
                 mount: "jazz", .init(name: "Jazz FM", mount: "jazz", sourcePassword: "new-password"), by: nil)
-            #expect(try await service.authenticateSource(mount: "jazz", password: "12345678") == nil)
-            #expect(try await service.authenticateSource(mount: "jazz", password: "new-password")?.id == other.id)
+            #expect(try await source("jazz", "12345678") == nil)
+            #expect(try await source("jazz", "new-password")?.id == other.id)
             try await service.remove(mount: "jazz", by: nil)
             #expect(try await service.stations().map(\.mount) == ["campus.mp3"])
         }

@@ -48,6 +48,21 @@ import Testing
         #expect(RFC3339.date("2024-12-31T23:59:59+14:00") != nil)
     }
 
+    /// A date-time is read as the day it is where the institution is: one outside 1900–2200 there
+    /// is a date out of range, told apart from a text that is no date-time at all.
+    @Test func rfc3339DatesAreDaysOfTheInstitution() {
+        let minsk = TimeZone(identifier: "Europe/Minsk")!
+        #expect(RFC3339.read("2200-12-31T23:59:59-14:00", in: minsk) == .failure(.outOfRange))
+        #expect(RFC3339.read("1900-01-01T00:00:00+14:00", in: minsk) == .failure(.outOfRange))
+        #expect(RFC3339.read("2201-01-01T00:00:00Z", in: minsk) == .failure(.outOfRange))
+        #expect(RFC3339.read("0001-01-01T00:00:00Z", in: minsk) == .failure(.outOfRange))
+        #expect(RFC3339.read("2026-11-22T09:00:00", in: minsk) == .failure(.malformed))
+        #expect(RFC3339.read("2026-02-30T09:00:00Z", in: minsk) == .failure(.malformed))
+        #expect(RFC3339.read("2200-12-31T20:59:59Z", in: minsk) == .success(Date(timeIntervalSince1970: 7_289_643_599)))
+        #expect(RFC3339.date("2200-12-31T21:00:00Z", in: minsk) == nil)
+        #expect(RFC3339.date("2200-12-31T21:00:00Z", in: .gmt) != nil)
+    }
+
     @Test func multipartBoundaries() {
         #expect(MultipartForm.boundary(contentType: "multipart/form-data; boundary=abc") == "abc")
         #expect(MultipartForm.boundary(contentType: #"Multipart/Form-Data; charset=utf-8; Boundary="a b""#) == "a b")
@@ -90,6 +105,21 @@ import Testing
             URLEncodedForm.problem(in: "name=a%E2%80%AEb")?.detail
                 == "name contains a control character (U+202E), which is not allowed.")
         #expect(URLEncodedForm.problem(in: "name=%FF")?.detail == "name is not percent-encoded UTF-8.")
+    }
+
+    /// Icecast's `/admin/metadata` query: decoded once, to bytes (a title may not be UTF-8).
+    @Test func urlEncodedFieldsAsBytesAreDecodedOnce() {
+        let fields = URLEncodedForm.byteFields(
+            in: "mount=%2Fradio%2Fcampus&song=C%2B%2B+100%2525&x&latin=Caf%E9&odd=50%+%zz%4")
+        #expect(fields.map { $0.name } == ["mount", "song", "x", "latin", "odd"])
+        #expect(fields[0].value == Array("/radio/campus".utf8))
+        // `%2B` is a plus, `+` a space, `%2525` stays `%25` (the old reader decoded twice: `%`).
+        #expect(fields[1].value == Array("C++ 100%25".utf8))
+        #expect(fields[2].value.isEmpty)
+        #expect(fields[3].value == Array("Caf".utf8) + [0xE9])
+        // A `%` without two hexadecimal digits is kept, as Icecast keeps it.
+        #expect(fields[4].value == Array("50% %zz%4".utf8))
+        #expect(URLEncodedForm.byteFields(in: "song=A%00B").first?.value == [0x41, 0x00, 0x42])
     }
 
     /// MultipartKit 4.7 traps on a header name byte above 127 (Fuzz/FuzzMultipart found it); the

@@ -31,9 +31,28 @@ import Testing
         #expect(!end.pauses(now: start.addingTimeInterval(99_999), itemEnded: false))
         #expect(throws: PlayerError.self) { try SleepTimer(.minutes(20), startedAt: start, isLiveRadio: false) }
         #expect(throws: PlayerError.self) { try SleepTimer(.minutes(5), startedAt: start, isLiveRadio: true) }
-        #expect(SleepTimer.isCancelled(by: .trackSkip(position: 0)))
-        #expect(SleepTimer.isCancelled(by: .trackPrev(position: 0)))
-        #expect(!SleepTimer.isCancelled(by: .trackNext))
-        #expect(!SleepTimer.isCancelled(by: .playbackPause(position: 3)))
+    }
+
+    /// Seed 001 §3.7: a manual next or previous turns off only the "end of this item" timer; a
+    /// timer of minutes runs on through every step the listener takes (issue 35).
+    @Test func onlyTheEndOfItemTimerEndsWithAManualStep() throws {
+        let start = Date(timeIntervalSince1970: 1_800_000_000)
+        let end = try SleepTimer(.endOfItem, startedAt: start, isLiveRadio: false)
+        let steps: [PlayerAction] = [
+            .trackSkip(position: 0), .trackPrev(position: 0), .trackChange(place: 2),
+            .play(items: [QueueItem(mediaID: 1)], startAt: nil, contextID: nil),
+        ]
+        for step in steps { #expect(end.isCancelled(by: step), "\(step)") }
+        #expect(!end.isCancelled(by: .trackNext), "the item ended by itself: the timer pauses, it is not cancelled")
+        #expect(!end.isCancelled(by: .playbackPause(position: 3)))
+        #expect(!end.isCancelled(by: .shuffleEnable))
+        for minutes in SleepTimer.minuteChoices {
+            let timer = try SleepTimer(.minutes(minutes), startedAt: start, isLiveRadio: false)
+            for step in steps { #expect(!timer.isCancelled(by: step), "\(minutes) minutes, \(step)") }
+            #expect(!timer.isCancelled(by: .trackNext))
+            #expect(!timer.isCancelled(by: .repeatOneEnable))
+            #expect(timer.isCancelled(by: .clearQueue), "nothing is left to pause")
+        }
+        #expect(end.isCancelled(by: .clearQueue))
     }
 }

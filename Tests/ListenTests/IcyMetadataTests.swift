@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import Listen
@@ -34,6 +35,31 @@ import Testing
         let long = IcyMetadata.block(title: String(repeating: "я", count: 5000))
         #expect(long[0] == 255 && long.count == 1 + 255 * 16)
         #expect(String(validating: long.dropFirst().prefix { $0 != 0 }, as: UTF8.self) != nil)
+    }
+
+    /// The fields of a metadata block as players read them (ffmpeg's `handle_metadata`, VLC,
+    /// Icecast's relays): `key='value';` pairs, each value up to the first `';`.
+    func fields(_ block: [UInt8]) -> [(String, String)] {
+        var rest = Substring(String(decoding: block.dropFirst().prefix { $0 != 0 }, as: UTF8.self))
+        var fields: [(String, String)] = []
+        while let open = rest.range(of: "='"), let close = rest[open.upperBound...].range(of: "';") {
+            fields.append((String(rest[..<open.lowerBound]), String(rest[open.upperBound..<close.lowerBound])))
+            rest = rest[close.upperBound...]
+        }
+        return fields
+    }
+
+    @Test func aTitleCannotEndItsFieldOrAddAnother() {
+        let injected = IcyMetadata.block(title: "Song';StreamUrl='http://evil.example/';")
+        let read = fields(injected)
+        #expect(read.map { $0.0 } == ["StreamTitle"])
+        #expect(read.first?.1 == "Song’;StreamUrl=’http://evil.example/’;")
+        // An apostrophe reads the same; a backslash is no escape (players keep it as it is).
+        #expect(fields(IcyMetadata.block(title: "Guns N' Roses")).map { $0.1 } == ["Guns N’ Roses"])
+        #expect(fields(IcyMetadata.block(title: #"a\';StreamUrl='x"#)).map { $0.0 } == ["StreamTitle"])
+        // Control characters and noncharacters never reach a player.
+        let controls = IcyMetadata.block(title: "Ctl\u{1}\u{2}\u{C}X\u{0}\r\n\u{85}\u{202E}\u{FFFE}Y")
+        #expect(fields(controls).map { $0.1 } == ["CtlXY"])
     }
 
     @Test func theInterleaverPutsABlockEveryIntervalAcrossChunks() {

@@ -37,6 +37,30 @@ struct SeededGenerator: RandomNumberGenerator {
         }
     }
 
+    /// Seed 001's Listing 9 sends the modes with `play`: the new queue plays in them; a `play`
+    /// without them keeps the player's own (issue 35).
+    @Test mutating func playTakesTheModesItIsSent() throws {
+        var player = PlayerState()
+        try player.apply(
+            .play(items: items(1...20), startAt: 7, contextID: "recommended", shuffle: true, repeatMode: .disabled),
+            random: &random)
+        #expect(player.shuffle && player.repeatMode == .disabled)
+        #expect(player.currentItem?.mediaID == 7 && player.current == 0, "the chosen item first")
+        #expect(ids(player) != Array(1...20) && Set(ids(player)) == Set(1...20))
+        try player.apply(.play(items: items(1...5), startAt: 2, contextID: nil, repeatMode: .one), random: &random)
+        #expect(player.shuffle, "kept")
+        #expect(player.repeatMode == .one)
+        #expect(player.currentItem?.mediaID == 2)
+        try player.apply(.play(items: items(1...5), startAt: 4, contextID: nil, shuffle: false), random: &random)
+        #expect(!player.shuffle && ids(player) == [1, 2, 3, 4, 5] && player.current == 3)
+        #expect(player.repeatMode == .one, "kept")
+        // A refused play changes no mode.
+        #expect(throws: PlayerError.self) {
+            try player.apply(.play(items: [], startAt: nil, contextID: nil, shuffle: true), random: &random)
+        }
+        #expect(!player.shuffle)
+    }
+
     @Test mutating func aQueueSavedByAnotherPlayerIsTakenPausedWithoutHistory() throws {
         var player = PlayerState()
         try player.apply(.play(items: items(1...3), startAt: nil, contextID: "album:1"), random: &random)

@@ -74,6 +74,8 @@ import Testing
         24: "a9cfe81a47d531c38d48e232bf44baab339004f524ab12020fd24f681b49c5e4",
         25: "9fc5c58f4bc045afb736bb461fb775401c441bd4cee624a01f85fc0eb8f94f76",
         26: "e5a63a84cb291aecf16f1f016c2b7fcec33f1ef3a3138d0c396a803295ab4be2",
+        27: "8872c727483ded6a22ce85ff0ca1d9f2a9e422b28c9d1b4e3960b46fc8c63141",
+        28: "55fddc677d191cf3727616298802076b289615f75bb81da76d749a470b944d09",
     ]
 
     @Test func landedStepsNeverChange() {

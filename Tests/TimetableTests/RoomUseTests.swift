@@ -104,6 +104,67 @@ import Testing
         #expect(Conflict.find(in: lessons, range: twoWeeks, calendar: .bsuir).count == 2 * found.count)
     }
 
+    /// One lecture written for two groups in two rooms at the same time is a teacher in two places
+    /// (issue 35, item 19); in one room it is one session. The same for a group, and for rooms.
+    @Test func oneSessionInTwoRoomsIsTwoPlaces() throws {
+        let (r1, r2, r3) = (Self.room(1, "101"), Self.room(2, "102"), Self.room(3, "103"))
+        func described(_ lessons: [Lesson]) -> [String] {
+            Conflict.find(in: lessons, range: Self.monday...Self.monday, calendar: .bsuir).map {
+                "\($0.kind.rawValue) \($0.name) \($0.first.lesson.id)-\($0.second.lesson.id)"
+            }
+        }
+        func lecture(_ id: Int64, rooms: [Room], groups: [String], teachers: [String] = ["t-a"], subgroup: Int = 0)
+            -> Lesson
+        {
+            Self.lesson(
+                id, "Math", "09:00", "10:20", rooms: rooms, teachers: teachers, groups: groups, subgroup: subgroup)
+        }
+        // Two groups, two rooms, one teacher: the teacher is in two places.
+        #expect(
+            described([lecture(1, rooms: [r1], groups: ["g1"]), lecture(2, rooms: [r2], groups: ["g2"])]) == [
+                "teacher t-a 1-2"
+            ])
+        // Two groups, one room: one lecture (and a source without the room says nothing against it;
+        // nor does one that names one of the lecture's two rooms).
+        #expect(described([lecture(1, rooms: [r1], groups: ["g1"]), lecture(2, rooms: [r1], groups: ["g2"])]).isEmpty)
+        #expect(described([lecture(1, rooms: [r1], groups: ["g1"]), lecture(2, rooms: [], groups: ["g2"])]).isEmpty)
+        #expect(
+            described([lecture(1, rooms: [r1, r2], groups: ["g1"]), lecture(2, rooms: [r2], groups: ["g2"])]).isEmpty)
+        // Rooms that only overlap: {101, 102} and {102, 103} are two sessions, and room 102 holds both.
+        #expect(
+            described([lecture(1, rooms: [r1, r2], groups: ["g1"]), lecture(2, rooms: [r2, r3], groups: ["g2"])]) == [
+                "teacher t-a 1-2", "room 102-1 1-2",
+            ])
+        // One whole group in two rooms with one teacher: the group is in two places too.
+        #expect(
+            described([lecture(1, rooms: [r1], groups: ["g1"]), lecture(2, rooms: [r2], groups: ["g1"])]) == [
+                "teacher t-a 1-2", "group g1 1-2",
+            ])
+        // Its two subgroups in two rooms with one teacher: the teacher is, the group is not.
+        #expect(
+            described([
+                lecture(1, rooms: [r1], groups: ["g1"], subgroup: 1),
+                lecture(2, rooms: [r2], groups: ["g1"], subgroup: 2),
+            ]) == ["teacher t-a 1-2"])
+        // The group split by language (other teachers), or with teachers unknown: not a conflict.
+        #expect(
+            described([
+                lecture(1, rooms: [r1], groups: ["g1"], teachers: ["t-a"]),
+                lecture(2, rooms: [r2], groups: ["g1"], teachers: ["t-b"]),
+            ]).isEmpty)
+        #expect(
+            described([
+                lecture(1, rooms: [r1], groups: ["g1"], teachers: []),
+                lecture(2, rooms: [r2], groups: ["g1"], teachers: []),
+            ]).isEmpty)
+        // Two teachers' lessons of one subject in one room at once: the room holds two classes.
+        #expect(
+            described([
+                lecture(1, rooms: [r1], groups: ["g1"], teachers: ["t-a"]),
+                lecture(2, rooms: [r1], groups: ["g2"], teachers: ["t-b"]),
+            ]) == ["room 101-1 1-2"])
+    }
+
     @Test func pairTimesReadTheirText() throws {
         #expect(PairTimes.bsuir.slots.count == 8)
         #expect(PairTimes.bsuir.number(startingAt: Self.time("12:25")) == 3)

@@ -4,9 +4,11 @@ The binary comes from CAMPUS_BINARY (scripts/test sets it to the debug build); P
 the server named by CAMPUS_TEST_POSTGRES_URL, in a fresh database per test.
 """
 import os
+import shutil
 import signal
 import socket
 import subprocess
+import tempfile
 import time
 import uuid
 from pathlib import Path
@@ -41,13 +43,32 @@ def run_cli(*args, data_dir=None, database=None, check=True, language="en"):
     return result
 
 
-class Campus:
-    """One `campus serve` process on a free port of 127.0.0.1."""
+_demo_media = None
 
-    def __init__(self, data_dir, database=None, demo=False, extra=(), language="en"):
+
+def demo_media():
+    """The demo's media library, made once per test run by the script `campus serve --demo` runs
+    (scripts/make-demo-media), for demo servers to find in their data directory as made already."""
+    global _demo_media
+    if _demo_media is None:
+        folder = Path(tempfile.mkdtemp(prefix="campus-demo-media-")) / "demo-media"
+        subprocess.run([str(ROOT / "scripts" / "make-demo-media"), str(folder)], check=True, capture_output=True)
+        _demo_media = folder
+    return _demo_media
+
+
+class Campus:
+    """One `campus serve` process on a free port of 127.0.0.1. A demo server (without a library of
+    its own) gets the demo's media made once per test run, unless `own_demo_media` asks it to
+    make them itself; `environment` adds to or replaces variables of its environment."""
+
+    def __init__(self, data_dir, database=None, demo=False, extra=(), language="en", own_demo_media=False,
+                 environment=None):
         self.data_dir = Path(data_dir)
         self.database = database
         self.demo = demo
+        self.own_demo_media = own_demo_media
+        self.environment = environment
         # The tests read English pages unless they say otherwise; the demo's own default is Russian
         # (test_languages.py starts it without --language).
         self.language = language
@@ -68,11 +89,18 @@ class Campus:
             command += ["--database", self.database]
         if self.demo:
             command.append("--demo")
+            media = self.data_dir / "demo-media"
+            if not self.own_demo_media and "--library" not in self.extra and not (media / ".complete").exists():
+                shutil.copytree(demo_media(), media, dirs_exist_ok=True)
         if self.language:
             command += ["--language", self.language]
         self.log_path = self.data_dir.parent / f"campus-{self.port}.log"
         self.log = open(self.log_path, "w")
-        self.process = subprocess.Popen(command, stdout=self.log, stderr=subprocess.STDOUT, text=True)
+        environment = None
+        if self.environment is not None:
+            environment = {**os.environ, **self.environment}
+        self.process = subprocess.Popen(command, stdout=self.log, stderr=subprocess.STDOUT, text=True,
+                                        env=environment)
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.process.poll() is not None:

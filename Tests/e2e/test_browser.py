@@ -42,8 +42,16 @@ def test_register_log_in_edit_profile_log_out(browser, any_database, tmp_path):
     assert password.get_attribute("type") == "password"
     fill(browser, "confirmation", "a good long password")
     browser.find_element(By.ID, "register-submit").click()
+    # Registering signs the new user in, on the page they were going to (home).
     wait_text(browser, (By.CLASS_NAME, "flash"), "Your account is ready")
+    assert "Hello, Мария!" in browser.find_element(By.TAG_NAME, "h1").text
+    assert browser.get_cookie("campus_session")
 
+    # Logged out and in again with the new account.
+    browser.find_element(By.ID, "logout").click()
+    browser.switch_to.alert.accept()
+    wait_text(browser, (By.CLASS_NAME, "flash"), "logged out")
+    browser.get(site + "/login")
     fill(browser, "email", "maria@example.org")
     fill(browser, "password", "a good long password")
     browser.find_element(By.ID, "login-submit").click()

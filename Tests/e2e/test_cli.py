@@ -3,6 +3,9 @@ import os
 import re
 import sqlite3
 import subprocess
+import time
+
+import requests
 
 from conftest import BINARY, Campus, make_postgres_database, run_cli
 
@@ -132,6 +135,53 @@ def test_serve_prints_the_url_and_demo_accounts(data_dir):
         assert "Campus Demo University" in server.call("GET", "/").text
     finally:
         server.stop()
+
+
+def wait_for_log(server, text, timeout=10):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline and text not in server.read_log():
+        time.sleep(0.1)
+    return server.read_log()
+
+
+def test_the_demo_carries_its_media_and_a_station_on_the_air(data_dir):
+    """Issue 35: a plain `campus serve --demo` (what scripts/run runs) makes its media library with
+    ffmpeg, scans it, and keeps a station on the air with the demo's lectures; without ffmpeg it
+    starts all the same and says what is missing."""
+    server = Campus(data_dir, demo=True, own_demo_media=True).start(timeout=180)
+    try:
+        log = wait_for_log(server, "Demo accounts")
+        assert "ffmpeg is not installed" not in log
+        token = server.login("student@campus.test", "campus-student")
+        albums = server.call("GET", "/api/v1/collections/album", token=token).json()
+        assert sorted(album["title"] for album in albums) == ["First Light", "Night Shift"]
+        station = {}
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline and not station.get("onAir"):
+            station = server.call("GET", "/api/v1/stations/demo.mp3").json()
+            time.sleep(0.2)
+        assert station.get("onAir") is True and station["live"] is False, station
+        assert station["name"] == "Campus Radio"
+        with requests.get(server.url + "/radio/demo.mp3", stream=True, timeout=30) as stream:
+            assert stream.status_code == 200 and stream.headers["Content-Type"] == "audio/mpeg"
+            received = 0
+            for chunk in stream.iter_content(8192):
+                received += len(chunk)
+                if received >= 32_000:
+                    break
+        assert received >= 32_000
+    finally:
+        server.stop()
+
+    bare = Campus(data_dir.parent / "bare-data", demo=True, own_demo_media=True,
+                  environment={"PATH": "/nonexistent"}).start()
+    try:
+        log = wait_for_log(bare, "ffmpeg is not installed")
+        assert "The demo has no media and no radio: ffmpeg is not installed (apt-get install ffmpeg)." in log
+        assert bare.call("GET", "/api/v1/stations/demo.mp3").status_code == 404
+        assert "Demo accounts" in log
+    finally:
+        bare.stop()
 
 
 def test_radio_stations_are_added_listed_changed_and_removed(data_dir):

@@ -238,6 +238,60 @@ def test_3_feeds_cannot_name_local_files_or_private_hosts(hardened, site, tmp_pa
     assert_alive(hardened)
 
 
+def test_3_enclosures_on_this_machine_in_any_spelling_are_left_out_and_never_played(hardened, site, tmp_path):
+    """Issue 35, item 9: other spellings of this machine and of private networks, at the import,
+    in the redirects of /stream and Subsonic's stream, and in the fetch of a feed."""
+    admin, organizer, student = tokens(hardened)
+    port = site.server.server_address[1]
+    spellings = ["http://2130706433/a.mp3", "http://0x7f.1/a.mp3", "http://[::7f00:1]:8000/a.mp3",
+                 "http://[2002:7f00:1::1]/a.mp3", "http://0177.0.0.1/a.mp3", "http://127.1./a.mp3",
+                 "http://[::ffff:0:7f00:1]/a.mp3", "http://[2001::7f00:1]/a.mp3", "http://[::a00:1]/a.mp3",
+                 "http://%31%32%37.0.0.1/a.mp3", "http://nas/a.mp3", f"{site.base}/secret.mp3"]
+    public = "https://podcasts.example.org/1.mp3"
+    enclosures = [public] + spellings
+    items = "".join(f'<item><title>Item {n}</title><guid>item-{n}</guid><enclosure url="{url}" length="1" '
+                    'type="audio/mpeg"/></item>' for n, url in enumerate(enclosures, 1))
+    path = tmp_path / "spellings.xml"
+    path.write_text('<?xml version="1.0" encoding="UTF-8"?><rss version="2.0" '
+                    'xmlns:itunes="http://www.itunes.com/dtds/podcast-1.0.dtd"><channel><title>Spellings</title>'
+                    f'<description>Talks.</description>{items}</channel></rss>')
+    # Left out, each with why; the rest of the feed is imported.
+    added = run_cli("podcast", "add", str(path), data_dir=hardened.data_dir)
+    assert f"new episodes: 1, updated: 0, left out: {len(spellings)}." in added.stdout, added.stdout
+    for number in range(2, len(enclosures) + 1):
+        assert f"left out: The enclosure url of item {number} points at " in added.stdout, added.stdout
+    podcast = re.search(r"\(podcast (\d+)\)", added.stdout).group(1)
+
+    # Taken in anyway (as --allow-private-fetch takes them, or an import before the rule did), they
+    # are never a redirect of this server, which does not allow private addresses.
+    again = run_cli("podcast", "add", "--allow-private-fetch", str(path), data_dir=hardened.data_dir)
+    assert f"new episodes: {len(spellings)}, updated: 1." in again.stdout, again.stdout
+    key = hardened.call("POST", "/api/v1/me/api-keys", token=student, json={"name": "Player"}).json()["key"]
+    listed = hardened.call("GET", f"/api/v1/podcasts/{podcast}", token=student).json()["items"]
+    assert len(listed) == len(enclosures)
+    for item in listed:
+        enclosure = enclosures[int(item["title"].split()[1]) - 1]
+        stream = hardened.call("GET", f"/api/v1/media/{item['id']}/stream", token=student, allow_redirects=False)
+        subsonic = requests.get(f"{hardened.url}/rest/stream", allow_redirects=False, timeout=30,
+                                params={"id": f"tr-{item['id']}", "apiKey": key, "f": "json"})
+        if enclosure == public:
+            assert stream.status_code == 302 and stream.headers["Location"] == enclosure
+            assert subsonic.status_code == 302 and subsonic.headers["Location"] == enclosure
+        else:
+            assert_problem(stream, 404, "a loopback, private or link-local address")
+            assert "Location" not in subsonic.headers, enclosure
+            assert subsonic.json()["subsonic-response"]["error"]["code"] == 70, subsonic.text
+
+    # A feed at such an address is refused before anything connects.
+    (site.folder / "feed.xml").write_text(feed())
+    for url in ("http://[::ffff:0:7f00:1]:9/feed.xml", "http://[2001::7f00:1]/feed.xml", "http://[::a00:1]/feed.xml",
+                f"http://0x7f.1:{port}/feed.xml", f"http://2130706433:{port}/feed.xml",
+                f"http://[::7f00:1]:{port}/feed.xml", f"http://%31%32%37.0.0.1:{port}/feed.xml"):
+        assert_problem(hardened.call("POST", "/api/v1/podcasts", token=admin, json={"url": url}), 422, "private")
+    assert site.requests == [], "the server must not even ask"
+    assert_alive(hardened)
+
+
 def test_3_a_failed_transcode_is_an_error_not_an_empty_stream(hardened, library, tmp_path):
     admin, organizer, student = tokens(hardened)
     track = media_id(hardened, student, "short")

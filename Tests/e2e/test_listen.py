@@ -33,7 +33,9 @@ def media(tmp_path_factory):
 
 @pytest.fixture
 def listen_campus(data_dir, media):
-    server = Campus(data_dir, demo=True, extra=["--library", str(media)]).start()
+    # The feeds of these tests are on this machine (127.0.0.1): only a server that allows private
+    # addresses sends players to their enclosures (docs/LISTEN.md, "One address rule").
+    server = Campus(data_dir, demo=True, extra=["--library", str(media), "--allow-private-fetch"]).start()
     yield server
     server.stop()
 
@@ -179,7 +181,15 @@ def test_playback_continues_across_pages_and_queue_actions_work(listen_campus, b
     assert queue_titles(browser)[0] == "Library Steps"
     Select(browser.find_element(By.ID, "player-sleep")).select_by_value("15")
     assert "Pauses at" in browser.find_element(By.ID, "player-sleep-status").text
-    # A manual next cancels the sleep timer.
+    # A manual next leaves a timer of minutes running (seed 001 §3.7)...
+    before = browser.find_element(By.ID, "player-title").text
+    browser.find_element(By.ID, "player-next").click()
+    WebDriverWait(browser, 10).until(lambda b: b.find_element(By.ID, "player-title").text != before)
+    assert "Pauses at" in browser.find_element(By.ID, "player-sleep-status").text
+    assert Select(browser.find_element(By.ID, "player-sleep")).first_selected_option.get_attribute("value") == "15"
+    # ...and turns off the timer for the end of this item.
+    Select(browser.find_element(By.ID, "player-sleep")).select_by_value("end")
+    assert browser.find_element(By.ID, "player-sleep-status").text != ""
     browser.find_element(By.ID, "player-next").click()
     WebDriverWait(browser, 10).until(lambda b: b.find_element(By.ID, "player-sleep-status").text == "")
 

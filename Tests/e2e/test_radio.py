@@ -1,4 +1,5 @@
 """Live radio as Icecast clients use it: a real ffmpeg source, ffprobe and 200 raw listeners."""
+import base64
 import json
 import socket
 import subprocess
@@ -206,3 +207,130 @@ def test_a_station_plays_in_the_mini_player_across_pages_and_in_the_history(brow
     finally:
         broadcast.kill()
         broadcast.wait()
+
+
+def raw_answer(connection):
+    """One answer read from a raw connection: its head and its body (by Content-Length)."""
+    received = b""
+    while b"\r\n\r\n" not in received:
+        chunk = connection.recv(65536)
+        if not chunk:
+            return received, b""
+        received += chunk
+    head, _, body = received.partition(b"\r\n\r\n")
+    length = 0
+    for line in head.split(b"\r\n")[1:]:
+        name, _, value = line.partition(b":")
+        if name.strip().lower() == b"content-length":
+            length = int(value.strip())
+    while len(body) < length:
+        chunk = connection.recv(65536)
+        if not chunk:
+            break
+        body += chunk
+    return head, body
+
+
+def basic(password):
+    return "Basic " + base64.b64encode(f"source:{password}".encode()).decode()
+
+
+def raw_source(campus, mount, password, extra=""):
+    """A source's PUT on a connection of its own; the head of the answer."""
+    with socket.create_connection(("127.0.0.1", campus.port), timeout=10) as connection:
+        connection.sendall((f"PUT /radio/{mount} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: {basic(password)}\r\n"
+                            f"Content-Type: audio/mpeg\r\n{extra}\r\n").encode())
+        return raw_answer(connection)[0]
+
+
+def test_35_3_source_passwords_are_throttled_apart_from_logins(data_dir):
+    """Issue 35, 3: wrong source passwords (SOURCE/PUT and /admin/metadata) are throttled per address
+    and mount as logins are, without locking out logins or other stations."""
+    for mount in ("guarded", "other"):
+        run_cli("station", "add", mount.title(), "--mount", mount, "--source-password", PASSWORD, data_dir=data_dir)
+    campus = Campus(data_dir).start()
+    try:
+        campus.register("ann@example.org")
+
+        def metadata(mount, password):
+            return campus.call("GET", "/admin/metadata", auth=("source", password),
+                               params={"mount": f"/radio/{mount}", "mode": "updinfo", "song": "Hi"})
+
+        # A source retrying one wrong password counts once; five different guesses are five.
+        answers = [raw_source(campus, "guarded", "wrong-one").split(b" ")[1] for _ in range(4)]
+        answers += [raw_source(campus, "guarded", f"wrong-{n}").split(b" ")[1] for n in ("two", "three")]
+        answers += [str(metadata("guarded", f"wrong-{n}").status_code).encode() for n in ("four", "five")]
+        assert answers == [b"401"] * 8
+        throttled = metadata("guarded", "wrong-six")
+        assert throttled.status_code == 429 and int(throttled.headers["Retry-After"]) > 800, throttled.text
+        assert metadata("guarded", PASSWORD).status_code == 429
+        assert raw_source(campus, "guarded", PASSWORD).startswith(b"HTTP/1.1 429")
+        # Neither another station nor a user's login is locked out; the log names no password.
+        assert metadata("other", PASSWORD).status_code == 404  # Not on the air.
+        assert campus.login("ann@example.org")
+        assert "wrong-one" not in campus.read_log() and PASSWORD not in campus.read_log()
+    finally:
+        campus.stop()
+
+
+def test_35_16_a_put_after_a_get_on_its_connection_starts_nothing(data_dir):
+    run_cli("station", "add", "Kept", "--mount", "kept", "--source-password", PASSWORD, data_dir=data_dir)
+    campus = Campus(data_dir).start()
+    try:
+        with socket.create_connection(("127.0.0.1", campus.port), timeout=10) as connection:
+            connection.sendall(b"GET /api/v1/stations/kept HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            head, _ = raw_answer(connection)
+            assert head.startswith(b"HTTP/1.1 200"), head
+            connection.sendall((f"PUT /radio/kept HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: {basic(PASSWORD)}\r\n"
+                                "Content-Type: audio/mpeg\r\nContent-Length: 4\r\n\r\nabcd").encode())
+            head, _ = raw_answer(connection)
+            assert head.startswith(b"HTTP/1.1 400"), head
+        time.sleep(1)
+        log = campus.read_log()
+        assert "source connected" not in log and "source gone" not in log, log
+        assert campus.call("GET", "/api/v1/stations/kept").json()["onAir"] is False
+    finally:
+        campus.stop()
+
+
+def test_35_17_a_source_head_over_16_kib_is_answered_431(data_dir):
+    run_cli("station", "add", "Big", "--mount", "big", "--source-password", PASSWORD, data_dir=data_dir)
+    campus = Campus(data_dir).start()
+    try:
+        for end in (b"", b"\r\n\r\n"):
+            with socket.create_connection(("127.0.0.1", campus.port), timeout=10) as connection:
+                connection.sendall(b"SOURCE /radio/big HTTP/1.0\r\nX-Padding: " + b"a" * (16 << 10) + end)
+                head, body = raw_answer(connection)
+                assert head.startswith(b"HTTP/1.1 431"), head
+                assert b"16 KiB" in body
+    finally:
+        campus.stop()
+
+
+def test_35_6_7_titles_are_one_line_and_cannot_inject_icy_fields(data_dir):
+    run_cli("station", "add", "Titles", "--mount", "titles", "--source-password", PASSWORD, data_dir=data_dir)
+    campus = Campus(data_dir).start()
+    broadcast = source(campus, "titles", seconds=60)
+    try:
+        wait_on_air(campus, "titles")
+
+        def say(query):
+            # Sent as the issue's prober sent it: the query written by hand.
+            return campus.call("GET", "/admin/metadata?mount=/radio/titles&mode=updinfo&" + query,
+                               auth=("source", PASSWORD))
+
+        for query, title in [("song=Ctl%01%02%0CX", "Ctl X"), ("song=A%00B", "AB"),
+                             ("song=%EF%BF%BEx%E2%80%AEy%0B", "xy"), ("song=One%0D%0ATwo", "One Two"),
+                             ("song=Caf%E9", "Café")]:
+            assert say(query).status_code == 200
+            assert campus.call("GET", "/api/v1/stations/titles").json()["nowPlaying"] == title, query
+        assert say("song=Song';StreamUrl='http://evil.example/';").status_code == 200
+        results = [None]
+        listen(campus.port, "titles", 3, results, 0)
+        body = results[0].partition(b"\r\n\r\n")[2]
+        assert "StreamTitle='Song’;StreamUrl=’http://evil.example/’;';".encode() in body
+        assert b"StreamUrl='http" not in body
+    finally:
+        broadcast.kill()
+        broadcast.wait()
+        campus.stop()

@@ -23,8 +23,13 @@ extension Problem {
             self = .invalid(field)
         case let malformed as RequestValidator.Malformed:
             self = Problem(.badRequest, phrase: malformed.phrase)
-        case let date as RFC3339DateTranscoder.Invalid:
+        case let date as RFC3339DateTranscoder.Invalid where date.problem == .outOfRange:
             // The words of `date.description`, as a message to translate.
+            self = Problem(
+                .unprocessableContent,
+                detail: "{field} is outside the dates Campus works with, {firstDay} to {lastDay}.",
+                DateRules.rangeValues.merging(["field": "“\(date.text)”"]) { _, new in new })
+        case let date as RFC3339DateTranscoder.Invalid:
             self = Problem(
                 .unprocessableContent,
                 detail:
@@ -40,8 +45,13 @@ extension Problem {
             // Errors from the generated OpenAPI code: the request did not fit the document.
             if let inner = Problem(describing: error.underlyingError) {
                 self = inner
+            } else if error.httpStatus == .unsupportedMediaType {
+                self = Self.unreadableBody(error.causeDescription)
             } else if (400..<500).contains(error.httpStatus.code) {
-                self = Problem(error.httpStatus, detail: Self.sentence(error.causeDescription))
+                // The generated code's own words, in English, follow the message.
+                self = Problem(
+                    error.httpStatus, detail: "The request does not fit this operation: {reason}",
+                    ["reason": Self.sentence(error.causeDescription)])
             } else {
                 return nil
             }
@@ -57,6 +67,20 @@ extension Problem {
 
     private static func sentence(_ text: String) -> String {
         text.hasSuffix(".") ? text : text + "."
+    }
+
+    /// A body of a type the operation does not read (415), in words of the catalogue. The
+    /// generated code says which types in English ("Unexpected content type, expected:
+    /// application/json, received: text/plain"): the types are taken from there as values.
+    static func unreadableBody(_ cause: String) -> Problem {
+        let lead = "Unexpected content type, expected: "
+        guard cause.hasPrefix(lead), let received = cause.range(of: ", received: ") else {
+            return Problem.unsupportedMediaType("This operation does not read a body of this content type.")
+        }
+        let expected = cause[cause.index(cause.startIndex, offsetBy: lead.count)..<received.lowerBound]
+        return Problem.unsupportedMediaType(
+            "This operation reads {expected}, not {received}: send the body as {expected}.",
+            ["expected": String(expected.prefix(100)), "received": String(cause[received.upperBound...].prefix(100))])
     }
 
     /// Malformed JSON is a 400; a well-formed document with a wrong or missing field is a 422

@@ -15,6 +15,8 @@ struct LoginPage: PageModel {
     }
 
     var next: String
+    /// The registration page, keeping `next`.
+    var registerURL: String
     var email = ""
     var error: String?
     var demoAccounts: [DemoAccount]
@@ -25,6 +27,10 @@ struct RegisterPage: PageModel {
     static let template = "register"
     static let section: SiteSection? = nil
 
+    /// Where the visitor goes once registered (and signed in).
+    var next: String
+    /// The login page, keeping `next`.
+    var loginURL: String
     var email = ""
     var firstName = ""
     var lastName = ""

@@ -34,30 +34,7 @@ struct AccountService: Sendable {
     static let sessionTouchInterval: TimeInterval = 3600
     static let resetLifetime: TimeInterval = 3600
 
-    // MARK: Registration and login
-
-    func register(email rawEmail: String, password: String, firstName: String, lastName: String, organizer: Bool)
-        async throws -> UserRecord
-    {
-        var validator = Validator()
-        let email = validator.check { () throws(FieldProblem) in try AccountRules.email(rawEmail) }
-        validator.check { () throws(FieldProblem) in try AccountRules.newPassword(password) }
-        let first = validator.check { () throws(FieldProblem) in try AccountRules.name(firstName, field: "firstName") }
-        let last = validator.check { () throws(FieldProblem) in try AccountRules.name(lastName, field: "lastName") }
-        try validator.finish()
-        guard let email, let first, let last else { throw ValidationFailure(validator.problems) }
-        let hash = try await hasher.hash(password)
-        let now = now()
-        let user = try await database.write { db in
-            try await AccountStore(db).createUser(
-                NewUser(
-                    email: email, passwordHash: hash, firstName: first, lastName: last,
-                    role: organizer ? .organizer : .user),
-                now: now)
-        }
-        logger.info("account registered", metadata: ["user": "\(user.id)", "role": "\(user.role.rawValue)"])
-        return user
-    }
+    // MARK: Login (registration: AccountService+Registration.swift)
 
     /// Checks the password and opens a session; the token is returned once and stored hashed.
     func login(
@@ -98,7 +75,8 @@ struct AccountService: Sendable {
     }
 
     /// How long until the account or the address may try to sign in again; nil when it may now.
-    /// The sign-in page, the API and players (app passwords) share one throttle.
+    /// The sign-in page and the API's login share this throttle; players' credentials have one of
+    /// their own, in memory (``FailureMemory``), and never count here.
     static func blockedSeconds(
         database: Database, throttle: LoginThrottle, accountKey: String, address: String, now: Date
     ) async throws -> Int? {
@@ -185,9 +163,8 @@ struct AccountService: Sendable {
         var lastName: String?
         var group: String?
         var subgroup: Int?
-        /// A language code (the request validator checks its form), or "" to follow the browser
-        /// again; nil leaves it. A code Campus does not speak is kept: the browser decides until
-        /// a catalogue for it is added.
+        /// A language Campus speaks (``languages``), or "" to follow the browser again; nil
+        /// leaves it.
         var language: String? = nil
     }
 
@@ -211,6 +188,28 @@ struct AccountService: Sendable {
         {
             validator.add(
                 FieldProblem(field: "group", detail: "There is no group {name} in the timetable.", ["name": group]))
+        } else if let subgroup, subgroup != 0, let group {
+            // A subgroup the group's timetable has (while it has lessons: before they are
+            // imported, any the rule allows).
+            let known = try await database.read { db in try await TimetableStore(db).subgroups(ofGroup: group) }
+            let split = known.filter { $0 != 0 }.sorted()
+            if !known.isEmpty, !split.contains(subgroup) {
+                validator.add(
+                    split.isEmpty
+                        ? FieldProblem(
+                            field: "subgroup", detail: "Group {name} has no subgroups; 0 is the whole group.",
+                            ["name": group])
+                        : FieldProblem(
+                            field: "subgroup", detail: "Group {name} has subgroups {subgroups}; 0 is the whole group.",
+                            ["name": group, "subgroups": split.map(String.init).joined(separator: ", ")]))
+            }
+        }
+        if let language = change.language, !language.isEmpty, languages.translator(language) == nil {
+            validator.add(
+                FieldProblem(
+                    field: "language",
+                    detail: "Campus speaks {languages}; choose one of them, or nothing to follow the browser.",
+                    ["languages": languages.codes.joined(separator: ", ")]))
         }
         try validator.finish()
         let now = now()

@@ -18,7 +18,7 @@ struct AdminPages: Sendable {
     }
 
     @Sendable func usersPage(_ request: PageRequest, _ account: Authenticated) async throws -> PageAnswer {
-        let query = request.query("q") ?? ""
+        let query = request.text("q") ?? ""
         let pageNumber = max(1, min(5000, Int(request.query("page") ?? "1") ?? 1))
         let result = try await accounts.users(
             search: query, role: nil, limit: Self.pageSize, offset: (pageNumber - 1) * Self.pageSize, by: account.user)

@@ -4,7 +4,6 @@ import Crypto
 import Foundation
 import InputRules
 import Logging
-import NIOConcurrencyHelpers
 import SharedHelpers
 import Storage
 
@@ -22,8 +21,8 @@ struct AppCredentialService: Sendable {
     let now: @Sendable () -> Date
     let logger: Logger
     private let sealingKey: SymmetricKey
-    /// When this instance last saw a failed sign-in, by account key and by address.
-    private let failures = NIOLockedValueBox<[String: Date]>([:])
+    /// Failed sign-ins of players on this instance, by kind of credential and address.
+    private let failures: FailureMemory<SignInFailure>
 
     init(
         database: Database, secret: String, throttle: LoginThrottle, sessions: SessionMemory?,
@@ -34,6 +33,7 @@ struct AppCredentialService: Sendable {
         self.sessions = sessions
         self.now = now
         self.logger = logger
+        self.failures = FailureMemory(throttle: throttle)
         self.sealingKey = HKDF<SHA256>.deriveKey(
             inputKeyMaterial: SymmetricKey(data: Data(secret.utf8)), info: Data("campus app passwords".utf8),
             outputByteCount: 32)
@@ -52,7 +52,7 @@ struct AppCredentialService: Sendable {
     func create(_ kind: AppCredential.Kind, name: String?, for user: UserRecord) async throws -> (
         credential: AppCredential, secret: String
     ) {
-        let name = (name ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+        let name = TextRules.trimmed(name ?? "")
         guard !name.isEmpty, name.unicodeScalars.count <= Self.nameLimit, !name.containsControlCharacters else {
             throw Problem.invalid(
                 FieldProblem(
@@ -139,8 +139,11 @@ struct AppCredentialService: Sendable {
         case throttled(retryAfterSeconds: Int)
     }
 
-    /// The account a player signs in as. Failed attempts count toward the login throttle of the
-    /// account and the address, like the sign-in page's.
+    /// The account a player signs in as. A credential kept in memory signs in at once; any other
+    /// is looked up, unless its kind has failed too often from the address (``FailureMemory``:
+    /// in memory, per kind, so failures cost no write and never make the sign-in page or another
+    /// kind of credential wait). The sign-in page's throttle (people's passwords, in the database)
+    /// is not asked: players never sign in with the account's password.
     func authenticate(_ signIn: SignIn, address: String) async throws -> UserRecord {
         switch signIn {
         case .apiKey(let key):
@@ -148,18 +151,19 @@ struct AppCredentialService: Sendable {
             let hash = Token.hash(key)
             let memoryKey = "key:\(hash)"
             if let kept = sessions?.findPlayer(memoryKey) { return kept.user }
+            let attempt = Attempt(scope: "api-key \(address)", digest: hash)
+            try admit(attempt)
             let mark = sessions?.mark()
             let found = try await database.read { db in try await AccountStore(db).apiKeyOwner(keyHash: hash) }
-            guard let found else {
-                try await recordFailure(accountKey: "api-key", address: address)
-                throw SignInFailure.unknownAPIKey
-            }
+            guard let found else { throw failed(attempt, .unknownAPIKey) }
+            succeeded(attempt)
             try await touch(found.credential)
             sessions?.keepPlayer(SessionMemory.PlayerAccount(user: found.user), key: memoryKey, mark: mark)
             return found.user
         case .token(let name, let token, let salt):
             guard token.utf8.count <= 64, salt.utf8.count <= 200 else { throw SignInFailure.wrongCredentials }
-            return try await check(name, address: address) { secret in
+            let attempt = Attempt(address: address, "t", name, token.lowercased(), salt)
+            return try await check(name, attempt) { secret in
                 Insecure.MD5.hash(data: Data((secret + salt).utf8)).hexadecimal == token.lowercased()
             }
         case .password(let name, var password):
@@ -170,7 +174,7 @@ struct AppCredentialService: Sendable {
                 password = text
             }
             guard password.utf8.count <= 200 else { throw SignInFailure.wrongCredentials }
-            return try await check(name, address: address) { secret in
+            return try await check(name, Attempt(address: address, "p", name, password)) { secret in
                 // The same time whatever the guess: no early exit on the first differing byte.
                 let a = Array(secret.utf8)
                 let b = Array(password.utf8)
@@ -180,30 +184,39 @@ struct AppCredentialService: Sendable {
         }
     }
 
-    /// Checks a `u` sign-in against the account's app passwords, kept in memory once read.
-    private func check(_ name: String, address: String, matches: (String) -> Bool) async throws -> UserRecord {
-        guard !name.isEmpty, name.utf8.count <= 320 else { throw SignInFailure.wrongCredentials }
-        let accountKey = AccountRules.emailKey(name)
-        let memoryKey = "user:\(accountKey)"
-        if let kept = sessions?.findPlayer(memoryKey), !recentlyFailed(accountKey, address) {
-            if kept.passwords.contains(where: { matches($0.secret) }) { return kept.user }
+    /// One sign-in attempt as the throttle sees it: the kind of credential and the address, and
+    /// a digest of what was sent (never the secret itself).
+    private struct Attempt {
+        var scope: String
+        var digest: String
+
+        init(scope: String, digest: String) {
+            self.scope = scope
+            self.digest = digest
         }
-        try await checkThrottle(accountKey: accountKey, address: address)
+
+        /// An app password's attempt: its digest covers the user and every part of the proof.
+        init(address: String, _ parts: String...) {
+            scope = "app-password \(address)"
+            digest = Token.hash(parts.joined(separator: "\u{0}"))
+        }
+    }
+
+    /// Checks a `u` sign-in against the account's app passwords, kept in memory once read.
+    private func check(_ name: String, _ attempt: Attempt, matches: (String) -> Bool) async throws -> UserRecord {
+        guard !name.isEmpty, name.utf8.count <= 320 else { throw SignInFailure.wrongCredentials }
+        let memoryKey = "user:\(AccountRules.emailKey(name))"
+        if let kept = sessions?.findPlayer(memoryKey), kept.passwords.contains(where: { matches($0.secret) }) {
+            return kept.user
+        }
+        try admit(attempt)
         let mark = sessions?.mark()
         let found = try await database.read { db in try await AccountStore(db).appPasswords(email: name) }
-        guard let found else {
-            try await recordFailure(accountKey: accountKey, address: address)
-            throw SignInFailure.wrongCredentials
-        }
+        guard let found else { throw failed(attempt, .wrongCredentials) }
         let passwords = found.passwords.compactMap { entry in open(entry.sealed).map { (entry.credential, $0) } }
-        guard !passwords.isEmpty else {
-            try await recordFailure(accountKey: accountKey, address: address)
-            throw SignInFailure.noAppPassword
-        }
-        guard let match = passwords.first(where: { matches($0.1) }) else {
-            try await recordFailure(accountKey: accountKey, address: address)
-            throw SignInFailure.wrongCredentials
-        }
+        guard !passwords.isEmpty else { throw failed(attempt, .noAppPassword) }
+        guard let match = passwords.first(where: { matches($0.1) }) else { throw failed(attempt, .wrongCredentials) }
+        succeeded(attempt)
         try await touch(match.0)
         sessions?.keepPlayer(
             SessionMemory.PlayerAccount(user: found.user, passwords: passwords.map { ($0.0.id, $0.1) }),
@@ -211,35 +224,27 @@ struct AppCredentialService: Sendable {
         return found.user
     }
 
-    private func checkThrottle(accountKey: String, address: String) async throws {
-        if let seconds = try await AccountService.blockedSeconds(
-            database: database, throttle: throttle, accountKey: accountKey, address: address, now: now())
-        {
-            throw SignInFailure.throttled(retryAfterSeconds: seconds)
+    /// Refuses an attempt before any look-up: the same credential failed from this address a
+    /// moment ago (the same answer), or this kind has failed too often from it. An attempt let
+    /// through counts as failed until it succeeds.
+    private func admit(_ attempt: Attempt) throws {
+        switch failures.begin(scope: attempt.scope, digest: attempt.digest, now: now()) {
+        case .allowed: return
+        case .failedBefore(let reason): throw reason
+        case .blocked(let seconds): throw SignInFailure.throttled(retryAfterSeconds: seconds)
         }
     }
 
-    private func recordFailure(accountKey: String, address: String) async throws {
-        let now = now()
-        let start = throttle.windowStart(now: now)
-        failures.withLockedValue { failures in
-            if failures.count >= 10_000 { failures = failures.filter { $0.value > start } }
-            failures[accountKey] = now
-            failures[address] = now
-        }
-        try await database.write { db in
-            try await AccountStore(db).recordLoginFailure(accountKey: accountKey, address: address, at: now)
-        }
-        logger.notice("player sign-in failed", metadata: ["address": "\(address)"])
+    /// The attempt was right: it is no failure.
+    private func succeeded(_ attempt: Attempt) {
+        failures.succeeded(scope: attempt.scope, digest: attempt.digest)
     }
 
-    /// Whether this instance saw a failed sign-in of the account or from the address within the
-    /// throttle's window: then a sign-in kept in memory is checked against the throttle again.
-    private func recentlyFailed(_ accountKey: String, _ address: String) -> Bool {
-        let start = throttle.windowStart(now: now())
-        return failures.withLockedValue { failures in
-            [accountKey, address].contains { (failures[$0] ?? .distantPast) > start }
-        }
+    /// Remembers a failed attempt (in memory only) and returns the failure to throw.
+    private func failed(_ attempt: Attempt, _ reason: SignInFailure) -> SignInFailure {
+        failures.failed(reason, scope: attempt.scope, digest: attempt.digest, now: now())
+        logger.notice("player sign-in failed", metadata: ["scope": "\(attempt.scope)"])
+        return reason
     }
 
     private func touch(_ credential: AppCredential) async throws {

@@ -38,7 +38,16 @@ struct SignInPages: Sendable {
         let next = Self.safeNext(request.request.uri.queryParameters["next"].map(String.init))
         if request.visitor.user != nil { return .redirect(next) }
         let demoAccounts = demoAccountList(request.t)
-        return .page(LoginPage(next: next, demoAccounts: demoAccounts, hasDemoAccounts: !demoAccounts.isEmpty))
+        return .page(
+            LoginPage(
+                next: next, registerURL: Self.withNext(SiteRoutes.register, next), demoAccounts: demoAccounts,
+                hasDemoAccounts: !demoAccounts.isEmpty))
+    }
+
+    /// A sign-in page's address that keeps where the visitor was going (the plain address when
+    /// that is the home page).
+    static func withNext(_ route: Route<Void>, _ next: String) -> String {
+        next == SiteRoutes.home.path ? route.path : route.path(query: [("next", next)])
     }
 
     private func demoAccountList(_ t: Translator) -> [LoginPage.DemoAccount] {
@@ -61,8 +70,8 @@ struct SignInPages: Sendable {
         } catch let problem as Problem where [.unauthorized, .tooManyRequests].contains(problem.status) {
             let demoAccounts = demoAccountList(request.t)
             let page = LoginPage(
-                next: next, email: email, error: request.t.detail(problem), demoAccounts: demoAccounts,
-                hasDemoAccounts: !demoAccounts.isEmpty)
+                next: next, registerURL: Self.withNext(SiteRoutes.register, next), email: email,
+                error: request.t.detail(problem), demoAccounts: demoAccounts, hasDemoAccounts: !demoAccounts.isEmpty)
             var headers = HTTPFields()
             if let retryAfter = problem.headers[.retryAfter] { headers[.retryAfter] = retryAfter }
             return .page(page, status: problem.status, headers: headers)
@@ -79,16 +88,9 @@ struct SignInPages: Sendable {
     /// control characters (browsers drop tabs and line breaks, which turned `/%09/host` into
     /// `//host`) nor backslashes can make it another site's address.
     static func safeNext(_ next: String?) -> String {
-        guard let next, next.utf8.count < 500, next.hasPrefix("/"), !next.hasPrefix("//"),
-            next.unicodeScalars.allSatisfy({ nextCharacters.contains($0) })
-        else {
-            return SiteRoutes.home.path
-        }
+        guard let next, next.utf8.count < 500, LinkRules.isSitePath(next) else { return SiteRoutes.home.path }
         return next
     }
-
-    private static let nextCharacters = CharacterSet(
-        charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~!$&'()*+,;=:@/%?")
 
     // MARK: Registration
 
@@ -101,30 +103,40 @@ struct SignInPages: Sendable {
         var firstName: String?
         var lastName: String?
         var organizer: String?
+        /// Where the visitor was going when they were asked to log in (see ``SignInPages/safeNext(_:)``).
+        var next: String?
     }
 
     @Sendable func registrationPage(_ request: PageRequest) async throws -> PageAnswer {
-        if request.visitor.user != nil { return .redirect(SiteRoutes.profile.path) }
-        return .page(RegisterPage())
+        let next = Self.safeNext(request.query("next", maxLength: 500))
+        if request.visitor.user != nil {
+            return .redirect(next == SiteRoutes.home.path ? SiteRoutes.profile.path : next)
+        }
+        return .page(RegisterPage(next: next, loginURL: Self.withNext(SiteRoutes.login, next)))
     }
 
+    /// Makes the account and signs its user in: they go on where they were going (home, unless
+    /// a page that needs an account sent them to log in first).
     @Sendable func registration(_ request: PageRequest, _ form: RegistrationForm) async throws -> PageAnswer {
+        let next = Self.safeNext(form.next)
         var page = RegisterPage(
-            email: form.email ?? "", firstName: form.firstName ?? "", lastName: form.lastName ?? "",
-            organizer: form.organizer != nil)
+            next: next, loginURL: Self.withNext(SiteRoutes.login, next), email: form.email ?? "",
+            firstName: form.firstName ?? "", lastName: form.lastName ?? "", organizer: form.organizer != nil)
         guard form.confirmation == nil || form.confirmation == form.password else {
             page.errors = FieldErrors("confirmation", request.t("The two passwords are not the same."))
             return .page(page, status: .unprocessableContent)
         }
         do {
-            let user = try await accounts.register(
+            let result = try await accounts.registerAndSignIn(
                 email: form.email ?? "", password: form.password ?? "", firstName: form.firstName ?? "",
-                lastName: form.lastName ?? "", organizer: form.organizer != nil)
+                lastName: form.lastName ?? "", organizer: form.organizer != nil, kind: .web,
+                address: RequestScope.current?.address ?? "unknown", userAgent: request.request.headers[.userAgent])
             return .redirect(
-                SiteRoutes.login.path,
+                next,
                 flash: request.t(
-                    "Your account is ready, {name}. Log in with {email}.",
-                    ["name": user.firstName, "email": user.email]))
+                    "Your account is ready, {name}: you are signed in as {email}.",
+                    ["name": result.user.firstName, "email": result.user.email]),
+                session: .signIn(token: result.token))
         } catch let failure as ValidationFailure {
             page.errors = FieldErrors(failure, request.t)
             return .page(page, status: .unprocessableContent)

@@ -38,19 +38,26 @@ public enum CampusApp {
                     into: database, bcryptCost: configuration.bcryptCost, logger: logger, now: now(),
                     timeZone: configuration.timeZone)
             }
-            if let folder = configuration.libraryFolder {
+            // The demo carries its media (made with ffmpeg) and a station, unless a library was given.
+            var libraryFolder = configuration.libraryFolder
+            let demoMedia = configuration.demo && configuration.demoMedia && libraryFolder == nil
+            if demoMedia {
+                libraryFolder = await DemoMedia.make(dataDirectory: configuration.dataDirectory, logger: logger)
+            }
+            if let folder = libraryFolder {
                 let summary = try await LibraryScanner(
                     database: database, dataDirectory: configuration.dataDirectory, logger: logger, now: now
                 ).scan(folder)
                 for failure in summary.failed.prefix(20) { logger.warning("Not readable: \(failure)") }
             }
             let secret = try await database.serverSecret()
-            let documentation = try APIDocumentation.bundled()
+            let documentation = try APIDocumentation.bundled(timeZone: configuration.timeZone)
             let services = Services(
                 configuration: configuration, database: database, secret: secret, metrics: MetricsRegistry.registry,
                 mailSender: mailSender, languages: languages,
                 cacheKeyParameters: documentation.cachedQueryParameters, logger: logger, now: now)
             let (router, early) = try await makeRouter(services: services, documentation: documentation)
+            let demoStation = try await demoMedia ? DemoMedia.station(services: services, logger: logger) : nil
             let baseURL = configuration.resolvedBaseURL
             var background: [any Service] = [
                 DatabaseService(database: database),
@@ -89,6 +96,12 @@ public enum CampusApp {
                 onServerRunning: { channel in
                     let port = channel.localAddress?.port ?? configuration.port
                     services.liveRadio.serving(host: configuration.host, port: port)
+                    if let demoStation {
+                        // On the air with its programme once the server listens (relays find it there).
+                        services.liveRadio.perform { [liveRadio = services.liveRadio] in
+                            _ = await liveRadio.playProgramme(demoStation)
+                        }
+                    }
                     logger.notice(
                         "Campus is running", metadata: ["url": "\(baseURL)/", "database": "\(database.location)"])
                     await onRunning(port)
@@ -138,11 +151,12 @@ public enum CampusApp {
         router.add(middleware: schedules)
         let media = MediaStreamMiddleware(services: services)
         router.add(middleware: media)
-        router.add(middleware: GeneratedHeadersMiddleware())
 
         try APIHandler(services: services).registerHandlers(
             on: RecordingTransport(router: router, routes: routes, documentation: documentation),
-            configuration: Configuration(dateTranscoder: RFC3339DateTranscoder(), jsonEncodingOptions: [.sortedKeys]))
+            configuration: Configuration(
+                dateTranscoder: RFC3339DateTranscoder(timeZone: services.configuration.timeZone),
+                jsonEncodingOptions: [.sortedKeys]))
         let pageRouter = PageRouter(router: router, routes: routes, renderer: renderer)
         SitePages(services: services, documentation: documentation).register(on: pageRouter)
         SignInPages(services: services).register(on: pageRouter)
@@ -153,6 +167,7 @@ public enum CampusApp {
         RoomUsePages(services: services).register(on: pageRouter)
         ElectivesPages(services: services).register(on: pageRouter)
         MyTimetablePages(services: services).register(on: pageRouter)
+        MyTeachersPages(services: services).register(on: pageRouter)
         MyNotesPages(services: services).register(on: pageRouter)
         MyTasksPages(services: services).register(on: pageRouter)
         MyTouchesPages(services: services).register(on: pageRouter)

@@ -25,6 +25,11 @@ public struct ServerConfiguration: Sendable {
     public var loginThrottle = LoginThrottle()
     /// Load the demo institution and accounts on start.
     public var demo = false
+    /// With `demo` and no `libraryFolder`: make the demo's media library with ffmpeg (in
+    /// `demo-media` of the data directory), scan it, and keep its radio station on the air with
+    /// its programme (``DemoMedia``). `campus serve --demo` turns it on; tests that need no media
+    /// leave it off, which saves them making it.
+    public var demoMedia = false
     /// The institution's language (a catalogue's code); nil is English, or Russian for the demo.
     public var language: String?
     /// The language pages are in for whoever has not chosen and whose browser asks for none

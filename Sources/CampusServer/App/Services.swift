@@ -87,9 +87,11 @@ final class Services: Sendable {
                 database: database,
                 directory: URL(fileURLWithPath: configuration.dataDirectory).appendingPathComponent("recordings").path,
                 timeZone: configuration.timeZone, logger: logger, now: now),
-            slots: transcodes, relayBase: configuration.instanceURL, logger: logger, now: now)
+            slots: Services.fallbackSlots(configuration.limits), relayBase: configuration.instanceURL, logger: logger,
+            now: now)
         self.stations = StationService(
-            database: database, hasher: PasswordHasher(cost: configuration.bcryptCost), now: now)
+            database: database, hasher: PasswordHasher(cost: configuration.bcryptCost), now: now,
+            sourceFailures: FailureMemory(throttle: configuration.loginThrottle))
         let sessions = SessionMemory(database: database)
         self.sessions = sessions
         self.accounts = AccountService(
@@ -103,6 +105,13 @@ final class Services: Sendable {
     }
 
     static let defaultInstitutionName = "Campus"
+
+    /// The transcodes of radio fallbacks (``RadioFallback``): a bound of their own, as many as
+    /// the listeners' (`--max-transcodes`), one per station, so that stations never take the
+    /// slots of listeners' streams, nor listeners a station's.
+    static func fallbackSlots(_ limits: ConnectionLimits) -> TranscodeSlots {
+        TranscodeSlots(total: limits.transcodes, perHolder: 1)
+    }
 
     /// The institution's name (a setting, see `campus demo`) and time zone (configuration).
     func institution() async throws -> Institution {

@@ -4,6 +4,7 @@ import CampusAPI
 import CampusHTTP
 import Compete
 import Foundation
+import HTTPInput
 import InputRules
 import OpenAPIRuntime
 import ServiceLifecycle
@@ -102,12 +103,14 @@ extension APIHandler {
         -> Operations.listParticipants.Output
     {
         let user = try await requireUser().user
+        let page = try Paging(limit: input.query.limit, offset: input.query.offset)
         let (visible, entries) = try await compete.participants(input.path.competitionId, by: user)
         let ranks = Dictionary(
             uniqueKeysWithValues: Ranking.rank(entries.map(\.entry), by: visible.competition.metric).map {
                 ($0.entry.participantID, $0.rank)
             })
-        let items = entries.map { item in
+        // Ranked among all of them, then the page.
+        let items = entries.dropFirst(page.offset).prefix(page.limit).map { item in
             item.entry.api(
                 rank: ranks[item.entry.participantID] ?? nil, competition: visible.competition, email: item.email)
         }
@@ -201,7 +204,7 @@ extension APIHandler {
         let filename = "competition-\(id)-results.csv"
         return .ok(
             .init(
-                headers: .init(Content_hyphen_Disposition: "attachment; filename=\"\(filename)\""),
+                headers: .init(Content_hyphen_Disposition: ContentDisposition.attachment(filename: filename)),
                 body: .csv(HTTPBody(csv))))
     }
 

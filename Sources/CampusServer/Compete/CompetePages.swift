@@ -91,7 +91,7 @@ struct CompetePages: Sendable {
     // MARK: Lists
 
     @Sendable func home(_ request: PageRequest, _ account: Authenticated) async throws -> PageAnswer {
-        let query = request.query("q")
+        let query = request.text("q")
         let result = try await compete.list(
             CompetitionFilter(active: true, search: query), for: account.user, limit: 200, offset: 0)
         return .page(

@@ -97,7 +97,13 @@ struct CompeteService: Sendable {
         let draft = try CompetitionRules.validated(draft)
         let now = now()
         let competition = try await database.write { db in
-            try await CompeteStore(db).createCompetition(draft, ownerID: user.id, template: template, now: now)
+            let store = CompeteStore(db)
+            guard try await store.competitionCount(ownerID: user.id) < CompetitionRules.ownedLimit else {
+                throw Problem.conflict(
+                    "You have {limit} competitions already; delete some you no longer need first.",
+                    ["limit": String(CompetitionRules.ownedLimit)])
+            }
+            return try await store.createCompetition(draft, ownerID: user.id, template: template, now: now)
         }
         logger.info(
             "competition created",

@@ -1,4 +1,5 @@
 import Compete
+import Formats
 import Foundation
 import Timetable
 
@@ -92,19 +93,9 @@ struct ResultsChart: Sendable {
         return svg + "</svg>"
     }
 
-    /// Text made safe inside SVG markup.
+    /// Text made safe inside SVG markup, as text or a double-quoted attribute: the rule of every
+    /// XML Campus writes (``XMLWriter/escaped(_:inAttribute:)``).
     static func escape(_ text: String) -> String {
-        var escaped = ""
-        for character in text {
-            switch character {
-            case "&": escaped += "&amp;"
-            case "<": escaped += "&lt;"
-            case ">": escaped += "&gt;"
-            case "\"": escaped += "&quot;"
-            case "'": escaped += "&#39;"
-            default: escaped.append(character)
-            }
-        }
-        return escaped
+        XMLWriter.escaped(text, inAttribute: true)
     }
 }

@@ -65,9 +65,13 @@ struct EarlyStreamAnswer: ImmediateAnswer {
         return item(of: request.uri.string)
     }
 
-    /// Whether the `Range` header, if there is one, is within the route's limit.
+    /// Whether the `Range` header, if there is one, is within the route's limit and printable
+    /// ASCII (else the router's validation answers it, as openapi.yaml says: a byte that is not
+    /// UTF-8 reaches here as U+FFFD).
     static func acceptsRange(_ headers: HTTPFields) -> Bool {
-        headers[.range].map { $0.utf8.count <= MediaStreamMiddleware.rangeLimit } ?? true
+        headers[.range].map { range in
+            range.utf8.count <= MediaStreamMiddleware.rangeLimit && range.utf8.allSatisfy { (0x20...0x7E).contains($0) }
+        } ?? true
     }
 
     /// Whether the request's credentials are a signed-in account's, as the router's route asks

@@ -1,5 +1,6 @@
 import CampusAPI
 import Foundation
+import InputRules
 import Listen
 import SharedHelpers
 import Storage
@@ -111,7 +112,8 @@ extension HomeFeed {
             let link = SiteRoutes.listenPicks.path
             block.items = [Item(kind: "link", id: link, title: Self.pickTitle, ref: link, url: link)]
         case .link:
-            let link = configuration.link ?? SiteRoutes.listen.path
+            // A link stored before the link rules were what they are now leads nowhere else.
+            let link = configuration.link.flatMap { LinkRules.isLink($0) ? $0 : nil } ?? SiteRoutes.listen.path
             block.items = [Item(kind: "link", id: link, title: configuration.title, ref: link, url: link)]
         }
         guard !block.items.isEmpty else { return nil }
@@ -132,7 +134,7 @@ extension HomeFeed {
     private func titleLink(_ link: String, more: String?, store: ListenStore) async throws -> (
         String?, Components.Schemas.Images?
     ) {
-        if link.hasPrefix("/") { return (link, nil) }
+        if LinkRules.isSitePath(link) { return (link, nil) }
         if let source = FeedBlockConfiguration.Source(link), case .genre(let id) = source {
             return (SiteRoutes.genre.path(id), nil)
         }

@@ -98,11 +98,19 @@ struct LibraryPages: Sendable {
         }
         do {
             let summary = try await listen.importPodcast(url)
+            var values = ["title": summary.title, "added": String(summary.added), "updated": String(summary.updated)]
+            guard let first = summary.skipped.first else {
+                return .redirect(
+                    SiteRoutes.parent(.podcast).path(summary.podcastID),
+                    flash: request.t("Imported “{title}”: new episodes: {added}, updated: {updated}.", values))
+            }
+            values["skipped"] = String(summary.skipped.count)
+            values["reason"] = request.t(first)
             return .redirect(
                 SiteRoutes.parent(.podcast).path(summary.podcastID),
                 flash: request.t(
-                    "Imported “{title}”: new episodes: {added}, updated: {updated}.",
-                    ["title": summary.title, "added": String(summary.added), "updated": String(summary.updated)]))
+                    "Imported “{title}”: new episodes: {added}, updated: {updated}, left out: {skipped}. {reason}",
+                    values))
         } catch let problem as Problem where problem.status == .unprocessableContent {
             return Self.refused(problem, request)
         }

@@ -122,15 +122,17 @@ extension APIHandler {
     }
 
     func importPodcast(_ input: Operations.importPodcast.Input) async throws -> Operations.importPodcast.Output {
-        _ = try await requireAdmin()
+        let admin = try await requireAdmin()
         guard case .json(let body) = input.body else { throw Problem.badRequest("Send the feed's URL as JSON.") }
         let summary = try await listen.importPodcast(body.url)
+        let t = services.languages.choose(
+            choice: admin.user.language, acceptLanguage: RequestScope.current?.acceptLanguage)
         return .ok(
             .init(
                 body: .json(
                     .init(
                         podcastId: summary.podcastID, title: summary.title, added: summary.added,
-                        updated: summary.updated))))
+                        updated: summary.updated, skipped: summary.skipped.map { t($0) }))))
     }
 
     func uploadMedia(_ input: Operations.uploadMedia.Input) async throws -> Operations.uploadMedia.Output {
@@ -151,24 +153,40 @@ extension APIHandler {
         let user = try await requireUser().user
         guard case .json(let body) = input.body else { throw Problem.badRequest("Send the action as JSON.") }
         let payload = body.payload
-        let request = ListenService.PlayerRequest(
+        var request = ListenService.PlayerRequest(
             action: body.action.rawValue, ids: payload?.ids, contextID: payload?.contextId,
             position: payload?.position, places: payload?.places, from: payload?.from, to: payload?.to,
             place: payload?.place)
+        // Seed 001's own names (its Listing 9) beside Campus's, with the same meaning.
+        if let seedContext = payload?.context_id {
+            if let context = request.contextID, context != seedContext {
+                throw Problem.invalid(
+                    FieldProblem(
+                        field: "payload.context_id",
+                        detail: "contextId and context_id name two different contexts; send one of them."))
+            }
+            request.contextID = seedContext
+            request.contextField = "payload.context_id"
+        }
+        request.shuffle = payload?.shuffle.map { $0.rawValue.hasPrefix("enable") }
+        request.repeatMode = payload?.repeat_type.flatMap { RepeatMode(rawValue: $0.rawValue) }
         return .ok(.init(body: .json(try await listen.act(request, for: user).api)))
     }
 
     func getHistory(_ input: Operations.getHistory.Input) async throws -> Operations.getHistory.Output {
         let user = try await requireUser().user
-        let page = try Paging(limit: input.query.limit, offset: nil)
-        let entries = try await listen.history(for: user, limit: page.limit)
+        let page = try Paging(limit: input.query.limit, offset: input.query.offset)
+        // The page of the two histories merged: each one's newest up to the page's end (each keeps
+        // at most ListenerLimits.history entries).
+        let reach = min(page.offset + page.limit, ListenerLimits.history)
+        let entries = try await listen.history(for: user, limit: reach)
         let played: [Components.Schemas.HistoryEntry] = entries.map { view, event, at in
             .init(
                 kind: .media, media: view.api, outcome: .init(rawValue: event.outcome.rawValue) ?? .ended,
                 position: event.position, at: at)
         }
         let listened: [Components.Schemas.HistoryEntry] = try await services.stations.history(
-            of: user, limit: page.limit
+            of: user, limit: reach
         ).map { event, mount in
             .init(
                 kind: .radio, station: .init(name: event.stationName, mount: mount), seconds: event.seconds,
@@ -178,7 +196,7 @@ extension APIHandler {
         let merged = (played + listened).enumerated().sorted {
             $0.element.at != $1.element.at ? $0.element.at > $1.element.at : $0.offset < $1.offset
         }
-        return .ok(.init(body: .json(merged.prefix(page.limit).map(\.element))))
+        return .ok(.init(body: .json(merged.dropFirst(page.offset).prefix(page.limit).map(\.element))))
     }
 
     // MARK: Marks, ratings
@@ -200,7 +218,8 @@ extension APIHandler {
 
     func listLikes(_ input: Operations.listLikes.Input) async throws -> Operations.listLikes.Output {
         let user = try await requireUser().user
-        let likes = try await listen.likes(for: user).map(\.api)
+        let page = try Paging(limit: input.query.limit, offset: input.query.offset)
+        let likes = try await listen.likes(for: user, limit: page.limit, offset: page.offset).map(\.api)
         let tag = try APIJSON.entityTag(likes)
         if APIJSON.clientHas(tag) { return .notModified(.init()) }
         return .ok(.init(headers: .init(ETag: tag), body: .json(likes)))
@@ -217,7 +236,9 @@ extension APIHandler {
 
     func listComments(_ input: Operations.listComments.Input) async throws -> Operations.listComments.Output {
         let user = try await requireUser().user
-        let comments = try await listen.comments(on: input.query.parentId, for: user)
+        let page = try Paging(limit: input.query.limit, offset: input.query.offset)
+        let comments = try await listen.comments(
+            on: input.query.parentId, for: user, limit: page.limit, offset: page.offset)
         return .ok(.init(body: .json(comments.map { $0.0.api(canDelete: $0.canDelete) })))
     }
 
@@ -238,7 +259,8 @@ extension APIHandler {
 
     func listPlaylists(_ input: Operations.listPlaylists.Input) async throws -> Operations.listPlaylists.Output {
         let user = try await requireUser().user
-        let lists = try await listen.playlists(for: user).map { listed in
+        let page = try Paging(limit: input.query.limit, offset: input.query.offset)
+        let lists = try await listen.playlists(for: user, page: page).map { listed in
             let images = listed.picture?.images
             if let system = listed.system {
                 return Components.Schemas.Playlist(

@@ -25,7 +25,7 @@ struct ListenPages: Sendable {
             )
         }
         pages.signedInPage(SiteRoutes.listenSearch) { request, account in
-            try await search(request.query("q"), for: account.user, request.t)
+            try await search(request.text("q"), for: account.user, request.t)
         }
         pages.signedInPage(SiteRoutes.liked) { _, account in
             let items = try await listen.likes(for: account.user)

@@ -15,11 +15,17 @@ extension ListenService {
         var action: String
         var ids: [String]?
         var contextID: String?
+        /// The field that named the context (`payload.contextId`, or the seed's `payload.context_id`).
+        var contextField = "payload.contextId"
         var position: Double?
         var places: [Int]?
         var from: Int?
         var to: Int?
         var place: Int?
+        /// With `play`: shuffle on or off (seed 001's Listing 9 sends it); nil keeps the mode.
+        var shuffle: Bool?
+        /// With `play`: the repeat mode to take; nil keeps the mode.
+        var repeatMode: RepeatMode?
     }
 
     struct PlayerView: Sendable {
@@ -162,7 +168,7 @@ extension ListenService {
             }
             var items: [QueueItem] = []
             for text in references {
-                let reference = try Self.reference(text, field: "payload.ids")
+                let reference = try Self.playerReference(text, field: "payload.ids", bareIDIsItem: true)
                 items += try await self.items(of: reference, for: user, store: store).map { QueueItem(mediaID: $0) }
                 guard items.count <= PlayerState.capacity else {
                     throw Problem.invalid(
@@ -177,20 +183,26 @@ extension ListenService {
         case "initialize": return .initialize
         case "play":
             if let context = request.contextID {
-                let reference = try Self.reference(context, field: "payload.contextId")
+                let reference = try Self.playerReference(context, field: request.contextField, bareIDIsItem: false)
                 let items = try await self.items(of: reference, for: user, store: store).map { QueueItem(mediaID: $0) }
                 var start: Int64?
                 if let first = request.ids?.first {
-                    guard case .media(let id) = try Self.reference(first, field: "payload.ids") else {
+                    guard
+                        case .media(let id) = try Self.playerReference(first, field: "payload.ids", bareIDIsItem: true)
+                    else {
                         throw Problem.invalid(
                             FieldProblem(
                                 field: "payload.ids", detail: "With a context, ids names the item to start with."))
                     }
                     start = id
                 }
-                return .play(items: items, startAt: start, contextID: reference.description)
+                return .play(
+                    items: items, startAt: start, contextID: reference.description, shuffle: request.shuffle,
+                    repeatMode: request.repeatMode)
             }
-            return .play(items: try await resolved(request.ids), startAt: nil, contextID: nil)
+            return .play(
+                items: try await resolved(request.ids), startAt: nil, contextID: nil, shuffle: request.shuffle,
+                repeatMode: request.repeatMode)
         case "playback_started": return .playbackStarted
         case "enqueue_next": return .enqueueNext(try await resolved(request.ids))
         case "playback_resume": return .playbackResume
@@ -243,7 +255,7 @@ extension ListenService {
 
     func saveSettings(_ settings: ListenSettings, for user: UserRecord) async throws -> ListenSettings {
         var settings = settings
-        settings.radioRegion = settings.radioRegion.trimmingCharacters(in: .whitespacesAndNewlines)
+        settings.radioRegion = TextRules.trimmed(settings.radioRegion)
         guard settings.radioRegion.count <= 100 else {
             throw Problem.invalid(FieldProblem(field: "radioRegion", detail: "A region has at most 100 characters."))
         }
@@ -257,7 +269,7 @@ extension PlayerAction {
     /// The items this action adds to the queue.
     var mediaIDs: [Int64] {
         switch self {
-        case .play(let items, _, _), .enqueueNext(let items), .restore(let items, _, _): items.map(\.mediaID)
+        case .play(let items, _, _, _, _), .enqueueNext(let items), .restore(let items, _, _): items.map(\.mediaID)
         default: []
         }
     }
@@ -268,8 +280,9 @@ extension PlayerAction {
             items.map { QueueItem(mediaID: $0.mediaID, isHidden: hidden.contains($0.mediaID)) }
         }
         switch self {
-        case .play(let items, let startAt, let contextID):
-            return .play(items: marked(items), startAt: startAt, contextID: contextID)
+        case .play(let items, let startAt, let contextID, let shuffle, let repeatMode):
+            return .play(
+                items: marked(items), startAt: startAt, contextID: contextID, shuffle: shuffle, repeatMode: repeatMode)
         case .enqueueNext(let items): return .enqueueNext(marked(items))
         case .restore(let items, let current, let position):
             return .restore(items: marked(items), current: current, position: position)

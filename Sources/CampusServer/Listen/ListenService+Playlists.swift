@@ -32,15 +32,23 @@ extension ListenService {
         var picture: Picture?
     }
 
-    /// The listener's own playlists, then (unless a caller has no use for them: a Subsonic player
-    /// lists only playlists it can change) the system playlists with their sizes and covers.
-    func playlists(for user: UserRecord, includingSystem: Bool = true) async throws -> [Listed] {
+    /// The listener's own playlists (at most ``ListenerLimits/playlists``), then (unless a caller
+    /// has no use for them: a Subsonic player lists only playlists it can change) the system
+    /// playlists with their sizes and covers: all of them, or the page `page` of that list.
+    func playlists(for user: UserRecord, includingSystem: Bool = true, page: Paging? = nil) async throws -> [Listed] {
         try await database.read { db in
             let store = ListenStore(db)
-            let own = try await store.playlists(userID: user.id)
+            let own = try await store.playlists(userID: user.id, limit: page?.limit, offset: page?.offset ?? 0)
             let pictures = try await store.pictures(playlistIDs: own.map(\.id))
             var result = own.map { Listed(playlist: $0, count: $0.itemCount, picture: pictures[$0.id]) }
-            for system in includingSystem ? SystemPlaylist.allCases : [] {
+            var systems = includingSystem ? SystemPlaylist.allCases : []
+            if let page {
+                // The system playlists come after the listener's own, on the page that reaches them.
+                guard own.count < page.limit else { return result }
+                let ownCount = try await store.playlistCount(userID: user.id)
+                systems = Array(systems.dropFirst(max(0, page.offset - ownCount)).prefix(page.limit - own.count))
+            }
+            for system in systems {
                 let ids = try await store.systemPlaylist(system, userID: user.id, limit: 100)
                 let covered = try await store.media(ids: Array(ids.prefix(20))).first(where: \.hasCover)
                 result.append(
@@ -109,7 +117,13 @@ extension ListenService {
     func createPlaylist(name: String?, kind: MediaKind, for user: UserRecord) async throws -> PlaylistView {
         let name = try Self.playlistName(name)
         let playlist = try await database.write { db in
-            try await ListenStore(db).createPlaylist(userID: user.id, kind: kind, name: name, now: now())
+            let store = ListenStore(db)
+            guard try await store.playlistCount(userID: user.id) < ListenerLimits.playlists else {
+                throw Problem.conflict(
+                    "You keep {limit} playlists already; delete some first.",
+                    ["limit": String(ListenerLimits.playlists)])
+            }
+            return try await store.createPlaylist(userID: user.id, kind: kind, name: name, now: now())
         }
         return PlaylistView(id: String(playlist.id), name: playlist.name, kind: kind, isSystem: false, items: [])
     }

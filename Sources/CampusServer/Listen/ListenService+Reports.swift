@@ -40,11 +40,11 @@ extension ListenService {
             let store = ListenStore(db)
             var named: (title: String, path: String)?
             if let target { named = try await described(target, for: user, store: store) }
+            // Nothing is wrong with the report itself: the listener's waiting reports are many.
             guard try await store.openReportCount(userID: user.id) < ContentReport.openLimit else {
-                throw Problem.invalid(
-                    FieldProblem(
-                        field: "target", detail: "You have {count} reports waiting; the admins will read them first.",
-                        ["count": String(ContentReport.openLimit)]))
+                throw Problem.conflict(
+                    "You have {count} reports waiting; the admins will read them first.",
+                    ["count": String(ContentReport.openLimit)])
             }
             let id = try await store.addReport(userID: user.id, target: target, reason: reason, note: note, now: now())
             guard let report = try await store.report(id: id) else { throw Self.noReport(id) }
@@ -59,11 +59,13 @@ extension ListenService {
         }
     }
 
-    /// The admins' queue: waiting reports oldest first, or the last resolved ones.
-    func reports(resolved: Bool) async throws -> [ReportView] {
+    /// The admins' queue: waiting reports oldest first, or the last resolved ones; `limit` after
+    /// `offset`.
+    func reports(resolved: Bool, limit: Int = 200, offset: Int = 0) async throws -> [ReportView] {
         try await database.read { db in
             let store = ListenStore(db)
-            return try await views(try await store.reports(resolved: resolved, limit: 200), store: store)
+            return try await views(
+                try await store.reports(resolved: resolved, limit: limit, offset: offset), store: store)
         }
     }
 

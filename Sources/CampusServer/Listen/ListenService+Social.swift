@@ -29,17 +29,23 @@ extension ListenService {
                 case .playlist, .system:
                     throw Problem.invalid(FieldProblem(field: "target", detail: "Playlists are not liked or hidden."))
                 }
+                // A new mark counts towards the listener's limit; changing one (a like to a hide) does not.
+                if try await store.marks(userID: user.id, targets: [target]).isEmpty,
+                    try await store.markCount(userID: user.id) >= ListenerLimits.marks
+                {
+                    throw Problem.conflict(
+                        "You keep {limit} likes and hides already; take some back first.",
+                        ["limit": String(ListenerLimits.marks)])
+                }
             }
             try await store.setMark(userID: user.id, target: target, mark, now: now())
         }
     }
 
-    func likes(for user: UserRecord) async throws -> [MediaView] {
+    /// The items the listener liked, the newest like first: `limit` after `offset`.
+    func likes(for user: UserRecord, limit: Int = 1000, offset: Int = 0) async throws -> [MediaView] {
         let ids = try await database.read { db in
-            try await ListenStore(db).marked(userID: user.id, .like, limit: 1000).compactMap { reference -> Int64? in
-                if case .media(let id) = reference { return id }
-                return nil
-            }
+            try await ListenStore(db).likedMedia(userID: user.id, limit: limit, offset: offset)
         }
         return try await mediaViews(ids, for: user)
     }
@@ -60,13 +66,16 @@ extension ListenService {
 
     // MARK: Comments
 
-    func comments(on parentID: Int64, for user: UserRecord) async throws -> [(Comment, canDelete: Bool)] {
+    /// A parent's comments, the newest first: `limit` after `offset`.
+    func comments(on parentID: Int64, for user: UserRecord, limit: Int = 200, offset: Int = 0) async throws
+        -> [(Comment, canDelete: Bool)]
+    {
         try await database.read { db in
             let store = ListenStore(db)
             guard try await store.parent(id: parentID) != nil else {
                 throw Problem.notFound("There is no album or podcast {id}.", ["id": String(parentID)])
             }
-            return try await store.comments(parentID: parentID, limit: 200).map {
+            return try await store.comments(parentID: parentID, limit: limit, offset: offset).map {
                 ($0, $0.authorID == user.id || user.role == .admin)
             }
         }
@@ -83,6 +92,11 @@ extension ListenService {
             let store = ListenStore(db)
             guard try await store.parent(id: parentID) != nil else {
                 throw Problem.notFound("There is no album or podcast {id}.", ["id": String(parentID)])
+            }
+            guard try await store.commentCount(userID: user.id) < ListenerLimits.comments else {
+                throw Problem.conflict(
+                    "You have written {limit} comments already; delete some first.",
+                    ["limit": String(ListenerLimits.comments)])
             }
             let id = try await store.addComment(parentID: parentID, userID: user.id, body: body, now: now())
             guard let comment = try await store.comment(id: id) else {

@@ -253,4 +253,16 @@ struct ListenService: Sendable {
         return reference
     }
 
+    /// A reference in a player request: Campus's own, or as seed 001's client names it
+    /// (``Reference/init(player:bareIDIsItem:)``).
+    static func playerReference(_ text: String, field: String, bareIDIsItem: Bool) throws -> Reference {
+        guard let reference = Reference(player: text, bareIDIsItem: bareIDIsItem) else {
+            throw Problem.invalid(
+                FieldProblem(
+                    field: field,
+                    detail: "“{text}” is not an item such as track:12, album:3, playlist:5 or recently_played.",
+                    ["text": String(text.prefix(40))]))
+        }
+        return reference
+    }
 }

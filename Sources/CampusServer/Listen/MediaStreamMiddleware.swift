@@ -109,10 +109,28 @@ struct MediaStreamMiddleware: RouterMiddleware {
         }
         // An episode of an imported feed plays from where the feed says it is: the listener's
         // device fetches it (in its original quality); Campus never fetches or transcodes it.
-        if let remote {
-            return Response(status: .found, headers: [.location: remote, .cacheControl: "private, max-age=300"])
-        }
+        if let remote { return try redirect(id, to: remote) }
         throw Problem.notFound("There is no media item {id} to stream.", ["id": String(id)])
+    }
+
+    /// Sends a player to where an imported episode plays from (here and in Subsonic's `stream`),
+    /// if Campus may send anyone there: the address rule of the import (``OutboundURL``), judged
+    /// again with the server's own setting, since the URL may have been stored before the rule,
+    /// or by `campus podcast add --allow-private-fetch`.
+    func redirect(_ id: Int64, to remote: String) throws -> Response {
+        do throws(OutboundURL.Refusal) {
+            _ = try OutboundURL(remote, allowPrivate: services.configuration.outbound.allowPrivateAddresses)
+        } catch {
+            switch error {
+            case .notWebURL:
+                throw Problem.notFound("Media item {id} has no http or https URL to play from.", ["id": String(id)])
+            case .privateHost(let host, _):
+                throw Problem.notFound(
+                    "Media item {id} plays from {host}, a loopback, private or link-local address, where Campus sends no player.",
+                    ["id": String(id), "host": String(host.prefix(100))])
+            }
+        }
+        return Response(status: .found, headers: [.location: remote, .cacheControl: "private, max-age=300"])
     }
 
     /// The file as it is, with ranges and validators (the Subsonic API's stream and download too).

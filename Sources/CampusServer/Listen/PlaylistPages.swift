@@ -64,7 +64,7 @@ struct PlaylistPages: Sendable {
             return .redirect(
                 SiteRoutes.playlist.path(created.id),
                 flash: request.t("Playlist “{name}” created.", ["name": created.name]))
-        } catch let problem as Problem where problem.status == .unprocessableContent {
+        } catch let problem as Problem where [.unprocessableContent, .conflict].contains(problem.status) {
             return .redirect(SiteRoutes.playlists.path, flash: request.t.detail(problem), kind: .error)
         }
     }
@@ -84,7 +84,7 @@ struct PlaylistPages: Sendable {
             }
         }
         let view = try await listen.playlist(id, for: account.user)
-        let query = request.query("q")
+        let query = request.text("q")
         var addable: [MediaRow] = []
         if !view.isSystem && view.mine {
             addable = try await listen.addable(id, query: query, for: account.user).prefix(30).map {

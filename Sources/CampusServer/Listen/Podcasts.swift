@@ -14,6 +14,9 @@ public struct PodcastImportSummary: Sendable, Equatable {
     public var title: String
     public var added = 0
     public var updated = 0
+    /// The items left out, each with why: an enclosure Campus would not send a player to
+    /// (``Podcasts/refusal(ofEnclosure:item:allowPrivate:)``).
+    public var skipped: [Phrase] = []
 }
 
 /// Imports podcasts from RSS 2.0 feeds with the iTunes namespace (a URL or a file), and writes
@@ -63,6 +66,11 @@ public struct Podcasts: Sendable {
     /// and adds the podcast, or updates it when it was imported before: episodes are found again
     /// by their guid and keep their ids. Episodes play from the feed's enclosure URLs, which the
     /// listener's device fetches; Campus fetches only the feed and its cover.
+    ///
+    /// An item whose enclosure Campus would not send a player to (``OutboundURL``'s rule: this
+    /// machine or a private network, unless private addresses are allowed) is left out, and the
+    /// summary says why; the rest of the feed is imported. A feed whose every item is left out
+    /// is refused with the first item's reason.
     public func add(_ source: String, allowFiles: Bool = false) async throws -> PodcastImportSummary {
         let data = try await load(source, allowFiles: allowFiles)
         let feed: PodcastFeed
@@ -71,15 +79,16 @@ public struct Podcasts: Sendable {
         } catch let error as FeedError {
             throw Failed(error.phrase)
         }
-        if !allowPrivateAddresses {
-            for (index, episode) in feed.episodes.enumerated() {
-                if let host = URL(string: episode.enclosureURL)?.host, NetworkAddress.isPrivateName(host) {
-                    throw Failed(
-                        detail:
-                            "The enclosure url of item {item} points at {host}, a loopback, private or link-local address.",
-                        ["item": String(index + 1), "host": host])
-                }
-            }
+        let refusals = feed.episodes.enumerated().map { index, episode in
+            Self.refusal(ofEnclosure: episode.enclosureURL, item: index + 1, allowPrivate: allowPrivateAddresses)
+        }
+        let episodes = zip(feed.episodes, refusals).filter { $0.1 == nil }.map { $0.0 }
+        let skipped = refusals.compactMap { $0 }
+        if episodes.isEmpty, let first = skipped.first { throw Failed(first) }
+        if let first = skipped.first {
+            logger.warning(
+                "Podcast items left out",
+                metadata: ["feed": "\(source)", "count": "\(skipped.count)", "first": "\(first.text)"])
         }
         let now = now()
         let summary = try await database.write { db in
@@ -94,9 +103,9 @@ public struct Podcasts: Sendable {
                     kind: .podcast, title: feed.title, authorID: authorID, genreID: genreID, year: nil,
                     description: feed.description, feedURL: source),
                 now: now)
-            var summary = PodcastImportSummary(podcastID: parentID, title: feed.title)
+            var summary = PodcastImportSummary(podcastID: parentID, title: feed.title, skipped: skipped)
             let known = Set(try await store.children(of: parentID, kind: .podcast).map(\.id))
-            for episode in feed.episodes {
+            for episode in episodes {
                 let id = try await store.saveMedia(
                     MediaDraft(
                         kind: .podcastEpisode, parentID: parentID, title: episode.title, authorID: authorID,
@@ -114,6 +123,27 @@ public struct Podcasts: Sendable {
             "Podcast imported",
             metadata: ["feed": "\(source)", "added": "\(summary.added)", "updated": "\(summary.updated)"])
         return summary
+    }
+
+    /// Why Campus would not send a player to an item's enclosure, if it would not: the words
+    /// the import gives for an item it leaves out.
+    static func refusal(ofEnclosure url: String, item: Int, allowPrivate: Bool) -> Phrase? {
+        do throws(OutboundURL.Refusal) {
+            _ = try OutboundURL(url, allowPrivate: allowPrivate)
+            return nil
+        } catch {
+            let number = String(item)
+            switch error {
+            case .notWebURL:
+                return Phrase(
+                    "{field} is not an http or https URL.",
+                    parts: ["field": Phrase("The enclosure url of item {item}", ["item": number])])
+            case .privateHost(let host, _):
+                return Phrase(
+                    "The enclosure url of item {item} points at {host}, a loopback, private or link-local address.",
+                    ["item": number, "host": String(host.prefix(100))])
+            }
+        }
     }
 
     private var fetcher: OutboundFetch {

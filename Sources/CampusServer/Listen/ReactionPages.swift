@@ -34,7 +34,11 @@ struct ReactionPages: Sendable {
     @Sendable func mark(_ request: PageRequest, _ account: Authenticated, _ form: MarkForm) async throws -> PageAnswer {
         let target = try ListenService.reference(form.target, field: "target")
         let mark = form.mark.flatMap(ListenStore.Mark.init(rawValue:))
-        try await listen.mark(target, mark, for: account.user)
+        do {
+            try await listen.mark(target, mark, for: account.user)
+        } catch let problem as Problem where problem.status == .conflict {
+            return .redirect(SignInPages.safeNext(form.back), flash: request.t.detail(problem), kind: .error)
+        }
         let message =
             switch mark {
             case .like: request.t("Liked.")
@@ -63,7 +67,7 @@ struct ReactionPages: Sendable {
         let back = SignInPages.safeNext(form.back)
         do {
             _ = try await listen.comment(on: form.parentId ?? 0, form.body ?? "", by: account.user)
-        } catch let problem as Problem where problem.status == .unprocessableContent {
+        } catch let problem as Problem where [.unprocessableContent, .conflict].contains(problem.status) {
             return .redirect(back, flash: request.t.detail(problem), kind: .error)
         }
         return .redirect(back, flash: request.t("Your comment is posted."))

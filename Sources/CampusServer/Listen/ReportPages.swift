@@ -88,7 +88,7 @@ struct ReportPages: Sendable {
         let reason = form.reason.flatMap(ContentReport.Reason.init(rawValue:)) ?? (target == nil ? .feedback : .other)
         do {
             _ = try await listen.report(target: target, reason: reason, note: form.note, by: account.user)
-        } catch let problem as Problem where problem.status == .unprocessableContent {
+        } catch let problem as Problem where [.unprocessableContent, .conflict].contains(problem.status) {
             let again =
                 reason == .feedback
                 ? SiteRoutes.feedback.path

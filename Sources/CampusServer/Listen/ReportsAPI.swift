@@ -15,7 +15,10 @@ extension APIHandler {
 
     func listReports(_ input: Operations.listReports.Input) async throws -> Operations.listReports.Output {
         _ = try await requireAdmin()
-        return .ok(.init(body: .json(try await listen.reports(resolved: input.query.resolved ?? false).map(\.api))))
+        let page = try Paging(limit: input.query.limit, offset: input.query.offset)
+        let reports = try await listen.reports(
+            resolved: input.query.resolved ?? false, limit: page.limit, offset: page.offset)
+        return .ok(.init(body: .json(reports.map(\.api))))
     }
 
     func resolveReport(_ input: Operations.resolveReport.Input) async throws -> Operations.resolveReport.Output {

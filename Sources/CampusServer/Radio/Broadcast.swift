@@ -68,8 +68,10 @@ final class Broadcast: Sendable {
     var titleChanges: Int { state.withLockedValue { $0.titleChanges } }
 
     /// Sets the title if it was not set since `changes` (what `titleChanges` said) or, without
-    /// `changes`, at once.
-    func setTitle(_ title: String, ifUnchangedSince changes: Int? = nil) {
+    /// `changes`, at once; as the station keeps a title (``Station/nowPlaying(said:)``), whoever
+    /// said it (a source here, the database's word of another instance's).
+    func setTitle(_ said: String, ifUnchangedSince changes: Int? = nil) {
+        let title = Station.nowPlaying(said: said)
         let changed = state.withLockedValue { state -> Bool in
             if let changes, state.titleChanges != changes { return false }
             state.titleChanges += 1
@@ -162,6 +164,17 @@ final class Broadcast: Sendable {
         // Finished outside the lock: finishing runs the listener's termination handler.
         for listener in dropped { listener.finish() }
         return heard
+    }
+
+    /// Forgets the last audio of the feed `token`, which stops for a while (a fallback that
+    /// nobody hears): who comes later does not hear it first, out of date.
+    func forgetRecent(token: Int) {
+        state.withLockedValue { state in
+            guard state.feedToken == token else { return }
+            state.recent = []
+            state.recentBytes = 0
+            state.gathering = ByteBuffer()
+        }
     }
 
     /// Ends the broadcast: what was gathered goes out, then every listener's stream ends.

@@ -120,7 +120,8 @@ final class LiveRadio: Service, Sendable {
     }
 
     /// The source is gone: its recording is completed, and listeners go on with the station's
-    /// fallback, or their streams end.
+    /// fallback (which plays while somebody listens: with nobody, it waits for the next one), or
+    /// their streams end.
     private func sourceEnded(_ broadcast: Broadcast, token: Int, recorder: BroadcastRecorder?, titles: [String]) async {
         let mount = broadcast.station.mount
         logger.notice("source gone", metadata: ["mount": "\(mount)"])
@@ -137,7 +138,7 @@ final class LiveRadio: Service, Sendable {
                 episodes, into: broadcast, token: fallbackToken, slots: slots, said: said, logger: logger)
             {
                 fallbacks.withLockedValue { $0[mount] = fallback }
-                logger.notice("fallback playing", metadata: ["mount": "\(mount)", "episodes": "\(episodes.count)"])
+                logger.notice("fallback on the air", metadata: ["mount": "\(mount)", "episodes": "\(episodes.count)"])
                 return
             }
         }
@@ -244,7 +245,9 @@ final class LiveRadio: Service, Sendable {
         return announcement
     }
 
-    /// The source says what plays (on any instance): the holder's broadcast and the relays show it.
+    /// The source says what plays (on any instance): the holder's broadcast and the relays show it,
+    /// as the station keeps a title (``Station/nowPlaying(said:)``: one line, without control
+    /// characters, which the recording's name, the API and Subsonic's XML repeat).
     /// Written to the announcement before it is set here: a renewal that read the old title before
     /// this write finds the title changed here since, and keeps it
     /// (`Broadcast.setTitle(_:ifUnchangedSince:)`). The two orders of a source's connection here
@@ -252,7 +255,8 @@ final class LiveRadio: Service, Sendable {
     /// then the broadcast looked up) leave the title in both places: a write that comes before the
     /// announcement finds no row, but then the broadcast it finds was taken after the announcement,
     /// and the title is written again; a write between the two is read by `connect`.
-    func setTitle(mount: String, _ title: String) async throws -> Bool {
+    func setTitle(mount: String, _ said: String) async throws -> Bool {
+        let title = Station.nowPlaying(said: said)
         let fresh = now().addingTimeInterval(-Self.freshness)
         let write = { [database] in
             try await database.write { db in try await RadioStore(db).setTitle(mount: mount, title, freshSince: fresh) }
@@ -287,5 +291,37 @@ final class LiveRadio: Service, Sendable {
         return Status(
             onAir: true, live: holder.live, listeners: hub.broadcast(mount: mount)?.listenerCount ?? 0,
             title: holder.title, since: holder.startedAt)
+    }
+}
+
+extension LiveRadio {
+    /// Puts a station that no source sends to on the air with its programme, as if a source had
+    /// just left it (the demo's station, issue 35): MP3 at 128 kbit/s until a source connects and
+    /// takes the listeners over. False when the station is on the air already, here or on another
+    /// instance, or has nothing to play (no programme episodes with a file, no ffmpeg, no slot).
+    func playProgramme(_ station: Station) async -> Bool {
+        let mount = station.mount
+        guard hub.broadcast(mount: mount) == nil, await announcement(of: mount) == nil else { return false }
+        let episodes = await fallbackEpisodes(station)
+        guard !episodes.isEmpty, let (broadcast, token) = hub.take(station, contentType: "audio/mpeg", feed: .fallback)
+        else { return false }
+        guard (try? await announce(mount, contentType: broadcast.contentType, live: false)) ?? false else {
+            broadcast.finish()
+            return false
+        }
+        let said: @Sendable (String) -> Void = { [self] title in
+            perform { [self] in _ = try? await setTitle(mount: mount, title) }
+        }
+        guard
+            let fallback = RadioFallback.start(
+                episodes, into: broadcast, token: token, slots: slots, said: said, logger: logger)
+        else {
+            await withdrawMount(mount)
+            broadcast.finish()
+            return false
+        }
+        fallbacks.withLockedValue { $0[mount] = fallback }
+        logger.notice("programme playing", metadata: ["mount": "\(mount)", "episodes": "\(episodes.count)"])
+        return true
     }
 }

@@ -7,7 +7,13 @@ import NIOCore
 /// What a station plays while its source is gone, as an Icecast fallback mount does: its
 /// programme's episodes one after another, in a loop, each transcoded by ffmpeg at its own pace
 /// to the broadcast's format, so that listeners go on hearing the station without reconnecting.
-/// It holds a transcode slot while it plays; a source that connects again takes over.
+/// A source that connects again takes over.
+///
+/// It plays only while someone listens (a listener here, or another instance's relay): with
+/// nobody for ``idleGrace`` it stops ffmpeg and rests, the station still on the air, and the
+/// next listener starts it again (on demand, as Icecast's on-demand relays). While it plays it
+/// holds a slot of the fallbacks' own (`Services.fallbackSlots`), never one of the listeners'
+/// transcodes.
 final class RadioFallback: Sendable {
     /// An episode it plays: what the station says is playing, and the file.
     struct Episode: Sendable, Equatable {
@@ -15,7 +21,23 @@ final class RadioFallback: Sendable {
         var path: String
     }
 
+    /// How one episode's playing ended.
+    enum Outcome: Sendable, Equatable {
+        /// To its end (or until the fallback stopped).
+        case played
+        /// ffmpeg wrote nothing.
+        case failed
+        /// Nobody listened for ``idleGrace``: ffmpeg stopped, the fallback rests.
+        case unheard
+    }
+
     private let task: NIOLockedValueBox<Task<Void, Never>?> = .init(nil)
+
+    /// How long a fallback plays on after its last listener left (a player that reconnects finds
+    /// it playing); then ffmpeg stops until somebody listens.
+    static let idleGrace = Duration.seconds(5)
+    /// How often a resting fallback looks for a listener.
+    static let restInterval = Duration.milliseconds(250)
 
     /// ffmpeg's output options that make audio a listener of `contentType` decodes; nil for a
     /// type Campus cannot make.
@@ -28,12 +50,13 @@ final class RadioFallback: Sendable {
         }
     }
 
-    /// Starts playing `episodes` into the broadcast's feed `token`; nil when there is nothing to
-    /// play, no ffmpeg, no format for the broadcast, or no transcode slot free.
-    /// `said` is told each episode's title as it starts.
+    /// Starts the fallback of the broadcast's feed `token`: it plays `episodes` whenever somebody
+    /// listens; nil when there is nothing to play, no ffmpeg, or no format for the broadcast.
+    /// `said` is told each episode's title as it comes next (also while nobody listens: it is
+    /// what a listener would hear).
     static func start(
         _ episodes: [Episode], into broadcast: Broadcast, token: Int, slots: TranscodeSlots,
-        said: @escaping @Sendable (String) -> Void, logger: Logger
+        said: @escaping @Sendable (String) -> Void, logger: Logger, idleGrace: Duration = RadioFallback.idleGrace
     ) -> RadioFallback? {
         guard !episodes.isEmpty, let ffmpeg = ExternalTool.ffmpeg.path,
             let output = output(for: broadcast.contentType)
@@ -41,19 +64,32 @@ final class RadioFallback: Sendable {
         let mount = broadcast.station.mount
         let fallback = RadioFallback()
         let task = Task {
+            var next = 0
             var failedInARow = 0
+            var lastSaid: String?
             while !Task.isCancelled, broadcast.feedToken == token, failedInARow < episodes.count {
-                for episode in episodes {
-                    guard !Task.isCancelled, broadcast.feedToken == token else { return }
-                    guard let slot = try? slots.take(for: "radio/\(mount)") else {
-                        logger.warning("No transcode slot for a radio fallback", metadata: ["mount": "\(mount)"])
-                        try? await Task.sleep(for: .seconds(5))
-                        continue
-                    }
+                let episode = episodes[next]
+                if episode.title != lastSaid {
                     said(episode.title)
-                    let played = await play(episode, ffmpeg: ffmpeg, output: output, slot: slot, broadcast, token)
-                    failedInARow = played ? 0 : failedInARow + 1
-                    if failedInARow >= episodes.count { break }
+                    lastSaid = episode.title
+                }
+                guard await waitForListener(broadcast, token) else { return }
+                guard let slot = try? slots.take(for: "radio/\(mount)") else {
+                    logger.warning("No transcode slot for a radio fallback", metadata: ["mount": "\(mount)"])
+                    try? await Task.sleep(for: .seconds(5))
+                    continue
+                }
+                let outcome = await play(
+                    episode, ffmpeg: ffmpeg, output: output, slot: slot, broadcast, token, idleGrace: idleGrace)
+                switch outcome {
+                case .played, .failed:
+                    failedInARow = outcome == .played ? 0 : failedInARow + 1
+                    next = (next + 1) % episodes.count
+                case .unheard:
+                    // The episode starts again for the next listener, without the last seconds
+                    // of before as its burst.
+                    broadcast.forgetRecent(token: token)
+                    logger.info("radio fallback resting", metadata: ["mount": "\(mount)"])
                 }
             }
             if failedInARow > 0 {
@@ -64,23 +100,40 @@ final class RadioFallback: Sendable {
         return fallback
     }
 
-    /// Plays one episode to its end (or until stopped); false when ffmpeg wrote nothing.
+    /// Waits until the broadcast has a listener; false when the fallback is to stop instead.
+    private static func waitForListener(_ broadcast: Broadcast, _ token: Int) async -> Bool {
+        while broadcast.listenerCount == 0 {
+            guard !Task.isCancelled, broadcast.feedToken == token, !broadcast.hasEnded else { return false }
+            try? await Task.sleep(for: restInterval)
+        }
+        return !Task.isCancelled && broadcast.feedToken == token
+    }
+
+    /// Plays one episode to its end, until stopped, or until nobody listened for `idleGrace`.
     private static func play(
         _ episode: Episode, ffmpeg: String, output: [String], slot: TranscodeSlots.Slot, _ broadcast: Broadcast,
-        _ token: Int
-    ) async -> Bool {
+        _ token: Int, idleGrace: Duration
+    ) async -> Outcome {
         guard
             let job = try? TranscodeJob.start(
                 ffmpeg: ffmpeg, file: episode.path, output: output, realTime: true, slot: slot)
-        else { return false }
+        else { return .failed }
         defer { job.stop() }
-        var wrote = false
-        return await withTaskCancellationHandler {
+        return await withTaskCancellationHandler { () async -> Outcome in
+            var wrote = false
+            var unheardSince: ContinuousClock.Instant?
             while broadcast.feedToken == token, let chunk = try? await job.read(), !chunk.isEmpty {
                 wrote = true
                 broadcast.deliver(ByteBuffer(bytes: chunk), token: token)
+                if broadcast.listenerCount > 0 {
+                    unheardSince = nil
+                } else if let since = unheardSince {
+                    if ContinuousClock.now - since >= idleGrace { return .unheard }
+                } else {
+                    unheardSince = ContinuousClock.now
+                }
             }
-            return wrote
+            return wrote ? .played : .failed
         } onCancel: {
             job.interrupt()
         }

@@ -126,8 +126,8 @@ struct RadioPages: Sendable {
         let settings = try await services.listen.settings(for: account.user)
         // The listener's radio region picks the stations shown first; `region=` (empty: all) overrides it.
         let asked = request.request.uri.queryParameters["region"] != nil
-        let region = asked ? request.query("region", maxLength: Station.regionLength) ?? "" : settings.radioRegion
-        let genre = request.query("genre", maxLength: Station.genreLength)
+        let region = asked ? request.text("region", maxLength: Station.regionLength) ?? "" : settings.radioRegion
+        let genre = request.text("genre", maxLength: Station.genreLength)
         let shown = all.filter { station in
             (region.isEmpty || station.region.caseInsensitiveCompare(region) == .orderedSame)
                 && (genre.map { station.genre.caseInsensitiveCompare($0) == .orderedSame } ?? true)

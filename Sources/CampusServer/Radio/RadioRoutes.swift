@@ -1,5 +1,6 @@
 import CampusHTTP
 import Foundation
+import HTTPInput
 import HTTPTypes
 import Hummingbird
 import Listen
@@ -33,31 +34,53 @@ struct RadioRoutes: Sendable {
     // MARK: Sources
 
     /// A source connects: its station's password, a mount without another source, then its
-    /// audio goes to the station's listeners for as long as it sends.
+    /// audio goes to the station's listeners for as long as it sends. Only a source's connection
+    /// broadcasts (a `PUT` that came after another request on its connection is refused first:
+    /// nothing is announced, recorded or taken from the fallback); every refusal closes it.
     func broadcast(_ request: Request, _ context: CampusRequestContext) async throws -> Response {
         let mount = context.parameters.get("mount") ?? ""
-        let station = try await authenticate(request, mount: mount)
-        let type = request.headers[.contentType].map { String($0.prefix(100)) } ?? "audio/mpeg"
-        let feed = try await services.liveRadio.connect(station, contentType: type)
-        guard await LiveSourceHandler.accept(on: context.channel, feed) else {
-            feed.ended()
-            throw Problem(
-                .badRequest, detail: "Broadcast with an Icecast source client: PUT or SOURCE, then the audio.",
-                headers: [.connection: "close"])
+        let refusal = Problem(
+            .badRequest, detail: "Broadcast with an Icecast source client: PUT or SOURCE, then the audio.",
+            headers: [.connection: "close"])
+        do {
+            guard await LiveSourceHandler.isSource(on: context.channel) else { throw refusal }
+            let station = try await authenticate(request, mount: mount)
+            let type = Self.contentType(request.headers[.contentType])
+            let feed = try await services.liveRadio.connect(station, contentType: type)
+            guard await LiveSourceHandler.accept(on: context.channel, feed) else {
+                feed.ended()  // The source left between the two: as any source that leaves.
+                throw refusal
+            }
+            services.logger.notice("source connected", metadata: ["mount": "\(mount)", "type": "\(type)"])
+            return Response(status: .ok, headers: [.contentLength: "0"])
+        } catch let problem as Problem {
+            var closing = problem
+            closing.headers[.connection] = "close"
+            throw closing
         }
-        services.logger.notice("source connected", metadata: ["mount": "\(mount)", "type": "\(type)"])
-        return Response(status: .ok, headers: [.contentLength: "0"])
     }
 
-    /// The station at `mount` if the request's Basic credentials carry its source password.
+    /// The type a source says it sends (what listeners get as their `Content-Type`): printable
+    /// ASCII of at most 100 characters, else MP3, as Icecast takes a source without one.
+    static func contentType(_ said: String?) -> String {
+        guard let said, !said.isEmpty, said.utf8.count <= 100, said.utf8.allSatisfy({ (0x20...0x7E).contains($0) })
+        else { return "audio/mpeg" }
+        return said
+    }
+
+    /// The station at `mount` if the request's Basic credentials carry its source password;
+    /// 429 for an address that tried too many wrong ones (`StationService.authenticateSource`).
     func authenticate(_ request: Request, mount: String) async throws -> Station {
-        let challenge: HTTPFields = [.wwwAuthenticate: "Basic realm=\"Campus radio\"", .connection: "close"]
+        let challenge: HTTPFields = [.wwwAuthenticate: "Basic realm=\"Campus radio\""]
         guard let password = Self.basicPassword(request.headers[.authorization]) else {
             throw Problem(
                 .unauthorized, detail: "A source logs in as source with its station's password (HTTP Basic).",
                 headers: challenge)
         }
-        guard let station = try await stations.authenticateSource(mount: mount, password: password) else {
+        let address = RequestScope.current?.address ?? "unknown"
+        guard let station = try await stations.authenticateSource(mount: mount, password: password, from: address)
+        else {
+            services.logger.notice("wrong source password", metadata: ["mount": "\(mount)", "address": "\(address)"])
             throw Problem(.unauthorized, detail: "The source password is wrong.", headers: challenge)
         }
         return station
@@ -73,17 +96,21 @@ struct RadioRoutes: Sendable {
     }
 
     /// `/admin/metadata?mount=/radio/campus&mode=updinfo&song=Artist - Title`, as Icecast takes
-    /// it from sources, with the station's source password.
+    /// it from sources, with the station's source password. The query is decoded once (`+` is a
+    /// space); the song is UTF-8, or ISO-8859-1 when it is not UTF-8 or `charset` says so (what
+    /// Icecast assumes of MP3 sources). What the source says is kept as one line without control
+    /// characters (``Station/nowPlaying(said:)``): a title is never refused, as Icecast refuses none.
     func updateMetadata(_ request: Request) async throws -> Response {
-        let query = request.uri.queryParameters
-        var mount = String(query["mount"] ?? "")
+        let fields = URLEncodedForm.byteFields(in: request.uri.query ?? "")
+        func field(_ name: String) -> [UInt8]? { fields.first { $0.name == name }?.value }
+        var mount = String(decoding: field("mount") ?? [], as: UTF8.self)
         for prefix in [Self.prefix, "/"] where mount.hasPrefix(prefix) { mount = String(mount.dropFirst(prefix.count)) }
-        guard query["mode"] == "updinfo" else {
+        guard field("mode") == Array("updinfo".utf8) else {
             throw Problem.badRequest("Only mode=updinfo is supported.")
         }
         let station = try await authenticate(request, mount: mount)
-        let song = String(query["song"] ?? "").replacingOccurrences(of: "+", with: " ")
-        let title = String((song.removingPercentEncoding ?? song).prefix(500))
+        let charset = field("charset").map { String(decoding: $0, as: UTF8.self) }
+        let title = Self.text(field("song") ?? [], charset: charset)
         guard try await services.liveRadio.setTitle(mount: station.mount, title) else {
             throw Problem.notFound("{mount} is not on the air.", ["mount": station.mount])
         }
@@ -91,6 +118,18 @@ struct RadioRoutes: Sendable {
             #"<?xml version="1.0"?>\#n<iceresponse><message>Metadata update successful</message><return>1</return></iceresponse>\#n"#
         return Response(
             status: .ok, headers: [.contentType: "text/xml"], body: .init(byteBuffer: ByteBuffer(string: body)))
+    }
+
+    /// Bytes a source sent as text: UTF-8, or ISO-8859-1 (each byte its code point) when they are
+    /// not UTF-8 or `charset` names ISO-8859-1.
+    static func text(_ bytes: [UInt8], charset: String?) -> String {
+        let latin1: Set<String> = ["iso-8859-1", "iso8859-1", "latin1", "latin-1", "l1"]
+        if !latin1.contains(charset?.lowercased() ?? ""), let text = String(validating: bytes, as: UTF8.self) {
+            return text
+        }
+        var scalars = String.UnicodeScalarView()
+        scalars.append(contentsOf: bytes.map { Unicode.Scalar($0) })
+        return String(scalars)
     }
 
     // MARK: Listeners

@@ -13,6 +13,12 @@ struct StationService: Sendable {
     let database: Database
     let hasher: PasswordHasher
     let now: @Sendable () -> Date
+    /// Wrong source passwords, per address and mount: the login throttle's rule, kept apart from
+    /// logins and in memory (``FailureMemory``).
+    var sourceFailures = FailureMemory<SourceFailure>(throttle: LoginThrottle())
+
+    /// Why a source was refused, as ``FailureMemory`` keeps it.
+    enum SourceFailure: Sendable { case wrongPassword }
 
     /// A station as written: what a form, the API or the command line sends. A new station needs
     /// a source password; a change without one keeps the old.
@@ -141,16 +147,46 @@ struct StationService: Sendable {
     }
 
     /// The station a source may broadcast to: its mount exists and the password is its own.
-    /// nil for a wrong password; 404 for a mount no station has.
-    func authenticateSource(mount: String, password: String) async throws -> Station? {
+    /// nil for a wrong password; 404 for a mount no station has; 429 while `address` has tried
+    /// too many wrong passwords for the mount (then the password is not even checked), as a login
+    /// is throttled, but counted apart from logins: neither locks the other out.
+    func authenticateSource(mount: String, password: String, from address: String) async throws -> Station? {
         let station = try await station(mount: mount)
+        let scope = "source \(station.mount) \(address)"
+        let digest = Token.hash(password)
+        switch sourceFailures.begin(scope: scope, digest: digest, now: now()) {
+        case .allowed: break
+        case .failedBefore: return nil
+        case .blocked(let seconds): throw Self.tooManyWrongPasswords(retryAfterSeconds: seconds)
+        }
         guard
             let hash = try await database.read({ db in
                 try await RadioStore(db).sourcePasswordHash(stationID: station.id)
             }),
             try await hasher.verify(password, hash: hash)
-        else { return nil }
+        else {
+            sourceFailures.failed(.wrongPassword, scope: scope, digest: digest, now: now())
+            return nil
+        }
+        sourceFailures.succeeded(scope: scope, digest: digest)
         return station
+    }
+
+    /// 429: the address tried too many wrong source passwords; it may try again after
+    /// `retryAfterSeconds`.
+    static func tooManyWrongPasswords(retryAfterSeconds: Int) -> Problem {
+        let minutes = (retryAfterSeconds + 59) / 60
+        let values = ["minutes": String(minutes)]
+        if minutes == 1 {
+            return Problem(
+                .tooManyRequests, type: "/problems/too-many-attempts", title: "Too many failed attempts",
+                detail: "Too many wrong source passwords from your address. Try again in {minutes} minute.", values,
+                headers: [.retryAfter: String(retryAfterSeconds)])
+        }
+        return Problem(
+            .tooManyRequests, type: "/problems/too-many-attempts", title: "Too many failed attempts",
+            detail: "Too many wrong source passwords from your address. Try again in {minutes} minutes.", values,
+            headers: [.retryAfter: String(retryAfterSeconds)])
     }
 
     /// 422 unless `id` names a radio programme of the catalogue.
@@ -172,7 +208,7 @@ struct StationService: Sendable {
     static func checked(_ draft: Draft, id: Int64, new: Bool) throws -> Station {
         var validator = Validator()
         func line(_ text: String, _ field: String, limit: Int, required: Bool) -> String {
-            let trimmed = text.trimmingCharacters(in: .whitespaces)
+            let trimmed = TextRules.trimmed(text)
             if required, trimmed.isEmpty {
                 validator.add(FieldProblem(field: field, detail: "{field} is empty.", ["field": field]))
             } else if var problem = TextRules.problem(in: trimmed, limit: limit) {
@@ -184,7 +220,7 @@ struct StationService: Sendable {
         let name = line(draft.name, "name", limit: Station.nameLength, required: true)
         let genre = line(draft.genre, "genre", limit: Station.genreLength, required: false)
         let region = line(draft.region, "region", limit: Station.regionLength, required: false)
-        let description = draft.description.trimmingCharacters(in: .whitespacesAndNewlines)
+        let description = TextRules.trimmed(draft.description)
         if var problem = TextRules.problem(in: description, limit: Station.descriptionLength, multiline: true) {
             problem.values["field"] = "description"
             validator.add(FieldProblem(field: "description", problem))

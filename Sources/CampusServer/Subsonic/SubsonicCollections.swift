@@ -73,7 +73,7 @@ struct SubsonicCollections: Sendable {
         }
         guard !ids.isEmpty else { throw SubsonicError.missing("id") }
         let now = services.now()
-        let times = call.values("time").map { Int64($0).map { Date(timeIntervalSince1970: Double($0) / 1000) } }
+        let times = try call.moments("time")
         if call.bool("submission") == false {
             guard let last = ids.last else { return .empty }
             _ = try await listen.media(last, for: user)
@@ -107,7 +107,7 @@ struct SubsonicCollections: Sendable {
         node.set("owner", owner.email)
         node.set("public", isPublic)
         node.set("songCount", count)
-        node.set("duration", Int(duration.rounded()))
+        node.set("duration", wholeSeconds: duration)
         node.set("created", updated ?? owner.createdAt)
         node.set("changed", updated ?? owner.createdAt)
         return node
@@ -208,7 +208,7 @@ struct SubsonicCollections: Sendable {
             "bookmark",
             list: try await listen.bookmarks(for: user).map { item, position, at in
                 var bookmark = SubsonicNode()
-                bookmark.set("position", Int64(position * 1000))
+                bookmark.set("position", milliseconds: position)
                 bookmark.set("username", user.email)
                 bookmark.set("created", at)
                 bookmark.set("changed", at)
@@ -221,8 +221,8 @@ struct SubsonicCollections: Sendable {
     func createBookmark(_ call: SubsonicCall) async throws -> SubsonicReply {
         let user = try call.user
         guard case .song(let id) = try call.id() else { throw SubsonicError(.notFound, "There is no such song.") }
-        guard let position = try call.int("position") else { throw SubsonicError.missing("position") }
-        try await listen.saveBookmark(id, position: Double(max(0, position)) / 1000, for: user)
+        guard let position = try call.position("position") else { throw SubsonicError.missing("position") }
+        try await listen.saveBookmark(id, position: position, for: user)
         return .empty
     }
 

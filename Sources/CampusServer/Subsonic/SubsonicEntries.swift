@@ -94,7 +94,7 @@ enum SubsonicEntry {
         node.set("contentType", item.contentType)
         let suffix = suffix(item.contentType)
         node.set("suffix", suffix)
-        node.set("duration", Int(item.duration.rounded()))
+        node.set("duration", wholeSeconds: item.duration)
         node.set("bitRate", item.bitrate)
         node.set("path", path(item, suffix: suffix))
         node.set("isVideo", false)
@@ -105,7 +105,7 @@ enum SubsonicEntry {
         node.set("artistId", item.author.map { SubsonicID.artist($0.id).description })
         node.set("type", type(item.kind))
         node.set("mediaType", "song")
-        if let position = view.resumePosition { node.set("bookmarkPosition", Int64(position * 1000)) }
+        node.set("bookmarkPosition", milliseconds: view.resumePosition)
         node.set("explicitStatus", item.isExplicit ? "explicit" : "")
         return node
     }
@@ -119,7 +119,7 @@ enum SubsonicEntry {
         node.set("artistId", parent.author.map { SubsonicID.artist($0.id).description })
         if parent.hasCover { node.set("coverArt", SubsonicID.album(parent.id).description) }
         node.set("songCount", parent.itemCount)
-        node.set("duration", Int(parent.duration.rounded()))
+        node.set("duration", wholeSeconds: parent.duration)
         node.set("created", parent.updatedAt)
         node.set("starred", starred)
         node.set("year", parent.year)
@@ -142,7 +142,7 @@ enum SubsonicEntry {
         node.set("year", parent.year)
         node.set("genre", parent.genre?.name)
         if parent.hasCover { node.set("coverArt", SubsonicID.album(parent.id).description) }
-        node.set("duration", Int(parent.duration.rounded()))
+        node.set("duration", wholeSeconds: parent.duration)
         node.set("songCount", parent.itemCount)
         node.set("created", parent.updatedAt)
         node.set("starred", starred)

@@ -1,5 +1,6 @@
 import CampusHTTP
 import Foundation
+import HTTPInput
 import HTTPTypes
 import Hummingbird
 import Listen
@@ -28,15 +29,12 @@ struct SubsonicMedia: Sendable {
         guard case .song(let id) = try call.id() else { throw SubsonicError(.notFound, "There is no such song.") }
         let (file, remote) = try await streamer.sources.source(id, database: services.database)
         guard let file else {
-            if let remote {
-                return .response(
-                    Response(status: .found, headers: [.location: remote, .cacheControl: "private, max-age=300"]))
-            }
+            if let remote { return .response(try streamer.redirect(id, to: remote)) }
             throw SubsonicError(.notFound, "There is no such song.")
         }
         let format = call.value("format") ?? ""
         let maxBitRate = try call.int("maxBitRate") ?? 0
-        let offset = max(0, try call.int("timeOffset") ?? 0)
+        let offset = try call.int("timeOffset", default: 0, in: 0...SubsonicCall.longestPosition)
         var bitrate: Int?
         if !download, format != "raw" {
             if offset > 0 || (!format.isEmpty && format != SubsonicEntry.suffix(file.contentType)) {
@@ -51,8 +49,8 @@ struct SubsonicMedia: Sendable {
             if download {
                 let name = SubsonicEntry.path(
                     try await services.listen.media(id, for: user).item, suffix: SubsonicEntry.suffix(file.contentType))
-                response.headers[.contentDisposition] =
-                    "attachment; filename*=UTF-8''\(Self.percentEncoded((name as NSString).lastPathComponent))"
+                response.headers[.contentDisposition] = ContentDisposition.attachment(
+                    filename: (name as NSString).lastPathComponent)
             }
             return .response(response)
         }
@@ -60,10 +58,6 @@ struct SubsonicMedia: Sendable {
             try await streamer.transcoded(
                 file.path, id: id, bitrate: min(max(bitrate, MediaStreamMiddleware.bitrates.lowerBound), 320),
                 head: call.request.method == .head, holder: "user:\(user.id)", startAt: offset))
-    }
-
-    static func percentEncoded(_ text: String) -> String {
-        text.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "file"
     }
 
     func coverArt(_ call: SubsonicCall) async throws -> SubsonicReply {

@@ -22,7 +22,7 @@ struct SubsonicPlayQueue: Sendable {
         var node = SubsonicNode()
         if let current = state.currentItem {
             node.set("current", SubsonicID.song(current.mediaID).description)
-            node.set("position", Int64(state.position * 1000))
+            node.set("position", milliseconds: state.position)
         }
         node.set("username", user.email)
         node.set("changed", try await listen.playerChanged(for: user) ?? user.createdAt)
@@ -48,7 +48,7 @@ struct SubsonicPlayQueue: Sendable {
             }
             current = number
         }
-        let position = Double(max(0, try call.int("position") ?? 0)) / 1000
+        let position = try call.position("position") ?? 0
         _ = try await listen.restoreQueue(ids, current: current, position: position, for: user)
         return .empty
     }

@@ -1,11 +1,8 @@
+import Formats
 import Foundation
 import Hummingbird
 import Localization
 import NIOCore
-
-#if canImport(FoundationXML)
-    import FoundationXML
-#endif
 
 /// One element of a Subsonic answer: attributes, child elements and text, written as XML
 /// (`<song id="tr-3" …/>`) or as Subsonic's JSON (`"song": {"id": "tr-3", …}`). A child is one
@@ -74,6 +71,23 @@ struct SubsonicNode: Sendable, Encodable {
         if let value { attributes.append((name, .bool(value))) }
     }
 
+    /// Seconds (a duration) as a whole number of seconds.
+    mutating func set(_ name: String, wholeSeconds seconds: Double?) {
+        if let seconds { attributes.append((name, .int(Self.whole(seconds)))) }
+    }
+
+    /// Seconds (a position) as Subsonic's milliseconds.
+    mutating func set(_ name: String, milliseconds seconds: Double?) {
+        if let seconds { attributes.append((name, .int(Self.whole(seconds * 1000)))) }
+    }
+
+    /// A stored number as a whole one, whatever it holds: rounded, 0 when it is not finite,
+    /// and within ±2^53 (`Int64(_:)` of a larger Double stops the process).
+    static func whole(_ value: Double) -> Int64 {
+        guard value.isFinite else { return 0 }
+        return Int64(min(max(value.rounded(), -9_007_199_254_740_992), 9_007_199_254_740_992))
+    }
+
     /// A date as Subsonic writes them: ISO 8601 in UTC.
     mutating func set(_ name: String, _ value: Date?) {
         if let value { attributes.append((name, .string(Self.dateText(value)))) }
@@ -114,24 +128,26 @@ struct SubsonicNode: Sendable, Encodable {
 
     // MARK: XML
 
-    /// This node as the XML element `name` (FoundationXML writes it and escapes its text).
-    func element(named name: String) -> XMLElement {
-        let element = XMLElement(name: name)
-        for (attribute, value) in attributes {
-            if let node = XMLNode.attribute(withName: attribute, stringValue: value.text) as? XMLNode {
-                element.addAttribute(node)
-            }
+    /// Writes this node as the XML element `name` (``XMLWriter`` escapes every value, so the
+    /// answer is well-formed whatever a title or an echoed parameter holds).
+    func write(named name: String, to xml: inout XMLWriter, namespace: String? = nil) {
+        var attributes = self.attributes.map { ($0.0, $0.1.text) }
+        if let namespace { attributes.insert(("xmlns", namespace), at: 0) }
+        guard text != nil || !children.isEmpty else {
+            xml.element(name, nil, orderedAttributes: attributes)
+            return
         }
-        if let text { element.stringValue = text }
+        xml.open(name, attributes: attributes)
+        if let text { xml.characters(text) }
         for (childName, child) in children {
             switch child {
-            case .one(let node): element.addChild(node.element(named: childName))
-            case .many(let nodes): for node in nodes { element.addChild(node.element(named: childName)) }
+            case .one(let node): node.write(named: childName, to: &xml)
+            case .many(let nodes): for node in nodes { node.write(named: childName, to: &xml) }
             case .values(let values):
-                for value in values { element.addChild(XMLElement(name: childName, stringValue: value.text)) }
+                for value in values { xml.element(childName, value.text, orderedAttributes: []) }
             }
         }
-        return element
+        xml.close(name)
     }
 }
 
@@ -140,6 +156,8 @@ struct SubsonicAnswer: Sendable {
     /// The version of the Subsonic API Campus speaks.
     static let apiVersion = "1.16.1"
     static let serverVersion = "1.0"
+    /// The namespace of Subsonic's XML answers.
+    static let namespace = "http://subsonic.org/restapi"
 
     enum Format: Sendable {
         case xml, json
@@ -196,16 +214,11 @@ struct SubsonicAnswer: Sendable {
                 status: .ok, headers: [.contentType: "application/json; charset=utf-8"],
                 body: .init(byteBuffer: ByteBuffer(bytes: data)))
         case .xml:
-            let element = root.element(named: "subsonic-response")
-            if let namespace = XMLNode.namespace(withName: "", stringValue: "http://subsonic.org/restapi") as? XMLNode {
-                element.addNamespace(namespace)
-            }
-            let document = XMLDocument(rootElement: element)
-            document.characterEncoding = "UTF-8"
-            document.version = "1.0"
+            var xml = XMLWriter(indented: false)
+            root.write(named: "subsonic-response", to: &xml, namespace: Self.namespace)
             return Response(
                 status: .ok, headers: [.contentType: "text/xml; charset=utf-8"],
-                body: .init(byteBuffer: ByteBuffer(bytes: document.xmlData)))
+                body: .init(byteBuffer: ByteBuffer(string: xml.text)))
         }
     }
 }

@@ -3,6 +3,7 @@ import Foundation
 import HTTPInput
 import HTTPTypes
 import Hummingbird
+import InputRules
 import Localization
 import Storage
 
@@ -194,10 +195,39 @@ struct SubsonicCall: Sendable {
     /// A whole number, if given; error 0 when it is not one.
     func int(_ name: String) throws -> Int? {
         guard let text = value(name), !text.isEmpty else { return nil }
-        guard text.utf8.count <= 18, let number = Int(text) else {
-            throw SubsonicError.notANumber(name, text)
-        }
+        return try Self.number(text, name)
+    }
+
+    /// A whole number of at most 18 digits (so that a thousand times it still fits), or error 0.
+    static func number(_ text: String, _ name: String) throws -> Int {
+        guard text.utf8.count <= 18, let number = Int(text) else { throw SubsonicError.notANumber(name, text) }
         return number
+    }
+
+    /// The longest position in an item, in seconds: the API's (`PlayerPayload.position`).
+    static let longestPosition = 1_000_000
+
+    /// A position in an item, given in milliseconds (`createBookmark`, `savePlayQueue`), in
+    /// seconds from 0 to ``longestPosition``.
+    func position(_ name: String) throws -> Double? {
+        guard let milliseconds = try int(name) else { return nil }
+        return Double(min(max(milliseconds, 0), Self.longestPosition * 1000)) / 1000
+    }
+
+    /// The moments given in milliseconds since 1970 (`scrobble`'s `time`, one per `id`), each
+    /// within the dates Campus works with (``DateRules``); an empty one is none (nil).
+    func moments(_ name: String) throws -> [Date?] {
+        try values(name).map { (text: String) throws -> Date? in
+            guard !text.isEmpty else { return nil }
+            let milliseconds = try Self.number(text, name)
+            let moment = Date(timeIntervalSince1970: Double(milliseconds) / 1000)
+            guard DateRules.isSupported(moment) else {
+                throw SubsonicError(
+                    .generic, "{field} is outside {firstDay} to {lastDay}.",
+                    DateRules.rangeValues.merging(["field": name]) { _, new in new })
+            }
+            return moment
+        }
     }
 
     /// A whole number kept within `range` (a size past the largest is the largest).

@@ -24,7 +24,7 @@ struct ElectivesPages: Sendable {
         let specialities = try await services.directory.specialities(search: nil)
         let taken = Set(view.subjects.map(\.subject.id))
         var found: [ElectivesPage.Found] = []
-        let query = request.query("q")
+        let query = request.text("q")
         if let query, let speciality = view.speciality, let year = view.year {
             let candidates = try await services.directory.subjects(search: query)
             found = candidates.filter { subject in

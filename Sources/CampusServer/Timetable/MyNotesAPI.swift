@@ -9,8 +9,12 @@ import Timetable
 extension APIHandler {
     func listNotes(_ input: Operations.listNotes.Input) async throws -> Operations.listNotes.Output {
         let user = try await requireUser().user
+        let page = try Paging(limit: input.query.limit, offset: input.query.offset)
+        // At most LessonNote.limit of them: the page is cut from the whole list.
         let notes = try await myTimetable.notes(of: user, lessonIDs: input.query.lessonId.map { [$0] })
-        return .ok(.init(body: .json(.init(items: notes.map(\.api)))))
+        let items = notes.dropFirst(page.offset).prefix(page.limit).map(\.api)
+        return .ok(
+            .init(body: .json(.init(items: items, total: notes.count, limit: page.limit, offset: page.offset))))
     }
 
     func createNote(_ input: Operations.createNote.Input) async throws -> Operations.createNote.Output {

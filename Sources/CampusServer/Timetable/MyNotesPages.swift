@@ -47,9 +47,10 @@ struct MyNotesPages: Sendable {
             if !result.unmatched.isEmpty {
                 message +=
                     " "
-                    + t(
-                        "These slots have no single lesson of yours: {keys}.",
-                        ["keys": result.unmatched.prefix(20).joined(separator: ", ")])
+                    + t.plural(
+                        "{count} slot has no single lesson of yours: {keys}.",
+                        "{count} slots have no single lesson of yours: {keys}.", result.unmatched.count,
+                        ["keys": Self.someKeys(result.unmatched)])
             }
             return .redirect(back, flash: message, kind: result.imported.isEmpty ? .error : .success)
         } catch {
@@ -59,6 +60,19 @@ struct MyNotesPages: Sendable {
             return .redirect(back, flash: t.detail(problem), kind: .error)
         }
     }
+
+    /// The first few keys a file named, each cut short: a file's keys are of any length and any
+    /// number, and the message goes into a cookie (`odd_1_9, even_5_2, slot-with-a-very-long-na…, …`).
+    static func someKeys(_ keys: [String]) -> String {
+        var shown: [String] = keys.prefix(keysShown).map { key in
+            key.count > keyLength ? String(key.prefix(keyLength - 1)) + "…" : key
+        }
+        if keys.count > keysShown { shown.append("…") }
+        return shown.joined(separator: ", ")
+    }
+
+    static let keysShown = 5
+    static let keyLength = 24
 
     @Sendable func page(_ request: PageRequest, _ account: Authenticated) async throws -> PageAnswer {
         let lesson = try await mine.lesson(try request.id("lessonId"))

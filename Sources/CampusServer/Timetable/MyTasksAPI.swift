@@ -9,9 +9,13 @@ import Timetable
 extension APIHandler {
     func listTasks(_ input: Operations.listTasks.Input) async throws -> Operations.listTasks.Output {
         let user = try await requireUser().user
+        let page = try Paging(limit: input.query.limit, offset: input.query.offset)
+        // At most StudyTask.limit of them, sorted as a whole: the page is cut from that list.
         var tasks = try await myTimetable.tasks(of: user)
         if let done = input.query.done { tasks = tasks.filter { $0.done == done } }
-        return .ok(.init(body: .json(.init(items: tasks.map(\.api)))))
+        let items = tasks.dropFirst(page.offset).prefix(page.limit).map(\.api)
+        return .ok(
+            .init(body: .json(.init(items: items, total: tasks.count, limit: page.limit, offset: page.offset))))
     }
 
     func createTask(_ input: Operations.createTask.Input) async throws -> Operations.createTask.Output {

@@ -85,8 +85,8 @@ struct MyTasksPages: Sendable {
     // MARK: A new task
 
     @Sendable func newPage(_ request: PageRequest, _ account: Authenticated) async throws -> PageAnswer {
-        let subject = request.query("subject", maxLength: StudyTask.subjectLength) ?? ""
-        let text = request.query("text", maxLength: StudyTask.textLength)
+        let subject = request.text("subject", maxLength: StudyTask.subjectLength) ?? ""
+        let text = request.text("text", maxLength: StudyTask.textLength)
         // "Show its next lessons" sends the whole form here: the page comes back with what was
         // written, at an address without the form's CSRF token (which history should not keep).
         if request.query("_csrf") != nil {
@@ -111,7 +111,7 @@ struct MyTasksPages: Sendable {
         let chosen = form.deadlineAt ?? task?.deadline.flatMap { DateTimeField.value($0, in: zone) } ?? ""
         let lessons = choices.map { occurrence -> TaskFormPage.Choice in
             let value = DateTimeField.value(occurrence.start.moment(in: zone), in: zone) ?? ""
-            let type = occurrence.lesson.typeID.map { (types[$0] ?? .unknown($0)).abbreviation }
+            let type = occurrence.lesson.typeID.map { text.lessonType(types[$0] ?? .unknown($0)).abbreviation }
             let rooms = occurrence.lesson.rooms.map(\.name).joined(separator: ", ")
             return TaskFormPage.Choice(
                 value: value,

@@ -18,6 +18,44 @@ extension APIHandler {
             .init(body: .json(try await schedule(targets, from: input.query.from, to: input.query.to, filter: filter))))
     }
 
+    /// The teachers of my schedule, with what they teach me.
+    func listMyTeachers(_ input: Operations.listMyTeachers.Input) async throws -> Operations.listMyTeachers.Output {
+        let user = try await requireUser().user
+        let teachers = try await myTimetable.teachers(of: user)
+        return .ok(
+            .init(
+                body: .json(
+                    .init(
+                        total: teachers.count,
+                        items: teachers.map { item in
+                            .init(
+                                teacher: item.teacher.api,
+                                subjects: item.subjects.map {
+                                    .init(subject: $0.name, subjectFullName: $0.fullName, types: $0.typeIDs)
+                                })
+                        }))))
+    }
+
+    // MARK: Display settings
+
+    func getTimetableSettings(_ input: Operations.getTimetableSettings.Input) async throws
+        -> Operations.getTimetableSettings.Output
+    {
+        let user = try await requireUser().user
+        let settings = try await myTimetable.displaySettings(of: user)
+        return .ok(.init(body: .json(.init(fullSubjectNames: settings.fullSubjectNames))))
+    }
+
+    func saveTimetableSettings(_ input: Operations.saveTimetableSettings.Input) async throws
+        -> Operations.saveTimetableSettings.Output
+    {
+        let user = try await requireUser().user
+        guard case .json(let body) = input.body else { throw Problem.badRequest("Send the settings as JSON.") }
+        let saved = try await myTimetable.saveDisplaySettings(
+            DisplaySettings(fullSubjectNames: body.fullSubjectNames), for: user)
+        return .ok(.init(body: .json(.init(fullSubjectNames: saved.fullSubjectNames))))
+    }
+
     // MARK: Favorites
 
     func listFavorites(_ input: Operations.listFavorites.Input) async throws -> Operations.listFavorites.Output {

@@ -102,6 +102,8 @@ struct MyTimetablePage: PageModel {
     var hasSaved: Bool
     var members: [Member]
     var canSave: Bool
+    /// The display setting: subjects by their full names.
+    var fullSubjectNames: Bool
 }
 
 /// The nickname form on a group's page.
@@ -117,4 +119,16 @@ struct FavoriteToggle: Sendable {
     var id: String
     var isFavorite: Bool
     var back: String
+}
+
+/// `/timetable/mine/teachers`: the teachers of my schedule, each with what they teach me.
+struct MyTeachersPage: PageModel {
+    static let template = "my-teachers"
+    static let section: SiteSection? = .timetable
+
+    /// "Group 151004 · Subgroup 2".
+    var subtitle: String
+    var hasGroup: Bool
+    var teachers: [DirectoryItem]
+    var hasTeachers: Bool
 }

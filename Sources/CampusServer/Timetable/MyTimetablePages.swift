@@ -30,6 +30,7 @@ struct MyTimetablePages: Sendable {
         pages.signedInPage(SiteRoutes.myTimetable, myTimetable)
         pages.form(SiteRoutes.favorites, FavoriteForm.self, favorite)
         pages.form(SiteRoutes.myCalendar, CalendarForm.self, calendar)
+        pages.form(SiteRoutes.displaySettings, DisplayForm.self, display)
         let renderer = pages.renderer
         pages.resource(SiteRoutes.manifest) { request, _ in manifest(renderer.translator(request)) }
     }
@@ -42,6 +43,7 @@ struct MyTimetablePages: Sendable {
         var mine: Glance.Entry?
         var later: [SchedulePage.Lesson] = []
         let nicknames = try await self.mine.nicknames(of: user)
+        let display = try await self.mine.displaySettings(of: user)
         if let (targets, filter) = try? await self.mine.targets(of: user) {
             do {
                 let name = user.group.map { group in
@@ -56,7 +58,7 @@ struct MyTimetablePages: Sendable {
                 let notes = try await self.mine.notes(of: user, lessonIDs: Array(shownIDs))
                 let (entry, shown) = self.entry(
                     found, targets: targets, name: name ?? "", url: SiteRoutes.timetable.path, now: now, text: text,
-                    notes: notes)
+                    notes: notes, display: display)
                 mine = entry
                 later =
                     today.days.first?.occurrences
@@ -65,7 +67,7 @@ struct MyTimetablePages: Sendable {
                         SchedulePageBuilder.lesson(
                             $0, types: today.types, now: now, showGroups: SchedulePageBuilder.showsGroups(targets),
                             text: text, notes: notes,
-                            noteBack: SiteRoutes.today.path)
+                            noteBack: SiteRoutes.today.path, display: display)
                     }
                     ?? []
             } catch let problem as Problem where problem.status == .notFound {
@@ -84,7 +86,7 @@ struct MyTimetablePages: Sendable {
                 continue
             }
             if let (entry, _) = try? await entry(
-                [target], name: name, url: url, ScheduleFilter(), now: now, text: text)
+                [target], name: name, url: url, ScheduleFilter(), now: now, text: text, display: display)
             {
                 favorites.append(entry)
             }
@@ -99,23 +101,23 @@ struct MyTimetablePages: Sendable {
     /// A schedule's now and next, and the occurrences it shows.
     private func entry(
         _ targets: [TimetableService.Target], name: String, url: String, _ filter: ScheduleFilter,
-        now: LocalDateTime, text: ScheduleText
+        now: LocalDateTime, text: ScheduleText, display: DisplaySettings
     ) async throws -> (Glance.Entry, Set<Occurrence>) {
         entry(
             try await services.timetable.nowAndNext(of: targets, filter: filter), targets: targets, name: name,
-            url: url, now: now, text: text)
+            url: url, now: now, text: text, display: display)
     }
 
     /// An entry of what a schedule has now and next.
     private func entry(
         _ found: (NowAndNext, [String: LessonType]), targets: [TimetableService.Target], name: String, url: String,
-        now: LocalDateTime, text: ScheduleText, notes: [LessonNote] = []
+        now: LocalDateTime, text: ScheduleText, notes: [LessonNote] = [], display: DisplaySettings
     ) -> (Glance.Entry, Set<Occurrence>) {
         let (found, types) = found
         func lesson(_ occurrence: Occurrence) -> SchedulePage.Lesson {
             SchedulePageBuilder.lesson(
                 occurrence, types: types, now: now, showGroups: SchedulePageBuilder.showsGroups(targets), text: text,
-                notes: notes)
+                notes: notes, display: display)
         }
         var next = found.next.map(lesson)
         if let occurrence = found.next { next?.when = text.when(occurrence.date, today: now.date) }
@@ -138,7 +140,7 @@ struct MyTimetablePages: Sendable {
         case .group: SiteRoutes.group.path(favorite.id)
         case .teacher: SiteRoutes.teacher.path(favorite.id)
         case .room: Int64(favorite.id).map { SiteRoutes.room.path($0) } ?? SiteRoutes.rooms.path
-        case .department: SiteRoutes.teachers.path(query: [("department", favorite.id)])
+        case .department: TimetablePages.departmentURL(favorite.id)
         }
     }
 
@@ -153,6 +155,7 @@ struct MyTimetablePages: Sendable {
         let colours = try await mine.lessonColours(of: user)
         let types = try await services.directory.lessonTypes()
         let saved = try await mine.savedSchedules(of: user)
+        let display = try await mine.displaySettings(of: user)
         let members = favorites.filter { $0.favorite.kind != .department }.map {
             MyTimetablePage.Member(
                 value: "\($0.favorite.kind.rawValue):\($0.favorite.id)", name: Self.name($0, nicknames))
@@ -178,7 +181,7 @@ struct MyTimetablePages: Sendable {
                     .init(group: $0.key, nickname: $0.value, url: SiteRoutes.group.path($0.key))
                 },
                 hasNicknames: !nicknames.isEmpty,
-                colours: types.map { type in
+                colours: types.map { ScheduleText(t: t).lessonType($0) }.map { type in
                     .init(
                         typeId: type.id, typeClass: SchedulePageBuilder.typeClass(type), name: type.name,
                         abbreviation: type.abbreviation, colour: colours[type.id] ?? type.colour,
@@ -191,7 +194,7 @@ struct MyTimetablePages: Sendable {
                         inMyScheduleURL: SiteRoutes.savedScheduleInMine.path($0.id))
                 },
                 hasSaved: !saved.isEmpty,
-                members: members, canSave: members.count >= 2))
+                members: members, canSave: members.count >= 2, fullSubjectNames: display.fullSubjectNames))
     }
 
     static func kindName(_ kind: Favorite.Kind, _ t: Translator) -> String {
@@ -218,6 +221,16 @@ struct MyTimetablePages: Sendable {
         }
         _ = try await mine.addFavorite(favorite, for: account.user)
         return .redirect(back, flash: request.t("Added to your favorites."))
+    }
+
+    /// How the user's pages show lessons: full subject names or abbreviations.
+    @Sendable func display(_ request: PageRequest, _ account: Authenticated, _ form: DisplayForm) async throws
+        -> PageAnswer
+    {
+        var settings = try await mine.displaySettings(of: account.user)
+        settings.fullSubjectNames = form.fullSubjectNames == "1"
+        try await mine.saveDisplaySettings(settings, for: account.user)
+        return .redirect(SiteRoutes.myTimetable.path, flash: request.t("Settings saved."))
     }
 
     @Sendable func calendar(_ request: PageRequest, _ account: Authenticated, _ form: CalendarForm) async throws
@@ -269,7 +282,10 @@ struct MyTimetablePages: Sendable {
         let manifest = Manifest(
             name: t("Campus · today"), shortName: t("Today", context: "app"), startURL: SiteRoutes.today.path,
             scope: SiteRoutes.home.path, display: "standalone", lang: t.code,
-            icons: [.init(src: SiteRoutes.icon.path, sizes: "any", type: "image/svg+xml")])
+            icons: [
+                .init(src: SiteRoutes.icon.path, sizes: "any", type: "image/svg+xml"),
+                .init(src: SiteRoutes.shareIcon.path, sizes: "512x512", type: "image/png"),
+            ])
         let body = (try? JSONEncoder().encode(manifest)) ?? Data("{}".utf8)
         return Response(
             status: .ok, headers: [.contentType: "application/manifest+json", .cacheControl: "no-cache"],
@@ -284,6 +300,12 @@ struct FavoriteForm: PageForm {
     /// "1" to stop keeping it.
     var remove: String?
     var back: String?
+}
+
+struct DisplayForm: PageForm {
+    var _csrf: String?
+    /// "1" for full subject names; absent (an unticked box) for abbreviations.
+    var fullSubjectNames: String?
 }
 
 struct CalendarForm: PageForm {

@@ -72,7 +72,7 @@ extension MyTimetableService {
 
     /// A note's text: trimmed, not empty, within ``LessonNote/maximumLength``, several lines.
     static func noteText(_ text: String) throws(FieldProblem) -> String {
-        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = TextRules.trimmed(text)
         guard !trimmed.isEmpty else { throw FieldProblem(field: "text", detail: "A note needs some text.") }
         if var problem = TextRules.problem(in: trimmed, limit: LessonNote.maximumLength, multiline: true) {
             problem.values["field"] = "text"
@@ -93,17 +93,19 @@ extension MyTimetableService {
         var unmatched: [String] = []
     }
 
-    /// Reads seed 004's notes (`{"odd_3_2": "text"}`) into notes on the lessons of my schedule in
-    /// those slots, all in one transaction.
+    /// Reads seed 004's notes (`{"odd_3_2": "text"}`: the second pair of Wednesdays in odd weeks)
+    /// into notes on the lessons of my schedule in those slots, all in one transaction.
     func importNotes(_ notes: [String: String], for user: UserRecord) async throws -> NoteImport {
         // Seed 004's app knew the student's group alone.
         let (group, filter) = try ownGroup(of: user)
         let lessons = try await timetable.lessons(of: [group], in: nil).filter { filter.admits($0) }
+        // Seed 004 keys a slot by its pair number: the institution's pairs say which lesson that is.
+        let pairs = try await timetable.pairTimes()
         var planned: [(lessonID: Int64, text: String)] = []
         var unmatched: [String] = []
         var validator = Validator()
         for (key, text) in notes.sorted(by: { $0.key < $1.key }) {
-            guard let slot = SlotKey(key), let lesson = slot.lesson(in: lessons) else {
+            guard let slot = SlotKey(key), let lesson = slot.lesson(in: lessons, pairs: pairs) else {
                 unmatched.append(key)
                 continue
             }

@@ -70,7 +70,7 @@ extension MyTimetableService {
     /// A name of 1 to 100 characters, and 1 to 20 groups, teachers and rooms the timetable has.
     private func checked(name: String, members: [Favorite]) async throws -> (String, [Favorite]) {
         var validator = Validator()
-        let name = name.trimmingCharacters(in: .whitespaces)
+        let name = TextRules.trimmed(name)
         if name.isEmpty {
             validator.add(FieldProblem(field: "name", detail: "Give the schedule a name."))
         } else if var problem = TextRules.problem(in: name, limit: SavedSchedule.nameLength) {

@@ -38,7 +38,7 @@ extension MyTimetableService {
     }
 
     func addTask(_ draft: TaskDraft, for user: UserRecord) async throws -> StudyTask {
-        let fields = try Self.fields(draft)
+        let fields = try Self.fields(draft, timeZone: timetable.timeZone)
         let id = try await database.write { db in
             let store = PersonalStore(db)
             guard try await store.taskCount(userID: user.id) < StudyTask.limit else {
@@ -55,7 +55,8 @@ extension MyTimetableService {
         let fields = try Self.fields(
             TaskDraft(
                 subject: change.subject ?? task.subject, text: change.text ?? task.text,
-                deadline: change.deadline ?? task.deadline, done: change.done ?? task.done))
+                deadline: change.deadline ?? task.deadline, done: change.done ?? task.done),
+            timeZone: timetable.timeZone, newDeadline: change.deadline != nil)
         let changed = try await database.write { db in
             try await PersonalStore(db).changeTask(id: id, userID: user.id, fields, now: now())
         }
@@ -69,11 +70,14 @@ extension MyTimetableService {
     }
 
     /// A draft's fields after the rules: a subject of one line, a text of several (may be empty),
-    /// a deadline within the years Campus reads.
-    static func fields(_ draft: TaskDraft) throws -> PersonalStore.TaskFields {
+    /// a deadline (when it is `newDeadline`) on a day of the years Campus reads where the
+    /// institution is (`timeZone`).
+    static func fields(_ draft: TaskDraft, timeZone: TimeZone, newDeadline: Bool = true) throws
+        -> PersonalStore.TaskFields
+    {
         var validator = Validator()
-        let subject = draft.subject.trimmingCharacters(in: .whitespacesAndNewlines)
-        let text = draft.text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let subject = TextRules.trimmed(draft.subject)
+        let text = TextRules.trimmed(draft.text)
         if subject.isEmpty {
             validator.add(FieldProblem(field: "subject", detail: "A task needs its subject."))
         } else if var problem = TextRules.problem(in: subject, limit: StudyTask.subjectLength) {
@@ -84,7 +88,7 @@ extension MyTimetableService {
             problem.values["field"] = "text"
             validator.add(FieldProblem(field: "text", problem))
         }
-        if let deadline = draft.deadline, !DateRules.isSupported(deadline) {
+        if newDeadline, let deadline = draft.deadline, !DateRules.isSupported(deadline, in: timeZone) {
             validator.add(FieldProblem(field: "deadline", detail: "Write a date and time between 1900 and 2200."))
         }
         try validator.finish()

@@ -23,7 +23,7 @@ extension MyTimetableService {
         teacher urlID: String, description: String?, attendance: TeacherCard.Attendance?, automaticPass: Bool?,
         for user: UserRecord
     ) async throws -> TeacherCardAnswer {
-        let description = description?.trimmingCharacters(in: .whitespacesAndNewlines)
+        let description = description.map { TextRules.trimmed($0) }
         let text = description?.isEmpty == false ? description : nil
         if let text,
             var problem = TextRules.problem(

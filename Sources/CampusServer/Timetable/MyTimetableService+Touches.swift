@@ -17,7 +17,7 @@ extension MyTimetableService {
 
     /// Gives a group of the timetable a nickname (404 for a group it does not have).
     func setNickname(_ nickname: String, group: String, for user: UserRecord) async throws -> String {
-        let nickname = nickname.trimmingCharacters(in: .whitespaces)
+        let nickname = TextRules.trimmed(nickname)
         guard !nickname.isEmpty else {
             throw Problem.invalid(FieldProblem(field: "nickname", detail: "A nickname needs some text."))
         }

@@ -100,7 +100,8 @@ struct RoomUsePages: Sendable {
                 .init(
                     date: ScheduleText(t: t).date(conflict.first.date), kind: Self.name(conflict.kind, t),
                     name: conflict.name,
-                    first: Self.side(conflict.first, types), second: Self.side(conflict.second, types))
+                    first: Self.side(conflict.first, types, ScheduleText(t: t)),
+                    second: Self.side(conflict.second, types, ScheduleText(t: t)))
             }
             page.hasRows = !page.rows.isEmpty
         } catch let problem as Problem where problem.status != .forbidden {
@@ -118,12 +119,14 @@ struct RoomUsePages: Sendable {
     }
 
     /// One lesson of a conflict: its time, subject, and whom and where (data, never translated).
-    static func side(_ occurrence: Occurrence, _ types: [String: LessonType]) -> ConflictsPage.Side {
+    static func side(_ occurrence: Occurrence, _ types: [String: LessonType], _ text: ScheduleText)
+        -> ConflictsPage.Side
+    {
         let lesson = occurrence.lesson
         var detail = lesson.groups
         if lesson.subgroup != 0 { detail.append("(\(lesson.subgroup))") }
         detail += lesson.teachers.map(\.name) + lesson.rooms.map(\.name)
-        let type = lesson.typeID.map { types[$0]?.abbreviation ?? $0 }
+        let type = lesson.typeID.map { id in types[id].map { text.lessonType($0).abbreviation } ?? id }
         return .init(
             time: "\(lesson.start)–\(lesson.end)",
             subject: [lesson.subject, type].compactMap { $0 }.joined(separator: " "),

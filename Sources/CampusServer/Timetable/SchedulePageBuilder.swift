@@ -28,7 +28,7 @@ struct SchedulePageBuilder: Sendable {
             anchor = span.lowerBound
         }
         let week = Schedule.week(holding: anchor)
-        let search = request.query("q")
+        let search = request.text("q")
         let filter = ScheduleFilter(
             subgroup: subgroup == 0 ? nil : subgroup, subgroupOf: subgroupOf, containing: search)
         let result = try await timetable.schedule(of: targets, in: week, filter: filter)
@@ -42,16 +42,18 @@ struct SchedulePageBuilder: Sendable {
         // The visitor's own notes, as markers on their lessons, and their nicknames for groups.
         var notes: [LessonNote] = []
         var nicknames: [String: String] = [:]
+        var display = DisplaySettings()
         if let user = request.visitor.user {
             let ids = Set(result.days.flatMap { $0.occurrences.map(\.lesson.id) })
             notes = try await services.myTimetable.notes(of: user, lessonIDs: Array(ids))
             nicknames = try await services.myTimetable.nicknames(of: user)
+            display = try await services.myTimetable.displaySettings(of: user)
         }
         let noteBack = request.visitor.user == nil ? nil : link([("week", weekText)] + query)
         func lesson(_ occurrence: Occurrence, _ types: [String: LessonType]) -> SchedulePage.Lesson {
             Self.lesson(
                 occurrence, types: types, now: now, showGroups: Self.showsGroups(targets), text: text, notes: notes,
-                noteBack: noteBack, nicknames: nicknames, calendar: result.calendar, pairs: pairs)
+                noteBack: noteBack, nicknames: nicknames, calendar: result.calendar, pairs: pairs, display: display)
         }
 
         // Now and next, from today on.
@@ -70,22 +72,21 @@ struct SchedulePageBuilder: Sendable {
 
         // The week grid: one row per time slot of the week.
         let shownDays = result.days.filter { $0.date.weekday != .sunday || !$0.occurrences.isEmpty }
-        let slots = Set(
-            result.days.flatMap { $0.occurrences.map { SlotKey(start: $0.lesson.start, end: $0.lesson.end) } }
-        )
-        .sorted()
+        let lessonSlots = Set(
+            result.days.flatMap { $0.occurrences.map { SlotKey(start: $0.lesson.start, end: $0.lesson.end) } })
+        let slots = Self.gridSlots(lessonSlots, windows: shownDays.flatMap(\.windows), pairs: pairs)
         let rows = slots.map { slot in
             SchedulePage.Row(
                 time: "\(slot.start)–\(slot.end)",
                 cells: shownDays.map { day in
                     let lessons = day.occurrences.filter { $0.lesson.start == slot.start && $0.lesson.end == slot.end }
-                    let before = day.occurrences.contains { $0.lesson.end <= slot.start }
-                    let after = day.occurrences.contains { $0.lesson.start >= slot.end }
+                    // The day's window this slot is in; its first slot says its times and message.
+                    let window = lessons.isEmpty ? day.windows.first(where: { slot.isIn($0) }) : nil
+                    let first = window.map { window in slots.first(where: { $0.isIn(window) }) == slot } ?? false
                     return SchedulePage.Cell(
-                        lessons: lessons.map { lesson($0, result.types) },
-                        window: lessons.isEmpty && before && after
-                            && !day.occurrences.contains { $0.lesson.start < slot.end && $0.lesson.end > slot.start },
-                        today: day.date == today)
+                        lessons: lessons.map { lesson($0, result.types) }, window: window != nil,
+                        today: day.date == today,
+                        free: first ? window.map { Self.freeTime($0, text) } : nil)
                 })
         }
         let days = shownDays.map { day in
@@ -93,11 +94,7 @@ struct SchedulePageBuilder: Sendable {
             var windows = day.windows[...]
             for occurrence in day.occurrences {
                 while let window = windows.first, window.end <= occurrence.lesson.start {
-                    items.append(
-                        .init(
-                            window: .init(
-                                start: window.start.description, end: window.end.description,
-                                minutes: text.duration(window.minutes), message: window.message)))
+                    items.append(.init(window: Self.freeTime(window, text)))
                     windows = windows.dropFirst()
                 }
                 items.append(.init(lesson: lesson(occurrence, result.types)))
@@ -138,7 +135,8 @@ struct SchedulePageBuilder: Sendable {
             studyWeek: studyWeek,
             previous: link([("week", week.lowerBound.adding(days: -7).iso)] + query),
             next: link([("week", week.lowerBound.adding(days: 7).iso)] + query), thisWeek: link(query),
-            isThisWeek: week.contains(today), dayHeaders: days, rows: rows, days: days, hasLessons: !slots.isEmpty,
+            isThisWeek: week.contains(today), dayHeaders: days, rows: rows, days: days,
+            hasLessons: !lessonSlots.isEmpty,
             banner: banner, hasBanner: banner.current != nil || banner.next != nil, listView: view == "list",
             gridView: view == "grid",
             gridURL: link([("week", weekText), ("subgroup", subgroupText), ("view", "grid")]),
@@ -188,6 +186,29 @@ struct SchedulePageBuilder: Sendable {
         var start: WallTime
         var end: WallTime
         static func < (lhs: SlotKey, rhs: SlotKey) -> Bool { (lhs.start, lhs.end) < (rhs.start, rhs.end) }
+
+        /// Whether the slot lies within the window.
+        func isIn(_ window: Window) -> Bool { window.start <= start && end <= window.end }
+    }
+
+    /// The week grid's rows, in order: the slots of the week's lessons, and for a window that
+    /// holds none of them the institution's pairs inside it (the window itself when it holds no
+    /// whole pair), so that every window of the day list is in the grid too.
+    static func gridSlots(_ lessonSlots: Set<SlotKey>, windows: [Window], pairs: PairTimes) -> [SlotKey] {
+        var slots = lessonSlots
+        for window in windows where !slots.contains(where: { $0.isIn(window) }) {
+            let inside = pairs.slots.map { SlotKey(start: $0.start, end: $0.end) }.filter { $0.isIn(window) }
+            slots.formUnion(inside.isEmpty ? [SlotKey(start: window.start, end: window.end)] : inside)
+        }
+        return slots.sorted()
+    }
+
+    /// A window as the day list and the grid say it: its times, its length and the timetable's
+    /// message about it.
+    static func freeTime(_ window: Window, _ text: ScheduleText) -> SchedulePage.FreeTime {
+        .init(
+            start: window.start.description, end: window.end.description, minutes: text.duration(window.minutes),
+            message: window.message)
     }
 
     /// Whether lessons name their groups: not on one group's own schedule.
@@ -199,18 +220,21 @@ struct SchedulePageBuilder: Sendable {
     static func lesson(
         _ occurrence: Occurrence, types: [String: LessonType], now: LocalDateTime, showGroups: Bool,
         text: ScheduleText, notes: [LessonNote] = [], noteBack: String? = nil, nicknames: [String: String] = [:],
-        calendar: StudyCalendar = .datedOnly, pairs: PairTimes? = nil
+        calendar: StudyCalendar = .datedOnly, pairs: PairTimes? = nil, display: DisplaySettings = DisplaySettings()
     ) -> SchedulePage.Lesson {
         let lesson = occurrence.lesson
-        let type = lesson.typeID.map { types[$0] ?? .unknown($0) }
+        let type = lesson.typeID.map { text.lessonType(types[$0] ?? .unknown($0)) }
+        let subject = display.subject(of: lesson)
+        let fullSubject = lesson.subjectFullName.flatMap { $0.isEmpty ? nil : $0 } ?? lesson.subject
         let groups: [SchedulePage.Link] =
             showGroups
             ? lesson.groups.map {
                 .init(name: PersonalTouches.groupName($0, nicknames: nicknames), url: SiteRoutes.group.path($0))
             } : []
         return SchedulePage.Lesson(
-            start: lesson.start.description, end: lesson.end.description, subject: lesson.subject,
-            fullSubject: lesson.subjectFullName ?? lesson.subject, typeClass: type.map(Self.typeClass) ?? "lt-none",
+            start: lesson.start.description, end: lesson.end.description, subject: subject,
+            fullSubject: fullSubject, expandable: fullSubject != subject,
+            typeClass: type.map(Self.typeClass) ?? "lt-none",
             typeName: type?.name ?? "", typeAbbreviation: type?.abbreviation ?? "", past: occurrence.end <= now,
             now: occurrence.start <= now && now < occurrence.end,
             rooms: lesson.rooms.map {

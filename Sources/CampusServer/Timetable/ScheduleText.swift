@@ -68,6 +68,25 @@ struct ScheduleText: Sendable {
             : t.plural("{count} day ago", "{count} days ago", -days)
     }
 
+    /// A lesson type as a page names it. Campus's own types for seed 004's lessons (`lecture`,
+    /// `practice`, `lab`) have English names until an admin renames them: those words are
+    /// Campus's, so they are said in the reader's language. Every other type is the
+    /// institution's data (IIS's "ЛК", "Лекция"), shown as it is written.
+    func lessonType(_ type: LessonType) -> LessonType {
+        guard let original = LessonType.defaults.first(where: { $0.id == type.id }) else { return type }
+        let words: String
+        switch type.id {
+        case "lecture": words = t("Lecture", context: "lesson type")
+        case "practice": words = t("Practice", context: "lesson type")
+        case "lab": words = t("Lab", context: "lesson type")
+        default: return type
+        }
+        var shown = type
+        if type.name == original.name { shown.name = words }
+        if type.abbreviation == original.abbreviation { shown.abbreviation = words }
+        return shown
+    }
+
     /// When the next lesson is: `today` or its weekday and date.
     func when(_ date: LocalDate, today: LocalDate) -> String {
         date == today

@@ -14,12 +14,16 @@ struct TeacherCardPages: Sendable {
     func register(on pages: PageRouter) {
         pages.form(SiteRoutes.teacherCard, TeacherCardForm.self) { request, account, form in
             let urlID = try request.parameter("urlId")
-            _ = try await mine.answerCard(
+            let answer = try await mine.answerCard(
                 teacher: urlID, description: form.description,
                 attendance: form.attendance.flatMap(TeacherCard.Attendance.init(rawValue:)),
                 automaticPass: form.automaticPass.flatMap { $0 == "yes" ? true : $0 == "no" ? false : nil },
                 for: account.user)
-            return .redirect(SiteRoutes.teacher.path(urlID), flash: request.t("Your answer is saved."))
+            return .redirect(
+                SiteRoutes.teacher.path(urlID),
+                flash: answer.hidden && answer.description != nil
+                    ? request.t("Your answer is saved; your description stays hidden until an admin shows it.")
+                    : request.t("Your answer is saved."))
         }
         pages.form(SiteRoutes.deleteTeacherCardAnswer, CSRFForm.self) { request, account, _ in
             let urlID = try request.parameter("urlId")
@@ -74,6 +78,7 @@ struct TeacherCardPages: Sendable {
             SchedulePage.Card.AnswerForm(
                 url: SiteRoutes.teacherCard.path(teacher), deleteURL: SiteRoutes.deleteTeacherCardAnswer.path(teacher),
                 hasAnswer: answer != nil, description: answer?.description ?? "",
+                descriptionHidden: answer?.hidden == true,
                 attendance: [
                     option("", t("Not said"), answer?.attendance == nil),
                     option("yes", t("Marks attendance"), answer?.attendance == .yes),

@@ -25,10 +25,11 @@ extension APIHandler {
     }
 
     func listDepartments(_ input: Operations.listDepartments.Input) async throws -> Operations.listDepartments.Output {
-        .ok(
+        let (sections, _) = try await directory.departments(search: input.query.q, sections: .letter)
+        return .ok(
             .init(
                 body: .json(
-                    try await directory.departments().map {
+                    sections.flatMap(\.items).map {
                         .init(abbreviation: $0.abbreviation, name: $0.name)
                     })))
     }

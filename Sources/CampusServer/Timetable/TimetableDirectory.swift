@@ -89,6 +89,27 @@ struct TimetableDirectory: Sendable {
         return Listing.teachers(teachers, search: search, department: department, sections: sections)
     }
 
+    /// The teachers with these URL ids (one read), by URL id.
+    func teachers(urlIDs: Set<String>) async throws -> [String: Teacher] {
+        guard !urlIDs.isEmpty else { return [:] }
+        let teachers = try await read { try await $0.teachers() }
+        return Dictionary(teachers.filter { urlIDs.contains($0.urlID) }.map { ($0.urlID, $0) }) { a, _ in a }
+    }
+
+    /// Departments in sections, with how many teachers each has.
+    func departments(search: String?, sections: Listing.DepartmentSections) async throws -> (
+        sections: [Timetable.Section<Department>], teachers: [String: Int]
+    ) {
+        let (departments, teachers) = try await read { store in
+            (try await store.departments(), try await store.teachers())
+        }
+        var counts: [String: Int] = [:]
+        for teacher in teachers {
+            for department in Set(teacher.departments) { counts[department, default: 0] += 1 }
+        }
+        return (Listing.departments(departments, search: search, sections: sections), counts)
+    }
+
     /// A teacher and the students' card about them; 404 when there is none with that URL id.
     func teacher(urlID: String) async throws -> (teacher: Teacher, card: TeacherCard?) {
         let found = try await read { store -> (Teacher, TeacherCard?)? in
@@ -138,7 +159,7 @@ struct TimetableDirectory: Sendable {
             }
             point = valid
         }
-        let name = name.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.flatMap { $0.isEmpty ? nil : $0 }
+        let name = name.map { TextRules.trimmed($0) }.flatMap { $0.isEmpty ? nil : $0 }
         try await database.write { [point] db in
             try await TimetableStore(db).setBuilding(number: number, name: name, point: point)
         }

@@ -4,7 +4,7 @@ import Timetable
 /// The models of the timetable pages (templates `timetable`, `timetable-list`, `schedule` and its
 /// partial `lesson`).
 
-/// A group, teacher or room in a list: a name, a link and one line of detail.
+/// A group, teacher, room or department in a list: a name, a link and one line of detail.
 struct DirectoryItem: Sendable {
     var name: String
     var url: String
@@ -24,6 +24,7 @@ struct TimetableHomePage: PageModel {
         var groups: Int
         var teachers: Int
         var rooms: Int
+        var departments: Int
     }
 
     struct Results: Sendable {
@@ -81,6 +82,8 @@ struct TimetableListPage: PageModel {
     var hasFilters = false
     /// The sections chosen, which the filter form keeps.
     var chosenSections: String = ""
+    /// The star of the department the teachers are filtered by, for a signed-in visitor.
+    var favorite: FavoriteToggle? = nil
 
     struct Filter: Sendable {
         var name: String
@@ -104,8 +107,12 @@ struct SchedulePage: PageModel {
     struct Lesson: Sendable {
         var start: String
         var end: String
+        /// The subject as the visitor chose to see it: its abbreviation, or its full name.
         var subject: String
         var fullSubject: String
+        /// The full name differs from what is shown: the subject opens to show it (a tap on a
+        /// phone, where a `title` is never seen).
+        var expandable: Bool
         var typeClass: String
         var typeName: String
         var typeAbbreviation: String
@@ -142,8 +149,11 @@ struct SchedulePage: PageModel {
 
     struct Cell: Sendable {
         var lessons: [Lesson]
+        /// The slot is in a window of the day.
         var window: Bool
         var today: Bool
+        /// The window's times, length and message, in its first slot.
+        var free: FreeTime? = nil
     }
 
     struct Row: Sendable {
@@ -197,6 +207,8 @@ struct SchedulePage: PageModel {
             var deleteURL: String
             var hasAnswer: Bool
             var description: String
+            /// An admin hid the visitor's description: it stays hidden until an admin shows it.
+            var descriptionHidden: Bool
             var attendance: [SelectOption]
             var automaticPass: [SelectOption]
         }
@@ -216,6 +228,8 @@ struct SchedulePage: PageModel {
     var feed: String
     /// Where to find another schedule: on the visitor's own schedule, which `/timetable` opens on.
     var find: String? = nil
+    /// The teachers of the visitor's own schedule, linked from it.
+    var myTeachers: String? = nil
     /// The search inside the schedule (`q`), and what a jump to a date keeps.
     var q: String = ""
     /// "changed by the institution on November 20, 2026".

@@ -8,8 +8,8 @@ import NIOCore
 import Storage
 import Timetable
 
-/// The timetable in the browser: search, lists of groups, teachers and rooms, and schedule pages
-/// (``SchedulePageBuilder``) with a week grid and a day list.
+/// The timetable in the browser: search, lists of groups, teachers, rooms and departments, and
+/// schedule pages (``SchedulePageBuilder``) with a week grid and a day list.
 struct TimetablePages: Sendable {
     let services: Services
     var timetable: TimetableService { services.timetable }
@@ -20,6 +20,7 @@ struct TimetablePages: Sendable {
         pages.page(SiteRoutes.groups, groupList)
         pages.page(SiteRoutes.teachers, teacherList)
         pages.page(SiteRoutes.rooms, roomList)
+        pages.page(SiteRoutes.departments, departmentList)
         pages.page(SiteRoutes.group, groupSchedule)
         pages.page(SiteRoutes.teacher, teacherSchedule)
         pages.page(SiteRoutes.room, roomSchedule)
@@ -29,7 +30,7 @@ struct TimetablePages: Sendable {
     // MARK: Home and lists
 
     @Sendable func home(_ request: PageRequest) async throws -> PageAnswer {
-        let query = request.query("q")
+        let query = request.text("q")
         // A signed-in student opens on their own schedule; `?find=1` (or a search) shows the directory.
         if query == nil, request.query("find") == nil, let user = request.visitor.user,
             let (targets, filter) = try? await services.myTimetable.targets(of: user)
@@ -40,7 +41,9 @@ struct TimetablePages: Sendable {
         var page = TimetableHomePage(
             q: query ?? "",
             myGroup: request.visitor.user?.group.map { .init(name: $0, url: SiteRoutes.group.path($0)) },
-            counts: .init(groups: counts.groups, teachers: counts.teachers, rooms: counts.rooms),
+            counts: .init(
+                groups: counts.groups, teachers: counts.teachers, rooms: counts.rooms,
+                departments: try await directory.departments().count),
             empty: counts.groups == 0 && counts.teachers == 0)
         if let query {
             let (groups, specialities) = try await directory.groups(
@@ -71,11 +74,13 @@ struct TimetablePages: Sendable {
             if user.subgroup != 0 { parts.append(t("Subgroup {number}", ["number": String(user.subgroup)])) }
         }
         parts += try await services.myTimetable.savedSchedules(of: user).filter(\.inMySchedule).map(\.name)
-        return try await builder.page(
+        var page = try await builder.page(
             request, targets: targets, title: t("My schedule"), subtitle: parts.joined(separator: " · "),
             route: SiteRoutes.timetable.path, feed: SiteRoutes.myTimetable.path, subgroup: filter.subgroup ?? 0,
             showSubgroups: false, term: nil, card: nil, favorite: nil, subgroupOf: filter.subgroupOf,
             find: SiteRoutes.timetable.path(query: [("find", "1")]))
+        if user.group != nil { page.myTeachers = SiteRoutes.myTeachers.path }
+        return page
     }
 
     static func item(_ group: StudyGroup, _ specialities: [Int: Speciality], _ t: Translator) -> DirectoryItem {
@@ -141,15 +146,16 @@ struct TimetablePages: Sendable {
         }
     }
 
-    /// The three directory lists: their tabs' words and their search fields' labels.
+    /// The directory lists: their tabs' words and their search fields' labels.
     enum ListKind: String, CaseIterable {
-        case groups, teachers, rooms
+        case groups, teachers, rooms, departments
 
         var route: Route<Void> {
             switch self {
             case .groups: SiteRoutes.groups
             case .teachers: SiteRoutes.teachers
             case .rooms: SiteRoutes.rooms
+            case .departments: SiteRoutes.departments
             }
         }
 
@@ -158,6 +164,7 @@ struct TimetablePages: Sendable {
             case .groups: t("Groups")
             case .teachers: t("Teachers")
             case .rooms: t("Rooms")
+            case .departments: t("Departments")
             }
         }
 
@@ -166,15 +173,17 @@ struct TimetablePages: Sendable {
             case .groups: t("Search groups")
             case .teachers: t("Search teachers")
             case .rooms: t("Search rooms")
+            case .departments: t("Search departments")
             }
         }
     }
 
-    private func list(
+    func list(
         _ request: PageRequest, kind: ListKind, sectionChoices: [String], chosen: String,
-        sections: [TimetableListPage.ListSection], total: Int, filters: [TimetableListPage.Filter] = []
+        sections: [TimetableListPage.ListSection], total: Int, filters: [TimetableListPage.Filter] = [],
+        favorite: FavoriteToggle? = nil
     ) -> PageAnswer {
-        let query = request.query("q")
+        let query = request.text("q")
         let t = request.t
         // The filters chosen stay when the sections change.
         let kept = filters.map { filter in
@@ -195,6 +204,7 @@ struct TimetablePages: Sendable {
         page.filters = filters.filter { $0.options.count > 1 }
         page.hasFilters = !page.filters.isEmpty
         page.chosenSections = chosen
+        page.favorite = favorite
         return .page(page)
     }
 
@@ -215,7 +225,7 @@ struct TimetablePages: Sendable {
         let (faculty, course, degree, form) = (number("faculty"), number("course"), number("degree"), number("form"))
         let (sections, specialities) = try await directory.groups(
             filter: .init(
-                search: request.query("q"), facultyID: faculty, course: course, educationDegree: degree,
+                search: request.text("q"), facultyID: faculty, course: course, educationDegree: degree,
                 educationFormID: form),
             sections: chosen)
         let forms = Dictionary(
@@ -247,11 +257,13 @@ struct TimetablePages: Sendable {
             ])
     }
 
+    /// Teachers; filtered by a department, the department's page, with its star.
     @Sendable func teacherList(_ request: PageRequest) async throws -> PageAnswer {
         let chosen = Listing.TeacherSections(rawValue: request.query("sections") ?? "") ?? .letter
         let department = request.query("department")
         let sections = try await directory.teachers(
-            search: request.query("q"), department: department, sections: chosen)
+            search: request.text("q"), department: department, sections: chosen)
+        let departments = try await directory.departments()
         return list(
             request, kind: .teachers,
             sectionChoices: Listing.TeacherSections.allCases.map(\.rawValue), chosen: chosen.rawValue,
@@ -260,8 +272,11 @@ struct TimetablePages: Sendable {
             filters: [
                 Self.filter(
                     "department", request.t("Department"), any: request.t("Any department"),
-                    try await directory.departments().map { ($0.abbreviation, $0.abbreviation) }, chosen: department)
-            ])
+                    departments.map { ($0.abbreviation, $0.abbreviation) }, chosen: department)
+            ],
+            favorite: try await departmentStar(
+                department.flatMap { key in departments.first { $0.abbreviation == Department.key(key) } },
+                request: request))
     }
 
     @Sendable func roomList(_ request: PageRequest) async throws -> PageAnswer {
@@ -270,7 +285,7 @@ struct TimetablePages: Sendable {
         let type = request.query("type")
         let building = request.query("building").flatMap { Int($0) }
         let sections = try await directory.rooms(
-            search: request.query("q"), type: type, building: building, sections: chosen)
+            search: request.text("q"), type: type, building: building, sections: chosen)
         let every = try await directory.rooms(search: nil, sections: .building).flatMap(\.items)
         let types = Set(every.compactMap { $0.type?.name }).sorted()
         let buildings = Set(every.compactMap(\.building)).sorted()

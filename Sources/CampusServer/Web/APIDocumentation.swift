@@ -87,20 +87,21 @@ struct APIDocumentation: Sendable {
         var properties: [Field]
     }
 
-    /// The document shipped with the CampusAPI module.
-    static func bundled() throws -> APIDocumentation {
-        try APIDocumentation(yaml: CampusAPIDocument.yaml())
+    /// The document shipped with the CampusAPI module; date-times are checked as days of the
+    /// institution's time zone.
+    static func bundled(timeZone: TimeZone = .gmt) throws -> APIDocumentation {
+        try APIDocumentation(yaml: CampusAPIDocument.yaml(), timeZone: timeZone)
     }
 
     /// Reads the document once (YAML parsing is most of the server's start-up time) for the
     /// docs page, the JSON form and the request validator.
-    init(yaml: String) throws {
+    init(yaml: String, timeZone: TimeZone = .gmt) throws {
         self.yaml = yaml
         guard let root = try Yams.compose(yaml: yaml),
             let document = Constructor.default.any(from: root) as? [String: Any]
         else { throw DocumentationError.empty }
         self.page = Self.pageValues(root)
-        self.validator = try RequestValidator(document: document, formats: APIFormats.checks)
+        self.validator = try RequestValidator(document: document, formats: APIFormats.checks(timeZone: timeZone))
         self.routeProperties = Self.routeProperties(document)
         self.cachedQueryParameters = Self.cachedQueryParameters(document)
     }

@@ -118,6 +118,7 @@ struct SiteLinks: Sendable {
     var groups = SiteRoutes.groups.path
     var teachers = SiteRoutes.teachers.path
     var rooms = SiteRoutes.rooms.path
+    var departments = SiteRoutes.departments.path
     var freeRooms = SiteRoutes.freeRooms.path
     var conflicts = SiteRoutes.conflicts.path
     var buildings = SiteRoutes.buildings.path
@@ -125,6 +126,8 @@ struct SiteLinks: Sendable {
     var today = SiteRoutes.today.path
     var myTimetable = SiteRoutes.myTimetable.path
     var favorites = SiteRoutes.favorites.path
+    var myTeachers = SiteRoutes.myTeachers.path
+    var displaySettings = SiteRoutes.displaySettings.path
     var myCalendar = SiteRoutes.myCalendar.path
     var nicknames = SiteRoutes.nicknames.path
     var lessonColours = SiteRoutes.lessonColours.path

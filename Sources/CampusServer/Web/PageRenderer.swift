@@ -41,7 +41,9 @@ struct PageRenderer: Sendable {
         let existing = request.cookies[CookieName.csrf]?.value
         let csrfCookie = existing.flatMap { $0.count >= 32 && $0.count <= 64 ? $0 : nil } ?? Token.make()
         var flash: Flash?
-        if let raw = request.cookies[Self.flashCookie]?.value, let data = Data(base64URLEncoded: raw) {
+        if let raw = request.cookies[Self.flashCookie]?.value,
+            let data = Data(base64URLEncoded: raw, maximumLength: Flash.cookieValueLimit)
+        {
             flash = try? JSONDecoder().decode(Flash.self, from: data)
         }
         return Visitor(
@@ -126,8 +128,9 @@ struct PageRenderer: Sendable {
             setCSRFCookie(on: &response, for: visitor)
             response.setCookie(cookie(Self.languageCookie, value: code, maxAge: 365 * 24 * 3600))
         }
-        if let flash, let data = try? JSONEncoder().encode(Flash(kind: kind, message: flash)) {
-            response.setCookie(cookie(Self.flashCookie, value: data.base64URLEncoded, maxAge: 60))
+        if let flash {
+            response.setCookie(
+                cookie(Self.flashCookie, value: Flash(kind: kind, message: flash).cookieValue, maxAge: 60))
         }
         return response
     }

@@ -42,9 +42,18 @@ struct PageRequest: Sendable {
         return id
     }
 
-    /// A query parameter as a form sent it (`+` is a space), trimmed, at most `maxLength`
-    /// characters; nil when absent or empty.
+    /// A query parameter that is a value (a date, a number, a choice, a path) as a form sent it
+    /// (`+` is a space), exactly: nothing is trimmed, so that ` 2024-01-01` (`?week=+2024-01-01`)
+    /// is not a date, as it is not for the API. Nil when absent, empty or longer than
+    /// `maxLength` characters.
     func query(_ name: String, maxLength: Int = 100) -> String? {
+        guard let raw = request.uri.queryParameters[Substring(name)] else { return nil }
+        return Self.value(raw, maxLength: maxLength)
+    }
+
+    /// A query parameter that people type (a search, a prefilled field): trimmed, at most
+    /// `maxLength` characters; nil when absent or empty.
+    func text(_ name: String, maxLength: Int = 100) -> String? {
         guard let raw = request.uri.queryParameters[Substring(name)] else { return nil }
         let text = String(raw).replacingOccurrences(of: "+", with: " ").trimmingCharacters(in: .whitespaces)
         return text.isEmpty ? nil : String(text.prefix(maxLength))
@@ -53,10 +62,12 @@ struct PageRequest: Sendable {
     /// Every value of a query parameter that may repeat (`kind=room&kind=group`), each read as
     /// ``query(_:maxLength:)`` reads one; at most 20.
     func queryValues(_ name: String, maxLength: Int = 100) -> [String] {
-        request.uri.queryParameters.getAll(name).prefix(20).compactMap { raw in
-            let text = String(raw).replacingOccurrences(of: "+", with: " ").trimmingCharacters(in: .whitespaces)
-            return text.isEmpty ? nil : String(text.prefix(maxLength))
-        }
+        request.uri.queryParameters.getAll(name).prefix(20).compactMap { Self.value($0, maxLength: maxLength) }
+    }
+
+    private static func value(_ raw: some StringProtocol, maxLength: Int) -> String? {
+        let value = String(raw).replacingOccurrences(of: "+", with: " ")
+        return value.isEmpty || value.count > maxLength ? nil : value
     }
 }
 

@@ -3,10 +3,12 @@ import InputRules
 import Localization
 
 extension Translator {
-    /// The problem with its detail and its fields' details in this language, where the catalogue
-    /// has them (context `problem`); `type` and `title` stay English, as clients match on them.
+    /// The problem in this language where the catalogue has its words: its `title` (context
+    /// `status`, as error pages say it), its detail and its fields' details (context `problem`).
+    /// Its `type` and `status` stay as they are: clients match on them, never on words.
     func problem(_ problem: Problem) -> Problem {
         var translated = problem
+        translated.title = self(problem.title, context: "status")
         translated.detail = detail(problem)
         translated.errors = problem.errors.map {
             var field = $0

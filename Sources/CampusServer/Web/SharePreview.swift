@@ -10,17 +10,18 @@ struct SharePreview: Sendable {
     var description: String
     /// `og:type`: `music.album`, `music.song`, `music.playlist`, `profile` or `website`.
     var type: String
-    /// A picture's address, "" without one.
+    /// A picture's address: the thing's own, else Campus's icon as a PNG (``SiteRoutes/shareIcon``),
+    /// since previews show only raster pictures and a link without one looks broken.
     var image: String
     /// An item's audio (`og:audio`; playing it needs an account), "" for anything else.
     var audio: String
     var siteName: String
 
-    /// `twitter:card`: a large picture where there is one, the small card otherwise.
+    /// `twitter:card`: a large picture where the thing has one, the small card with the icon
+    /// otherwise.
     var card: String
     /// Which of the optional tags there are (Mustache shows "" as it shows any text).
     var hasDescription: Bool
-    var hasImage: Bool
     var hasAudio: Bool
 
     init(
@@ -31,12 +32,11 @@ struct SharePreview: Sendable {
         self.title = title
         self.description = String(description.prefix(300))
         self.type = type
-        image = imagePath.map { baseURL + $0 } ?? ""
+        image = baseURL + (imagePath ?? SiteRoutes.shareIcon.path)
         audio = audioPath.map { baseURL + $0 } ?? ""
         self.siteName = siteName
         card = imagePath == nil ? "summary" : "summary_large_image"
         hasDescription = !self.description.isEmpty
-        hasImage = imagePath != nil
         hasAudio = audioPath != nil
     }
 }

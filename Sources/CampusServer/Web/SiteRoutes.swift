@@ -32,12 +32,17 @@ enum SiteRoutes {
     static let playerScript = Route<Void>("/static/player.js")
     static let softNavigationScript = Route<Void>("/static/soft-navigation.js")
     static let icon = Route<Void>("/static/icon.svg")
+    /// The icon as a 512×512 PNG: what a share preview shows of a thing without a picture of its
+    /// own (previews take no SVG), and the web app manifest's raster icon. Made from icon.svg:
+    /// `rsvg-convert -w 512 -h 512 icon.svg -o icon-512.png` (Debian's librsvg2-bin).
+    static let shareIcon = Route<Void>("/static/icon-512.png")
 
     // Timetable
     static let timetable = Route<Void>("/timetable")
     static let groups = Route<Void>("/timetable/groups")
     static let teachers = Route<Void>("/timetable/teachers")
     static let rooms = Route<Void>("/timetable/rooms")
+    static let departments = Route<Void>("/timetable/departments")
     static let group = Route<String>("/timetable/groups/{name}")
     static let teacher = Route<String>("/timetable/teachers/{urlId}")
     static let teacherCard = Route<String>("/timetable/teachers/{urlId}/card")
@@ -52,6 +57,8 @@ enum SiteRoutes {
     static let today = Route<Void>("/today")
     static let myTimetable = Route<Void>("/timetable/mine")
     static let favorites = Route<Void>("/timetable/mine/favorites")
+    static let myTeachers = Route<Void>("/timetable/mine/teachers")
+    static let displaySettings = Route<Void>("/timetable/mine/display")
     static let myCalendar = Route<Void>("/timetable/mine/calendar")
     static let lessonNotes = Route<Int64>("/timetable/lessons/{lessonId}/notes")
     static let note = Route<Int64>("/timetable/notes/{noteId}")

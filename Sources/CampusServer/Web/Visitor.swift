@@ -2,6 +2,7 @@ import Accounts
 import CampusHTTP
 import Foundation
 import Localization
+import SharedHelpers
 import Storage
 
 /// Who is asking for a page: the signed-in account (if any), the browser's session and CSRF
@@ -29,4 +30,32 @@ struct Flash: Codable, Sendable {
 
     var kind: Kind
     var message: String
+
+    /// The most a flash cookie's value holds, in bytes. Browsers keep a cookie of up to 4,096
+    /// bytes with its name and attributes and drop a longer `Set-Cookie` whole (and with it the
+    /// message), so a message of any length is cut to fit here, the one place every flash passes.
+    static let cookieValueLimit = 3000
+
+    /// The flash as its cookie's value (base64url of its JSON), the message cut short with "…"
+    /// (between characters) when the whole would be longer than ``cookieValueLimit``.
+    var cookieValue: String {
+        func value(_ message: String) -> String {
+            ((try? JSONEncoder().encode(Flash(kind: kind, message: message))) ?? Data()).base64URLEncoded
+        }
+        let whole = value(message)
+        guard whole.utf8.count > Self.cookieValueLimit else { return whole }
+        // Every character takes at least a byte, so no more than the limit's count of them fits.
+        let characters = Array(message.prefix(Self.cookieValueLimit))
+        var fits = 0
+        var tooMany = characters.count
+        while tooMany - fits > 1 {
+            let middle = (fits + tooMany) / 2
+            if value(String(characters[..<middle]) + "…").utf8.count <= Self.cookieValueLimit {
+                fits = middle
+            } else {
+                tooMany = middle
+            }
+        }
+        return value(String(characters[..<fits]) + "…")
+    }
 }

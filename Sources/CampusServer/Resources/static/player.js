@@ -143,7 +143,7 @@
       play.className = "link queue-title";
       play.textContent = entry.hidden ? t("{title} (hidden)", { title: entry.media.title }) : entry.media.title;
       play.disabled = entry.hidden;
-      play.addEventListener("click", () => { cancelSleep(); send("track_change", { place }); });
+      play.addEventListener("click", () => { itemChosen(); send("track_change", { place }); });
       item.appendChild(play);
       const length = document.createElement("span");
       length.className = "muted";
@@ -183,13 +183,13 @@
 
   function next() {
     if (station) return;
-    cancelSleep();
+    itemChosen();
     send("track_skip", { position: audio.currentTime || 0 });
   }
 
   function previous() {
     if (station) return;
-    cancelSleep();
+    itemChosen();
     const id = loadedID;
     send("track_prev", { position: audio.currentTime || 0 }).then((s) => {
       // Going back more than a few seconds in starts the same item again.
@@ -247,8 +247,13 @@
     if (!station && spoken(current() && current().media)) audio.playbackRate = Number($("player-speed").value);
   });
 
-  // The sleep timer pauses after some minutes or at the end of the current item; a manual
-  // next or previous cancels it.
+  // The sleep timer pauses after some minutes or at the end of the current item (seed 001 §3.7,
+  // SleepTimer in Sources/Listen): an item the listener chooses (next, previous, a place in the
+  // queue, something new to play) turns off only the timer for the end of the item; a timer of
+  // minutes runs on. Clearing the queue turns off either.
+  function itemChosen() {
+    if (sleep && sleep.kind === "end") cancelSleep();
+  }
   function cancelSleep() {
     if (sleep && sleep.timer) clearTimeout(sleep.timer);
     sleep = null;
@@ -371,7 +376,7 @@
     const button = event.target.closest ? event.target.closest("[data-play], [data-enqueue]") : null;
     if (!button) return;
     event.preventDefault();
-    cancelSleep();
+    if (button.dataset.play) itemChosen();
     if (station && button.dataset.play) leaveStation();
     if (button.dataset.enqueue) {
       send("enqueue_next", { ids: [button.dataset.enqueue] });
@@ -380,8 +385,9 @@
     const ref = button.dataset.play;
     const context = button.dataset.context;
     const payload = context && context !== ref ? { ids: [ref], contextId: context } : { ids: [ref] };
-    const shuffle = button.dataset.shuffle && !(state && state.shuffle);
-    send("play", payload).then(() => { if (shuffle) send("shuffle_enable"); });
+    // "Shuffle" buttons play the new queue shuffled, in the same request (as seed 001's play does).
+    if (button.dataset.shuffle) payload.shuffle = "enable";
+    send("play", payload);
   });
 
   // MARK: A station, live

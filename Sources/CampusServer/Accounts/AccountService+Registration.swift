@@ -1,0 +1,62 @@
+import Accounts
+import Foundation
+import InputRules
+import Logging
+import SQLKit
+import Storage
+
+/// Registration: an account made by its user, on the API (who then logs in) or on the web app
+/// (signed in at once, in the same transaction).
+extension AccountService {
+    func register(email rawEmail: String, password: String, firstName: String, lastName: String, organizer: Bool)
+        async throws -> UserRecord
+    {
+        try await register(
+            email: rawEmail, password: password, firstName: firstName, lastName: lastName, organizer: organizer
+        ) { _, _, _ in () }.user
+    }
+
+    /// Creates an account; `alsoWrite` writes more in the same transaction (a session).
+    private func register<Also: Sendable>(
+        email rawEmail: String, password: String, firstName: String, lastName: String, organizer: Bool,
+        alsoWrite: @escaping @Sendable (UserRecord, Date, any SQLDatabase) async throws -> Also
+    ) async throws -> (user: UserRecord, also: Also) {
+        var validator = Validator()
+        let email = validator.check { () throws(FieldProblem) in try AccountRules.email(rawEmail) }
+        validator.check { () throws(FieldProblem) in try AccountRules.newPassword(password) }
+        let first = validator.check { () throws(FieldProblem) in try AccountRules.name(firstName, field: "firstName") }
+        let last = validator.check { () throws(FieldProblem) in try AccountRules.name(lastName, field: "lastName") }
+        try validator.finish()
+        guard let email, let first, let last else { throw ValidationFailure(validator.problems) }
+        let hash = try await hasher.hash(password)
+        let now = now()
+        let (user, also) = try await database.write { db in
+            let user = try await AccountStore(db).createUser(
+                NewUser(
+                    email: email, passwordHash: hash, firstName: first, lastName: last,
+                    role: organizer ? .organizer : .user),
+                now: now)
+            return (user, try await alsoWrite(user, now, db))
+        }
+        logger.info("account registered", metadata: ["user": "\(user.id)", "role": "\(user.role.rawValue)"])
+        return (user, also)
+    }
+
+    /// Creates an account and signs its user in, in one transaction: the web app's registration,
+    /// after which the visitor goes on where they were going, signed in.
+    func registerAndSignIn(
+        email: String, password: String, firstName: String, lastName: String, organizer: Bool,
+        kind: SessionRecord.Kind, address: String, userAgent: String?
+    ) async throws -> (token: String, session: SessionRecord, user: UserRecord) {
+        let token = Token.make()
+        let (user, session) = try await register(
+            email: email, password: password, firstName: firstName, lastName: lastName, organizer: organizer
+        ) { user, now, db in
+            try await AccountStore(db).createSession(
+                userID: user.id, tokenHash: Token.hash(token), kind: kind, now: now,
+                expiresAt: now.addingTimeInterval(Self.sessionLifetime), userAgent: userAgent, address: address)
+        }
+        logger.info("logged in", metadata: ["user": "\(user.id)", "kind": "\(kind.rawValue)"])
+        return (token, session, user)
+    }
+}
