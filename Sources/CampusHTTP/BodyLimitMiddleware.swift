@@ -28,7 +28,9 @@ public struct BodyLimitMiddleware: RouterMiddleware {
     }
 }
 
-/// A request body that fails with 413 once more than `limit` bytes arrive.
+/// A request body that fails with 413 once more than `limit` bytes arrive, and with
+/// ``BrokenRequestBody`` when its stream fails (the parser could not frame it, or the client
+/// left): the client's doing, whichever handler reads it.
 struct LimitedBody: AsyncSequence, Sendable {
     typealias Element = ByteBuffer
     let base: RequestBody
@@ -40,7 +42,17 @@ struct LimitedBody: AsyncSequence, Sendable {
         var seen = 0
 
         mutating func next() async throws -> ByteBuffer? {
-            guard let buffer = try await base.next() else { return nil }
+            let next: ByteBuffer?
+            do {
+                next = try await base.next()
+            } catch let error as Problem {
+                throw error
+            } catch let error as CancellationError {
+                throw error
+            } catch {
+                throw BrokenRequestBody(error)
+            }
+            guard let buffer = next else { return nil }
             seen += buffer.readableBytes
             if seen > limit { throw Problem.tooLarge(limit: limit) }
             return buffer

@@ -17,8 +17,10 @@ import NIOHTTPTypes
 /// - **Connections per address**: at most `perAddress` open
 ///   connections from one client address; the next one gets a 503 problem document and is closed.
 ///   (Behind a reverse proxy, where every connection comes from the proxy, the proxy limits.)
-/// - **Problem documents for requests that cannot be parsed**: a request line or head over the
-///   parser's limit (80 KiB) gets 431, any other malformed request 400, both with a problem body.
+/// - **Problem documents for requests that cannot be parsed** (``ParseErrorProblemHandler``): a
+///   request line or head over the parser's limit (80 KiB) gets 431, any other malformed request
+///   400, a transfer coding Campus does not implement 501, a body whose framing breaks 400, all
+///   with a problem body, and the connection is closed.
 public enum CampusHTTPServer {
     /// The server, closing connections idle for `idleTimeout` and, unless `perAddress` is nil,
     /// letting one address hold at most that many connections.
@@ -128,53 +130,6 @@ final class TooManyConnectionsHandler: ChannelInboundHandler, RemovableChannelHa
 
 @available(*, unavailable)
 extension TooManyConnectionsHandler: Sendable {}
-
-/// Hummingbird answers a request it cannot parse with a bare 400; this gives that answer a
-/// problem document (431 when the request line or head is too large).
-final class ParseErrorProblemHandler: ChannelDuplexHandler, RemovableChannelHandler {
-    typealias InboundIn = HTTPRequestPart
-    typealias InboundOut = HTTPRequestPart
-    typealias OutboundIn = HTTPResponsePart
-    typealias OutboundOut = HTTPResponsePart
-
-    private var parseError: HTTPParserError?
-    private var pendingBody: ByteBuffer?
-
-    func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        if parseError == nil, let error = error as? HTTPParserError { parseError = error }
-        context.fireErrorCaught(error)
-    }
-
-    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        guard let error = parseError else { return context.write(data, promise: promise) }
-        switch unwrapOutboundIn(data) {
-        case .head(var head) where head.status == .badRequest:
-            let problem =
-                error == .headerOverflow
-                ? Problem(
-                    .requestHeaderFieldsTooLarge,
-                    detail: "The request line and headers are larger than the limit of 80 KiB.")
-                : Problem(.badRequest, detail: "The request is not valid HTTP/1.1 ({reason}).", ["reason": "\(error)"])
-            let body = context.channel.allocator.buffer(data: problem.body(instance: nil))
-            head.status = problem.status
-            head.headerFields[.contentType] = "application/problem+json"
-            head.headerFields[.contentLength] = String(body.readableBytes)
-            pendingBody = body
-            context.write(wrapOutboundOut(.head(head)), promise: promise)
-        case .end(let trailers):
-            if let body = pendingBody {
-                context.write(wrapOutboundOut(.body(body)), promise: nil)
-                pendingBody = nil
-            }
-            context.write(wrapOutboundOut(.end(trailers)), promise: promise)
-        default:
-            context.write(data, promise: promise)
-        }
-    }
-}
-
-@available(*, unavailable)
-extension ParseErrorProblemHandler: Sendable {}
 
 /// Closes a connection that sends nothing for `timeout`: before its first request, between
 /// requests, and while a request head or body is being read (every part that arrives starts the

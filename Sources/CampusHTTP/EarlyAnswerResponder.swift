@@ -2,6 +2,7 @@ import HTTPTypes
 import Hummingbird
 import Metrics
 import NIOConcurrencyHelpers
+import NIOHTTP1
 
 /// An answer made before the router, from what a route answered or learned before: a kept answer
 /// (``CachedAnswer``), a range of a media file whose path the router matched earlier.
@@ -29,10 +30,16 @@ where Inner.Context == CampusRequestContext {
     public typealias Context = CampusRequestContext
     let inner: Inner
     let answers: [any EarlyAnswer]
+    /// An error's words for the log, without any secret it carries (``ProblemMiddleware``).
+    let logText: @Sendable (any Error) -> String
 
-    public init(_ inner: Inner, answers: [any EarlyAnswer]) {
+    public init(
+        _ inner: Inner, answers: [any EarlyAnswer],
+        logText: @escaping @Sendable (any Error) -> String = { "\(type(of: $0))" }
+    ) {
         self.inner = inner
         self.answers = answers
+        self.logText = logText
     }
 
     public func respond(to request: Request, context: Context) async throws -> Response {
@@ -45,7 +52,20 @@ where Inner.Context == CampusRequestContext {
                 return response
             }
         }
-        return try await inner.respond(to: request, context: context)
+        do {
+            return try await inner.respond(to: request, context: context)
+        } catch let error as HTTPParserError {
+            // Hummingbird answers it (ParseErrorProblemHandler makes that a problem document).
+            throw error
+        } catch {
+            // An error no middleware answered (the middleware outside ProblemMiddleware's).
+            // Hummingbird would answer a bare 500 and log the error's description at debug,
+            // whatever it carries of the request.
+            context.logger.error(
+                "unexpected error",
+                metadata: ["error": "\(logText(error))", "path": "\(LoggedPath.of(request, context))"])
+            return Response(status: .internalServerError)
+        }
     }
 }
 

@@ -6,7 +6,9 @@ import NIOCore
 
 /// Answers every error as a problem document (or, for a browser asking for a page, as an HTML
 /// page). Errors that are not the client's doing become a 500 whose detail names the request id,
-/// and are logged with everything known about them.
+/// and are logged: by their words for the log (`logText`), which leave out what they carry of the
+/// request (its headers, its body) or of a statement (its values), so that no token, password or
+/// key reaches the log.
 public struct ProblemMiddleware: RouterMiddleware {
     public typealias Context = CampusRequestContext
     /// The problem a client caused, for the errors the server's own code throws; nil for errors
@@ -16,15 +18,19 @@ public struct ProblemMiddleware: RouterMiddleware {
     /// The problem in the client's language where its detail has a translation (`type` and
     /// `title` stay as they are: clients match on them).
     let localize: @Sendable (Problem, Request) -> Problem
+    /// An error's words for the log, without any secret it carries.
+    let logText: @Sendable (any Error) -> String
 
     public init(
         describe: @escaping @Sendable (any Error) -> Problem?,
         htmlErrorPage: @escaping @Sendable (Problem, Request, Context) -> Response?,
-        localize: @escaping @Sendable (Problem, Request) -> Problem = { problem, _ in problem }
+        localize: @escaping @Sendable (Problem, Request) -> Problem = { problem, _ in problem },
+        logText: @escaping @Sendable (any Error) -> String = { "\(type(of: $0))" }
     ) {
         self.describe = describe
         self.htmlErrorPage = htmlErrorPage
         self.localize = localize
+        self.logText = logText
     }
 
     public func handle(
@@ -36,12 +42,12 @@ public struct ProblemMiddleware: RouterMiddleware {
             return .redirect(to: redirect.location, type: .normal)
         } catch {
             var problem: Problem
-            if let known = error as? Problem ?? describe(error) {
+            if let known = error as? Problem ?? (error as? BrokenRequestBody)?.problem ?? describe(error) {
                 problem = known
             } else {
                 context.logger.error(
                     "unexpected error",
-                    metadata: ["error": "\(String(reflecting: error))", "path": "\(request.uri.path)"])
+                    metadata: ["error": "\(logText(error))", "path": "\(LoggedPath.of(request, context))"])
                 problem = Problem(
                     .internalServerError,
                     detail:

@@ -5,7 +5,8 @@ import Logging
 import NIOCore
 
 /// Logs one line per request when its response is ready: method, path (never the query, which
-/// may hold a token), status, duration, client address and request id.
+/// may hold a token, and a path's own token as ``LoggedPath`` writes it), status, duration,
+/// client address and request id.
 public struct RequestLogMiddleware: RouterMiddleware {
     public typealias Context = CampusRequestContext
 
@@ -33,10 +34,30 @@ public struct RequestLogMiddleware: RouterMiddleware {
             "request",
             metadata: [
                 "method": "\(request.method.rawValue)",
-                "path": "\(request.uri.path)",
+                "path": "\(LoggedPath.of(request, context))",
                 "status": "\(status)",
                 "duration_ms": "\(String(format: "%.2f", milliseconds))",
                 "address": "\(context.remoteAddress?.ipAddress ?? "-")",
             ])
+    }
+}
+
+/// A request's path as the log writes it: a path parameter that is a secret (`{token}`: a
+/// personal calendar's link lets whoever has it read the calendar) is written as its name, as
+/// the route declares it (`/api/v1/calendars/{token}/calendar.ics`).
+public enum LoggedPath {
+    /// The names of path parameters that are secrets.
+    static let secrets: Set<Substring> = ["{token}", "{key}", "{secret}"]
+
+    public static func of(_ request: Request, _ context: some RequestContext) -> String {
+        let path = request.uri.path
+        guard let template = context.endpointPath, template.contains("{"),
+            secrets.contains(where: { template.contains($0) })
+        else { return path }
+        let names = template.split(separator: "/", omittingEmptySubsequences: false)
+        var parts = path.split(separator: "/", omittingEmptySubsequences: false)
+        guard names.count == parts.count else { return template }
+        for (index, name) in names.enumerated() where secrets.contains(name) { parts[index] = name }
+        return parts.joined(separator: "/")
     }
 }

@@ -112,6 +112,9 @@ public final class ResponseCache: Sendable {
     /// Whether nothing is kept (then a request need not ask for the version).
     var isEmpty: Bool { state.withLockedValue { $0.entries.isEmpty } }
 
+    /// Whether an answer (of any version) is kept under `key`.
+    func holds(_ key: String) -> Bool { state.withLockedValue { $0.entries[key] != nil } }
+
     func entry(_ key: String, version: String) -> Entry? {
         state.withLockedValue { state in
             guard let entry = state.entries[key], entry.version == version else { return nil }

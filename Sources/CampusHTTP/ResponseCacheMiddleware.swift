@@ -70,8 +70,12 @@ public struct CachedAnswer: EarlyAnswer {
     }
 
     public func answer(_ request: Request, context: CampusRequestContext) async -> Response? {
-        guard !cache.isEmpty, let version = try? await cache.currentVersion(),
-            let entry = cache.entry(cache.key(request, today: today()), version: version)
+        // Only a request whose answer is kept asks for the version (which may be read from the
+        // database): no other GET (`/health` among them) waits on the database here.
+        guard !cache.isEmpty else { return nil }
+        let key = cache.key(request, today: today())
+        guard cache.holds(key), let version = try? await cache.currentVersion(),
+            let entry = cache.entry(key, version: version)
         else { return nil }
         return entry.response(to: request)
     }

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import PostgresKit
 import SQLKit
+import Synchronization
 
 /// A change to an account or a session that copies kept in memory must forget. Every write of
 /// `AccountStore` that changes what a session's check answers tells of itself in its
@@ -62,6 +63,8 @@ extension Database {
     public func followAccountChanges(
         pollInterval: Duration = .milliseconds(50), _ event: @escaping @Sendable (AccountChangeEvent) -> Void
     ) async {
+        // Said once per loss: while the database is down, each attempt a second fails again.
+        let warned = Flag()
         while !Task.isCancelled {
             do {
                 switch backend {
@@ -71,6 +74,7 @@ extension Database {
                             if let change = AccountChange(payload: payload) { event(.changed(change)) }
                         } else {
                             event(.following)
+                            warned.set(false)
                         }
                     }
                 case .sqlite:
@@ -82,6 +86,7 @@ extension Database {
                         }
                         if seen == nil {
                             event(.following)
+                            warned.set(false)
                         } else if version != seen {
                             event(.somethingChanged)
                         }
@@ -91,9 +96,11 @@ extension Database {
                 }
             } catch {
                 if Task.isCancelled { break }
-                logger.warning(
-                    "account changes cannot be heard; sessions are read from the database until they can",
-                    metadata: ["error": "\(String(reflecting: error))"])
+                if !warned.set(true) {
+                    logger.warning(
+                        "account changes cannot be heard; sessions are read from the database until they can",
+                        metadata: ["error": "\(LoggedError.text(error))"])
+                }
             }
             event(.lost)
             try? await Task.sleep(for: .seconds(1))
@@ -101,11 +108,21 @@ extension Database {
     }
 }
 
+/// A flag that tasks share.
+private final class Flag: Sendable {
+    private let value = Atomic<Bool>(false)
+
+    /// Sets the flag; returns what it was.
+    @discardableResult
+    func set(_ new: Bool) -> Bool { value.exchange(new, ordering: .relaxed) }
+}
+
 extension PostgresBackend {
     /// `LISTEN`s on `channel` on a connection of its own: `heard(nil)` once listening, then each
-    /// notification's payload; returns (or throws) when the connection ends.
+    /// notification's payload; returns (or throws) when the connection ends. The wait for the
+    /// connection is bounded like any other; the listening is not (it lasts).
     func listen(_ channel: String, _ heard: @escaping @Sendable (String?) -> Void) async throws {
-        try await client.withConnection { connection in
+        try await withConnection(wait: Self.connectionWait, watched: false) { connection in
             try await connection.listen(on: channel) { notifications in
                 heard(nil)
                 for try await notification in notifications { heard(notification.payload) }

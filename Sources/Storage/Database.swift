@@ -5,6 +5,7 @@ import NIOPosix
 import PostgresKit
 import SQLKit
 import SQLiteKit
+import Synchronization
 
 /// Where Campus keeps its data: an SQLite file (the embedded default) or a PostgreSQL server.
 public enum DatabaseLocation: Sendable, Equatable, CustomStringConvertible {
@@ -43,12 +44,15 @@ public enum DatabaseLocation: Sendable, Equatable, CustomStringConvertible {
 public enum DatabaseError: Error, CustomStringConvertible, Equatable {
     case unsupportedLocation(String)
     case invalidPostgresURL(String)
+    /// The database was closed (the program is ending): nothing more is done with it.
+    case closed
 
     public var description: String {
         switch self {
         case .unsupportedLocation(let value):
             "--database \"\(value)\" is neither a postgres:// URL nor an SQLite file path (ending in .sqlite or .db)."
         case .invalidPostgresURL(let reason): "The PostgreSQL URL is not usable: \(reason)"
+        case .closed: "The database is closed."
         }
     }
 }
@@ -67,11 +71,26 @@ public final class Database: Sendable {
     public let location: DatabaseLocation
     let backend: Backend
     let logger: Logger
+    private let usage = Mutex(Usage())
 
     enum Backend: Sendable {
         case sqlite(SQLiteBackend)
         case postgres(PostgresBackend)
     }
+
+    /// The operations under way, so that ``close()`` closes the connections only once none is
+    /// left: a connection given back after its pool closed was left open (and trapped debug
+    /// builds when a start failed: "SQLiteConnection was not closed before deinitializing").
+    private struct Usage {
+        var running = 0
+        var closed = false
+        /// Gave up waiting for the operations (``close()`` waits at most ``closeWait``).
+        var gaveUp = false
+        var idle: [CheckedContinuation<Void, Never>] = []
+    }
+
+    /// How long ``close()`` waits for the operations under way.
+    static let closeWait: Duration = .seconds(10)
 
     private init(kind: Kind, location: DatabaseLocation, backend: Backend, logger: Logger) {
         self.kind = kind
@@ -94,38 +113,102 @@ public final class Database: Sendable {
 
     /// Runs queries that only read. They see data committed before each statement starts.
     public func read<T: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
+        try begin()
+        defer { end() }
         switch backend {
-        case .sqlite(let backend): try await backend.read(body)
-        case .postgres(let backend): try await backend.read(body)
+        case .sqlite(let backend): return try await backend.read(body)
+        case .postgres(let backend): return try await backend.read(body)
         }
     }
 
     /// Runs `body` in one transaction.
     public func write<T: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
+        try begin()
+        defer { end() }
         switch backend {
-        case .sqlite(let backend): try await backend.write(body)
-        case .postgres(let backend): try await backend.write(body)
+        case .sqlite(let backend): return try await backend.write(body)
+        case .postgres(let backend): return try await backend.write(body)
         }
     }
 
-    /// Whether the database answers a trivial query.
+    /// Whether the database answers a trivial query, within a second (PostgreSQL; at once while
+    /// it is known to be down).
     public func ping() async -> Bool {
-        do {
-            return try await read { db in
-                try await db.raw("SELECT 1 AS one").first(decodingColumn: "one", as: Int.self) == 1
+        switch backend {
+        case .postgres(let backend):
+            guard (try? begin()) != nil else { return false }
+            defer { end() }
+            return await backend.ping()
+        case .sqlite:
+            do {
+                return try await read { db in
+                    try await db.raw("SELECT 1 AS one").first(decodingColumn: "one", as: Int.self) == 1
+                }
+            } catch {
+                logger.warning("database ping failed", metadata: ["error": "\(LoggedError.text(error))"])
+                return false
             }
-        } catch {
-            logger.warning("database ping failed", metadata: ["error": "\(String(reflecting: error))"])
-            return false
         }
     }
 
-    /// Closes every connection. Call once, when the program ends.
+    /// Closes every connection, once the operations under way have ended (waiting at most
+    /// ``closeWait``); later operations fail with ``DatabaseError/closed``. Call once, when the
+    /// program ends (or its start fails).
     public func close() async {
+        let running = usage.withLock { usage -> Int in
+            usage.closed = true
+            return usage.running
+        }
+        if running > 0 {
+            let timer = MultiThreadedEventLoopGroup.singleton.any().scheduleTask(in: TimeAmount(Self.closeWait)) {
+                self.stopWaiting()
+            }
+            await withCheckedContinuation { (idle: CheckedContinuation<Void, Never>) in
+                let now = usage.withLock { usage -> Bool in
+                    if usage.running == 0 || usage.gaveUp { return true }
+                    usage.idle.append(idle)
+                    return false
+                }
+                if now { idle.resume() }
+            }
+            timer.cancel()
+            let left = usage.withLock { $0.running }
+            if left > 0 {
+                logger.warning("the database is closed while operations still run", metadata: ["operations": "\(left)"])
+            }
+        }
         switch backend {
         case .sqlite(let backend): await backend.close()
         case .postgres(let backend): await backend.close()
         }
+    }
+
+    private func begin() throws {
+        try usage.withLock { usage throws -> Void in
+            if usage.closed { throw DatabaseError.closed }
+            usage.running += 1
+        }
+    }
+
+    private func end() {
+        let idle = usage.withLock { usage -> [CheckedContinuation<Void, Never>] in
+            usage.running -= 1
+            guard usage.running == 0 else { return [] }
+            let idle = usage.idle
+            usage.idle = []
+            return idle
+        }
+        for waiter in idle { waiter.resume() }
+    }
+
+    private func stopWaiting() {
+        let idle = usage.withLock { usage -> [CheckedContinuation<Void, Never>] in
+            usage.gaveUp = true
+            let idle = usage.idle
+            usage.idle = []
+            return idle
+        }
+        for waiter in idle { waiter.resume() }
     }
 }
 
@@ -165,171 +248,6 @@ func retryingWhileBusy<T: Sendable>(attempts: Int = 5, _ body: () async throws -
         }
     }
     fatalError("unreachable")
-}
-
-// MARK: - SQLite
-
-/// Opens SQLite connections with the settings Campus relies on.
-struct SQLiteSource: ConnectionPoolSource {
-    let path: String
-    let threadPool: NIOThreadPool
-
-    func makeConnection(logger: Logger, on eventLoop: any EventLoop) -> EventLoopFuture<SQLiteConnection> {
-        let promise = eventLoop.makePromise(of: SQLiteConnection.self)
-        promise.completeWithTask {
-            let connection = try await SQLiteConnection.open(
-                storage: .file(path: path), threadPool: threadPool, logger: logger, on: eventLoop
-            ).get()
-            do {
-                // busy_timeout replaces SQLiteNIO's busy handler, which would retry forever. A
-                // 32 MiB page cache (the default is 2 MiB; pages are taken only as needed) keeps a
-                // big import's transaction in memory until it commits.
-                for pragma in [
-                    "PRAGMA busy_timeout = 10000", "PRAGMA foreign_keys = ON", "PRAGMA synchronous = FULL",
-                    "PRAGMA cache_size = -32768",
-                ] {
-                    _ = try await connection.query(pragma).get()
-                }
-            } catch {
-                try? await connection.close().get()
-                throw error
-            }
-            return connection
-        }
-        return promise.futureResult
-    }
-}
-
-/// `@unchecked Sendable`: AsyncKit's pools are not marked Sendable, but every public method of
-/// `EventLoopConnectionPool` hops to the pool's own event loop before touching its state.
-final class SQLiteBackend: @unchecked Sendable {
-    private let threadPool: NIOThreadPool
-    /// Readers: two connections on each event loop, so a read needs no hop to another thread.
-    private let readers: EventLoopGroupConnectionPool<SQLiteSource>
-    private let writer: EventLoopConnectionPool<SQLiteSource>
-    private let logger: Logger
-
-    init(path: String, logger: Logger) async throws {
-        let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let threadPool = NIOThreadPool(numberOfThreads: 4)
-        threadPool.start()
-        let source = SQLiteSource(path: path, threadPool: threadPool)
-        let eventLoop = MultiThreadedEventLoopGroup.singleton.any()
-        // WAL lets readers go on while one writer commits; it is a property of the file.
-        let first = try await source.makeConnection(logger: logger, on: eventLoop).get()
-        do {
-            _ = try await retryingWhileBusy { try await first.query("PRAGMA journal_mode = WAL").get() }
-            try await first.close().get()
-        } catch {
-            try? await first.close().get()
-            throw error
-        }
-        self.threadPool = threadPool
-        self.logger = logger
-        self.readers = EventLoopGroupConnectionPool(
-            source: source, maxConnectionsPerEventLoop: 2, requestTimeout: .seconds(30), pruneInterval: nil,
-            logger: logger, on: MultiThreadedEventLoopGroup.singleton)
-        self.writer = EventLoopConnectionPool(
-            source: source, maxConnections: 1, requestTimeout: .seconds(120), logger: logger, on: eventLoop)
-    }
-
-    func read<T: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
-        let pool = readers.pool(for: MultiThreadedEventLoopGroup.singleton.any())
-        let connection = try await pool.requestConnection().get()
-        defer { pool.releaseConnection(connection) }
-        return try await body(connection.sql())
-    }
-
-    func write<T: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
-        let connection = try await writer.requestConnection().get()
-        defer { writer.releaseConnection(connection) }
-        let db = connection.sql()
-        try await db.raw("BEGIN IMMEDIATE").run()
-        do {
-            let value = try await body(db)
-            try await db.raw("COMMIT").run()
-            return value
-        } catch {
-            do {
-                try await db.raw("ROLLBACK").run()
-            } catch {
-                logger.error("rollback failed", metadata: ["error": "\(String(reflecting: error))"])
-            }
-            throw error
-        }
-    }
-
-    func close() async {
-        try? await readers.shutdownAsync()
-        try? await writer.close().get()
-        try? await threadPool.shutdownGracefully()
-    }
-}
-
-// MARK: - PostgreSQL
-
-final class PostgresBackend: Sendable {
-    let client: PostgresClient
-    private let runTask: Task<Void, Never>
-    private let logger: Logger
-
-    init(url: String, logger: Logger) throws {
-        let configuration: SQLPostgresConfiguration
-        do {
-            configuration = try SQLPostgresConfiguration(url: url)
-        } catch {
-            throw DatabaseError.invalidPostgresURL("\(error)")
-        }
-        let core = configuration.coreConfiguration
-        guard let host = core.host else {
-            throw DatabaseError.invalidPostgresURL("it names no host")
-        }
-        let tls: PostgresClient.Configuration.TLS =
-            switch (core.tls.isEnforced, core.tls.isAllowed) {
-            case (true, _): .require(core.tls.sslContext?.configuration ?? .makeClientConfiguration())
-            case (_, true): .prefer(core.tls.sslContext?.configuration ?? .makeClientConfiguration())
-            default: .disable
-            }
-        var clientConfiguration = PostgresClient.Configuration(
-            host: host, port: core.port ?? 5432, username: core.username, password: core.password,
-            database: core.database, tls: tls)
-        clientConfiguration.options.maximumConnections = 16
-        let client = PostgresClient(configuration: clientConfiguration, backgroundLogger: logger)
-        self.client = client
-        self.logger = logger
-        self.runTask = Task { await client.run() }
-    }
-
-    func read<T: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
-        try await client.withConnection { connection in
-            try await body(connection.sql())
-        }
-    }
-
-    func write<T: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
-        try await client.withConnection { connection in
-            let db = connection.sql()
-            try await db.raw("BEGIN").run()
-            do {
-                let value = try await body(db)
-                try await db.raw("COMMIT").run()
-                return value
-            } catch {
-                do {
-                    try await db.raw("ROLLBACK").run()
-                } catch {
-                    logger.error("rollback failed", metadata: ["error": "\(String(reflecting: error))"])
-                }
-                throw error
-            }
-        }
-    }
-
-    func close() async {
-        runTask.cancel()
-        await runTask.value
-    }
 }
 
 /// A `LIKE … ESCAPE '\'` pattern that finds `text` anywhere, with `%`, `_` and `\` in it taken

@@ -4,6 +4,7 @@ import CampusServer
 import Foundation
 import Localization
 import Logging
+import NIOCore
 import Storage
 
 struct Campus: AsyncParsableCommand {
@@ -287,7 +288,48 @@ struct Serve: AsyncParsableCommand {
                 let released = await StartupPages.release()
                 logger.debug("start-up pages given back", metadata: ["mappings": "\(released)"])
             })
-        try await app.runService()
+        do {
+            try await app.runService()
+        } catch {
+            // The database is closed by then (the server's services end before this returns).
+            if let failure = Self.listenFailure(error, host: configuration.host, port: configuration.port) {
+                throw failure
+            }
+            throw error
+        }
+    }
+
+    /// The address the server cannot listen on, said in one line instead of NIO's words
+    /// ("bind(descriptor:ptr:bytes:): Address already in use (errno: 98)"); nil for other errors.
+    static func listenFailure(_ error: any Error, host: String, port: Int) -> Failure? {
+        let address = host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
+        if error is SocketAddressError {
+            return Failure(
+                t(
+                    "Cannot listen on {address}: the host name cannot be resolved. Choose another --host.",
+                    ["address": address]))
+        }
+        guard let error = error as? IOError, String(describing: error).hasPrefix("bind") else { return nil }
+        switch error.errnoCode {
+        case EADDRINUSE:
+            return Failure(
+                t(
+                    "Cannot listen on {address}: another program listens there. Stop it, or choose another --port.",
+                    ["address": address]))
+        case EACCES:
+            return Failure(
+                t(
+                    "Cannot listen on {address}: permission denied (ports below 1024 need privileges). Choose another --port.",
+                    ["address": address]))
+        case EADDRNOTAVAIL:
+            return Failure(
+                t(
+                    "Cannot listen on {address}: this machine has no such address. Choose another --host.",
+                    ["address": address]))
+        default:
+            return Failure(
+                t("Cannot listen on {address}: {reason}.", ["address": address, "reason": String(describing: error)]))
+        }
     }
 }
 

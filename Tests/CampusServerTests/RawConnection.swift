@@ -12,15 +12,16 @@ import Foundation
 final class RawConnection: @unchecked Sendable {
     private let socket: Int32
 
-    init(port: Int) throws {
+    /// A connection to 127.0.0.1:`port`; a read gives up after `timeout` without a byte.
+    init(port: Int, timeout: Duration = .seconds(20)) throws {
         #if canImport(Glibc)
             socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #else
             socket = Darwin.socket(AF_INET, SOCK_STREAM, 0)
         #endif
         guard socket >= 0 else { throw POSIXError(.EBADF) }
-        var timeout = timeval(tv_sec: 20, tv_usec: 0)
-        _ = setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var wait = timeval(tv_sec: Int(timeout.components.seconds), tv_usec: 0)
+        _ = setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &wait, socklen_t(MemoryLayout<timeval>.size))
         #if canImport(Darwin)
             var on: Int32 = 1
             _ = setsockopt(socket, SOL_SOCKET, SO_NOSIGPIPE, &on, socklen_t(MemoryLayout<Int32>.size))
@@ -65,8 +66,13 @@ final class RawConnection: @unchecked Sendable {
         }
     }
 
-    /// Reads until `done` says the bytes so far are enough, the server closes, or 20 seconds
-    /// pass without a byte.
+    /// Says that nothing more will be sent (the client leaves while it can still read).
+    func finishSending() {
+        _ = shutdown(socket, Int32(SHUT_WR))
+    }
+
+    /// Reads until `done` says the bytes so far are enough, the server closes, or the timeout
+    /// passes without a byte.
     func receive(until done: @escaping @Sendable ([UInt8]) -> Bool = { _ in false }) async -> [UInt8] {
         let fd = socket
         return await offThread {
@@ -126,4 +132,29 @@ private func systemSend(_ socket: Int32, _ bytes: UnsafeRawBufferPointer, _ flag
     #else
         Darwin.send(socket, bytes.baseAddress, bytes.count, flags)
     #endif
+}
+
+extension RawConnection {
+    /// Sends each of `parts` (`pause` apart) on a connection of its own, then, when `halfClose`,
+    /// says it will send nothing more; returns what the server answered until it closed the
+    /// connection (or `timeout` passed without a byte). A server that answers and closes before
+    /// everything was sent: its answer counts.
+    static func exchange(
+        port: Int, _ parts: [String], pause: Duration = .milliseconds(50), halfClose: Bool = false,
+        timeout: Duration = .seconds(10)
+    ) async throws -> String {
+        let connection = try RawConnection(port: port, timeout: timeout)
+        for (index, part) in parts.enumerated() {
+            if index > 0 { try await Task.sleep(for: pause) }
+            guard await connection.send(part) else { break }
+        }
+        if halfClose { connection.finishSending() }
+        return String(decoding: await connection.receive(), as: UTF8.self)
+    }
+
+    /// The status lines of the answers in `text`, in order (an answer starts right after the
+    /// last byte of the one before it).
+    static func statusLines(_ text: String) -> [String] {
+        text.matches(of: /HTTP\/1\.1 [0-9]{3}[^\r\n]*/).map { String($0.output) }
+    }
 }

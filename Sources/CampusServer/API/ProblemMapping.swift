@@ -60,9 +60,20 @@ extension Problem {
         case let error as HTTPError:
             guard (400..<500).contains(error.status.code) else { return nil }
             self = Problem(error.status, detail: error.body ?? error.status.reasonPhrase, headers: error.headers)
+        case let broken as BrokenRequestBody:
+            self = broken.problem
         default:
-            return nil
+            guard let unavailable = DatabaseUnavailable.of(error) else { return nil }
+            self = .databaseUnavailable(unavailable)
         }
+    }
+
+    /// The database cannot be reached just now: 503, and when to try again. Not logged per
+    /// request (the database says once when it is lost and when it answers again).
+    static func databaseUnavailable(_ unavailable: DatabaseUnavailable) -> Problem {
+        Problem(
+            .serviceUnavailable, detail: "The database cannot be reached just now; try again in a moment.",
+            headers: [.retryAfter: String(unavailable.retryAfter)])
     }
 
     private static func sentence(_ text: String) -> String {

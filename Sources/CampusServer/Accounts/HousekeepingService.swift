@@ -17,7 +17,9 @@ struct HousekeepingService: NamedService {
                 try await outbox.deliverPending()
                 try await accounts.removeExpired()
             } catch {
-                logger.warning("housekeeping failed", metadata: ["error": "\(String(reflecting: error))"])
+                // Stopping (a start that failed cancels every service) is no failure to report.
+                if error is CancellationError || Task.isCancelled { break }
+                logger.warning("housekeeping failed", metadata: ["error": "\(ErrorLog.text(error))"])
             }
             try? await cancelWhenGracefulShutdown { try await Task.sleep(for: interval) }
         }

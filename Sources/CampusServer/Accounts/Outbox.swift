@@ -4,19 +4,47 @@ import SQLKit
 import ServiceLifecycle
 import Storage
 
-/// Something that delivers mail. Campus ships ``LogMailSender``; an SMTP sender fits the same shape.
+/// Something that delivers mail. Campus ships ``FileMailSender``; an SMTP sender fits the same shape.
 public protocol MailSender: Sendable {
     func send(to recipient: String, subject: String, body: String) async throws
 }
 
-/// "Delivers" mail by writing it to the log, where an operator without a mail server finds it.
-struct LogMailSender: MailSender {
+/// "Delivers" mail without a mail server: each message is a file of its own in the `mail` folder
+/// of the data directory (readable by its owner only), where an operator finds it. The log says
+/// that a message was written, to whom, its subject and its file, never its body: a reset link
+/// in the log would be a way into the account for whoever reads the log.
+struct FileMailSender: MailSender {
+    let folder: URL
     let logger: Logger
 
+    init(dataDirectory: String, logger: Logger) {
+        self.folder = URL(fileURLWithPath: dataDirectory).appendingPathComponent("mail")
+        self.logger = logger
+    }
+
     func send(to recipient: String, subject: String, body: String) async throws {
-        // One log line per message: the body's line breaks are written as \n.
+        try FileManager.default.createDirectory(
+            at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let now = Date()
+        let name = "\(Int64(now.timeIntervalSince1970 * 1000))-\(UUID().uuidString.prefix(8).lowercased()).eml"
+        let file = folder.appendingPathComponent(name)
+        let message = """
+            Date: \(now.formatted(Date.ISO8601FormatStyle()))
+            To: \(recipient)
+            Subject: \(subject)
+            Content-Type: text/plain; charset=utf-8
+
+            \(body)
+
+            """
+        guard
+            FileManager.default.createFile(
+                atPath: file.path, contents: Data(message.utf8), attributes: [.posixPermissions: 0o600])
+        else {
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: file.path])
+        }
         logger.notice(
-            "mail", metadata: ["to": "\(recipient)", "subject": "\(subject)", "body": "\(body.debugDescription)"])
+            "mail written", metadata: ["to": "\(recipient)", "subject": "\(subject)", "file": "\(file.path)"])
     }
 }
 
@@ -38,7 +66,7 @@ struct Outbox: Sendable {
             do {
                 try await deliverPending()
             } catch {
-                logger.warning("mail delivery failed", metadata: ["error": "\(String(reflecting: error))"])
+                logger.warning("mail delivery failed", metadata: ["error": "\(ErrorLog.text(error))"])
             }
         }
     }
@@ -60,7 +88,7 @@ struct Outbox: Sendable {
                 try await database.write { db in try await AccountStore(db).markMailSent(id: message.id, now: now) }
                 delivered += 1
             } catch {
-                let text = String(describing: error)
+                let text = ErrorLog.text(error)
                 try await database.write { db in try await AccountStore(db).markMailFailed(id: message.id, error: text)
                 }
                 logger.warning("mail not delivered", metadata: ["id": "\(message.id)", "error": "\(text)"])

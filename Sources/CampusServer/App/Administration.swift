@@ -15,7 +15,9 @@ public struct Administration: Sendable {
     public init(database: Database, configuration: ServerConfiguration, logger: Logger) {
         self.database = database
         let now: @Sendable () -> Date = { Date() }
-        let outbox = Outbox(database: database, sender: LogMailSender(logger: logger), logger: logger, now: now)
+        let outbox = Outbox(
+            database: database, sender: FileMailSender(dataDirectory: configuration.dataDirectory, logger: logger),
+            logger: logger, now: now)
         self.stations = StationService(
             database: database, hasher: PasswordHasher(cost: configuration.bcryptCost), now: now)
         self.accounts = AccountService(

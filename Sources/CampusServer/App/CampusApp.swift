@@ -84,7 +84,8 @@ public enum CampusApp {
                         CachedAnswer(
                             cache: services.responseCache,
                             today: { [timetable = services.timetable] in timetable.todayKey() })
-                    ] + early),
+                    ] + early,
+                    logText: { ErrorLog.text($0) }),
                 server: CampusHTTPServer.builder(
                     idleTimeout: configuration.limits.idleTimeout,
                     perAddress: configuration.trustForwardedFor ? nil : configuration.limits.connectionsPerAddress,
@@ -139,7 +140,8 @@ public enum CampusApp {
             middleware: ProblemMiddleware(
                 describe: { Problem(describing: $0) },
                 htmlErrorPage: { problem, request, _ in renderer.errorPage(problem, request: request) },
-                localize: { problem, request in renderer.translator(request).problem(problem) }))
+                localize: { problem, request in renderer.translator(request).problem(problem) },
+                logText: { ErrorLog.text($0) }))
         router.add(middleware: PathCheckMiddleware())
         router.add(middleware: BodyLimitMiddleware())
         let scopes = RequestScopeMiddleware(trustForwardedFor: services.configuration.trustForwardedFor)

@@ -53,7 +53,9 @@ final class Services: Sendable {
         self.csrf = CSRFProtection(secret: secret)
         self.links = LinkSigner(secret: secret)
         let outbox = Outbox(
-            database: database, sender: mailSender ?? LogMailSender(logger: logger), logger: logger, now: now)
+            database: database,
+            sender: mailSender ?? FileMailSender(dataDirectory: configuration.dataDirectory, logger: logger),
+            logger: logger, now: now)
         self.outbox = outbox
         let cache = ResponseCache(
             keyParameters: cacheKeyParameters,

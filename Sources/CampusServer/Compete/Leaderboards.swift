@@ -147,7 +147,7 @@ final class Leaderboards: Service, Sendable {
             }
         } catch {
             logger.warning(
-                "ranking could not be updated", metadata: ["competition": "\(id)", "error": "\(error)"])
+                "ranking could not be updated", metadata: ["competition": "\(id)", "error": "\(ErrorLog.text(error))"])
         }
     }
 
@@ -265,8 +265,10 @@ final class Leaderboards: Service, Sendable {
                     await changed(id)
                 }
             }
+        } catch  where DatabaseUnavailable.of(error) == nil {
+            logger.warning("live rankings could not be polled", metadata: ["error": "\(ErrorLog.text(error))"])
         } catch {
-            logger.warning("live rankings could not be polled", metadata: ["error": "\(error)"])
+            // The database is down: it says so once; polled again in a second.
         }
     }
 }

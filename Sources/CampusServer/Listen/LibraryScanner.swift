@@ -106,7 +106,9 @@ public struct LibraryScanner: Sendable {
                 if known[file.path] == nil { summary.added += 1 } else { summary.updated += 1 }
             } catch {
                 summary.failed.append(LibraryScanSummary.Failure(file: file.relativePath, reason: Self.reason(error)))
-                logger.warning("Cannot read a library file", metadata: ["file": "\(file.path)", "error": "\(error)"])
+                logger.warning(
+                    "Cannot read a library file",
+                    metadata: ["file": "\(file.path)", "error": "\(ErrorLog.text(error))"])
             }
         }
         let seen = Set(files.map(\.path))
@@ -235,14 +237,16 @@ public struct LibraryScanner: Sendable {
                 }
                 saved = Self.coverName(parentID: parentID, size: .original)
             } catch {
-                logger.warning("Cannot make a cover", metadata: ["file": "\(source)", "error": "\(error)"])
+                logger.warning(
+                    "Cannot make a cover", metadata: ["file": "\(source)", "error": "\(ErrorLog.text(error))"])
             }
         }
         let cover = saved
         do {
             try await database.write { db in try await ListenStore(db).setCover(parentID: parentID, cover) }
         } catch {
-            logger.warning("Cannot record a cover", metadata: ["parent": "\(parentID)", "error": "\(error)"])
+            logger.warning(
+                "Cannot record a cover", metadata: ["parent": "\(parentID)", "error": "\(ErrorLog.text(error))"])
         }
     }
 

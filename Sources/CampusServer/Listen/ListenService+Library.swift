@@ -123,8 +123,10 @@ extension ListenService {
         Self.sweepStagingFiles(in: uploads, now: now())
         do {
             _ = try await scan(uploads.path)  // the scanner logs what it found
+        } catch  where !Task.isCancelled {
+            logger.warning("uploads not caught up", metadata: ["error": "\(ErrorLog.text(error))"])
         } catch {
-            logger.warning("uploads not caught up", metadata: ["error": "\(String(reflecting: error))"])
+            // Stopping before it was done: the next start catches up.
         }
     }
 

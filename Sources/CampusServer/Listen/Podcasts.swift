@@ -201,7 +201,8 @@ public struct Podcasts: Sendable {
             try fetched.body.write(to: file)
             await scanner.saveCover(parentID: podcastID, from: file.path, isImage: true)
         } catch {
-            logger.warning("Cannot fetch a podcast's cover", metadata: ["url": "\(url)", "error": "\(error)"])
+            logger.warning(
+                "Cannot fetch a podcast's cover", metadata: ["url": "\(url)", "error": "\(ErrorLog.text(error))"])
             await scanner.saveCover(parentID: podcastID, from: nil)
         }
         try? FileManager.default.removeItem(at: file)

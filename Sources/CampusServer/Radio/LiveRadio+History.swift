@@ -15,7 +15,9 @@ extension LiveRadio {
                     userID: user.id, stationID: station.id, stationName: station.name, now: now)
             }
         } catch {
-            logger.warning("cannot write a radio event", metadata: ["mount": "\(station.mount)", "error": "\(error)"])
+            logger.warning(
+                "cannot write a radio event",
+                metadata: ["mount": "\(station.mount)", "error": "\(ErrorLog.text(error))"])
             return nil
         }
     }

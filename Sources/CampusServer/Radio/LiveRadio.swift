@@ -163,7 +163,8 @@ final class LiveRadio: Service, Sendable {
             }
         } catch {
             logger.error(
-                "cannot read a station's fallback", metadata: ["mount": "\(station.mount)", "error": "\(error)"])
+                "cannot read a station's fallback",
+                metadata: ["mount": "\(station.mount)", "error": "\(ErrorLog.text(error))"])
             return []
         }
     }

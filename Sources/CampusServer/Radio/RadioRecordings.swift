@@ -48,7 +48,9 @@ struct RadioRecordings: Sendable {
             logger.notice("recording a broadcast", metadata: ["mount": "\(station.mount)", "file": "\(path)"])
             return BroadcastRecorder(mediaID: mediaID, draft: draft, file: file)
         } catch {
-            logger.error("cannot record a broadcast", metadata: ["mount": "\(station.mount)", "error": "\(error)"])
+            logger.error(
+                "cannot record a broadcast",
+                metadata: ["mount": "\(station.mount)", "error": "\(ErrorLog.text(error))"])
             try? FileManager.default.removeItem(atPath: path)
             return nil
         }
@@ -83,7 +85,7 @@ struct RadioRecordings: Sendable {
                 logger.notice("completed an interrupted recording", metadata: ["file": "\(file.path)"])
             }
         } catch {
-            logger.error("cannot complete interrupted recordings", metadata: ["error": "\(error)"])
+            logger.error("cannot complete interrupted recordings", metadata: ["error": "\(ErrorLog.text(error))"])
         }
     }
 
@@ -114,7 +116,8 @@ struct RadioRecordings: Sendable {
                 try? FileManager.default.removeItem(atPath: path)
             }
         } catch {
-            logger.error("cannot complete a recording", metadata: ["file": "\(path)", "error": "\(error)"])
+            logger.error(
+                "cannot complete a recording", metadata: ["file": "\(path)", "error": "\(ErrorLog.text(error))"])
         }
     }
 }

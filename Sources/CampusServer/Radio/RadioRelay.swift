@@ -32,7 +32,8 @@ final class RadioRelay: Sendable {
                 }
             } catch {
                 if !(error is CancellationError) {
-                    logger.warning("a radio relay ended", metadata: ["url": "\(url)", "error": "\(error)"])
+                    logger.warning(
+                        "a radio relay ended", metadata: ["url": "\(url)", "error": "\(ErrorLog.text(error))"])
                 }
             }
             if broadcast.feedToken == token, broadcast.feed == .relay { broadcast.finish() }

@@ -2,6 +2,7 @@ import CampusHTTP
 import Foundation
 import InputRules
 import Localization
+import Storage
 
 /// A refusal as Subsonic clients understand it: a code from the API's list and a message. The
 /// answer is still HTTP 200, with `status="failed"`, because that is where players look. The
@@ -67,7 +68,11 @@ struct SubsonicError: Error, Sendable, Equatable {
         case let failure as ValidationFailure:
             self.init(Problem.invalid(failure))
         default:
-            self = SubsonicError(.generic, "The server could not do this.")
+            if let unavailable = DatabaseUnavailable.of(error) {
+                self.init(Problem.databaseUnavailable(unavailable))
+            } else {
+                self = SubsonicError(.generic, "The server could not do this.")
+            }
         }
     }
 

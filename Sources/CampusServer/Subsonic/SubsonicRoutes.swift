@@ -90,10 +90,9 @@ struct SubsonicRoutes: Sendable {
             }
         } catch {
             let failure = SubsonicError(error)
-            if failure.code == .generic, !(error is SubsonicError), !(error is Problem) {
+            if failure.code == .generic, failure.problem == nil, !(error is SubsonicError) {
                 services.logger.error(
-                    "subsonic request failed",
-                    metadata: ["method": "\(method)", "error": "\(String(reflecting: error))"])
+                    "subsonic request failed", metadata: ["method": "\(method)", "error": "\(ErrorLog.text(error))"])
             }
             return try SubsonicAnswer.failed(failure, translator()).response(format)
         }

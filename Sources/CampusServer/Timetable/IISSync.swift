@@ -122,7 +122,8 @@ public struct IISSync: Sendable {
                     do {
                         return try await self.check(owner, known: known)
                     } catch {
-                        logger.warning("IIS schedule failed", metadata: ["owner": "\(owner)", "error": "\(error)"])
+                        logger.warning(
+                            "IIS schedule failed", metadata: ["owner": "\(owner)", "error": "\(ErrorLog.text(error))"])
                         return .failed("\(owner)")
                     }
                 }
