@@ -39,6 +39,18 @@ public struct Problem: Error, Sendable, Equatable {
         self.headers = headers
     }
 
+    /// 429 with `Retry-After` for too many failed attempts (`/problems/too-many-attempts`): the
+    /// first phrase when the wait is one minute, else the second; each names `{minutes}`, which
+    /// is filled here (literal `Phrase("…")`s at the call, so the catalogue finds them).
+    public static func tooManyAttempts(retryAfterSeconds: Int, oneMinute: Phrase, minutes: Phrase) -> Problem {
+        let count = (retryAfterSeconds + 59) / 60
+        var phrase = count == 1 ? oneMinute : minutes
+        phrase.values["minutes"] = String(count)
+        return Problem(
+            .tooManyRequests, type: "/problems/too-many-attempts", title: "Too many failed attempts", phrase: phrase,
+            headers: [.retryAfter: String(retryAfterSeconds)])
+    }
+
     public static func badRequest(_ detail: String, _ values: [String: String] = [:]) -> Problem {
         Problem(.badRequest, detail: detail, values)
     }

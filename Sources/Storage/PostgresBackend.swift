@@ -12,18 +12,25 @@ import Synchronization
 ///
 /// - an operation waits at most ``connectionWait`` for a connection (``ConnectionLoan``);
 ///   connecting, TLS and signing in take at most ``connectTimeout``;
-/// - a connection that fails, or no connection within the wait, has the database probed: a
-///   connection of its own, signed in and answering `SELECT 1` within ``probeDeadline``. When it
-///   does not answer (twice, ``probeInterval`` apart), the database is down: every operation
-///   fails at once with ``DatabaseUnavailable`` (503 with `Retry-After`), the connections still
-///   leased are closed (a statement waiting on a server that stopped answering fails at once),
-///   and the probe runs every ``probeInterval``; once it answers, a new pool replaces the old one
-///   (whose attempts to reconnect back off to up to a minute) and operations go on;
+/// - a connection that fails, or an operation that has waited ``probeWhenWaiting`` for one, has
+///   the database probed: a connection of its own, signed in and answering `SELECT 1` within
+///   ``probeDeadline``. A database that answers is only busy, and the operation waits on; when it
+///   does not answer (``probesBeforeDown`` times, ``probeInterval`` apart), the database is down:
+///   the operations waiting and every later one fail at once with ``DatabaseUnavailable`` (503
+///   with `Retry-After`), the connections still leased are closed (a statement waiting on a
+///   server that stopped answering fails at once), and the probe runs every ``probeInterval``;
+///   once it answers, a new pool replaces the old one (whose attempts to reconnect back off to
+///   up to a minute) and operations go on;
 /// - a statement that holds its connection ``suspectAfter`` has the database probed too (a
 ///   database that stopped answering leaves statements waiting for ever);
 /// - ``ping()`` (readiness) answers within a second.
 final class PostgresBackend: Sendable {
-    static let connectionWait: Duration = .seconds(2)
+    /// The most an operation waits for a connection while the database answers (a busy one:
+    /// every connection of the pool in use, or connecting slowly).
+    static let connectionWait: Duration = .seconds(10)
+    /// An operation that has waited this long for a connection has the database probed; when it
+    /// does not answer, the operations waiting fail at once.
+    static let probeWhenWaiting: Duration = .seconds(1)
     static let connectTimeout: Duration = .seconds(2)
     static let probeDeadline: Duration = .seconds(2)
     /// How long readiness (``ping()``) waits for the database.
@@ -46,6 +53,8 @@ final class PostgresBackend: Sendable {
         var probe: Task<Void, Never>?
         /// Every connection an operation holds, to close when the database stops answering.
         var leased: [ObjectIdentifier: PostgresConnection] = [:]
+        /// The loans operations wait for, to end when the database stops answering.
+        var waiting: [ObjectIdentifier: ConnectionLoan] = [:]
         var closed = false
     }
 
@@ -142,6 +151,8 @@ final class PostgresBackend: Sendable {
             return state.client
         }
         let loan = ConnectionLoan()
+        let loanKey = ObjectIdentifier(loan)
+        state.withLock { $0.waiting[loanKey] = loan }
         do {
             return try await withThrowingTaskGroup(of: Void.self, returning: T.self) { group in
                 group.addTask {
@@ -151,9 +162,24 @@ final class PostgresBackend: Sendable {
                         loan.end(NoConnection(underlying: error))
                     }
                 }
-                let connection = try await loan.borrow(within: wait, on: MultiThreadedEventLoopGroup.singleton.any())
+                let eventLoop = MultiThreadedEventLoopGroup.singleton.any()
+                let probe = eventLoop.scheduleTask(in: TimeAmount(min(wait, Self.probeWhenWaiting))) {
+                    self.suspect("an operation waited \(min(wait, Self.probeWhenWaiting)) for a connection")
+                }
+                let connection: PostgresConnection
+                do {
+                    connection = try await loan.borrow(within: wait, on: eventLoop)
+                } catch {
+                    probe.cancel()
+                    state.withLock { _ = $0.waiting.removeValue(forKey: loanKey) }
+                    throw error
+                }
+                probe.cancel()
                 let key = ObjectIdentifier(connection)
-                state.withLock { $0.leased[key] = connection }
+                state.withLock { state in
+                    state.waiting.removeValue(forKey: loanKey)
+                    state.leased[key] = connection
+                }
                 let watch = self.watch(connection, deadline: deadline, watched: watched)
                 defer {
                     watch?()
@@ -242,11 +268,13 @@ final class PostgresBackend: Sendable {
     }
 
     private func goDown(_ reason: String) {
-        let leased = state.withLock { state -> [PostgresConnection] in
+        let (leased, waiting) = state.withLock { state -> ([PostgresConnection], [ConnectionLoan]) in
             state.health = .down
             state.downSince = ContinuousClock.now
-            return Array(state.leased.values)
+            return (Array(state.leased.values), Array(state.waiting.values))
         }
+        // Operations waiting for a connection fail now, not at the end of their wait.
+        for loan in waiting { loan.end(DatabaseUnavailable("it stopped answering")) }
         logger.warning(
             "the database cannot be reached; requests are answered 503 until it answers again",
             metadata: ["reason": "\(reason)"])

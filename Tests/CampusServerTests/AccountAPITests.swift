@@ -328,10 +328,8 @@ import Testing
         try await TestServer.run { server in
             let ann = try await server.register("ann@example.org")
             let token = try await server.login("ann@example.org")
-            let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + Array(repeating: 7, count: 300)
-            let put = try await server.http.execute(
-                uri: "/api/v1/me/avatar", method: .put,
-                headers: [.authorization: "Bearer \(token)", .contentType: "image/png"], body: ByteBuffer(bytes: png))
+            let png = TestServer.avatarPNG
+            let put = try await server.putAvatar(token: token)
             #expect(put.status == .ok)
             let url = try #require(put.json["avatarUrl"] as? String)
             #expect(url.hasPrefix("/api/v1/users/\(ann.id)/avatar"))
@@ -386,5 +384,18 @@ import Testing
             server.clock.advance(by: 31 * 86400)
             #expect(try await server.request(.get, "/api/v1/me", token: token).status == .unauthorized)
         }
+    }
+}
+
+extension TestServer {
+    /// A small PNG.
+    static let avatarPNG: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + Array(repeating: 7, count: 300)
+
+    /// Puts ``avatarPNG`` as the avatar of the account signed in with `token`.
+    func putAvatar(token: String) async throws -> TestResponse {
+        try await http.execute(
+            uri: "/api/v1/me/avatar", method: .put,
+            headers: [.authorization: "Bearer \(token)", .contentType: "image/png"],
+            body: ByteBuffer(bytes: Self.avatarPNG))
     }
 }

@@ -50,7 +50,7 @@ import Testing
             #expect(ready.headers[.retryAfter] != nil)
             #expect(clock.now - started < .seconds(5), "/ready took \(clock.now - started)")
 
-            // The first requests wait for a connection at most two seconds...
+            // The first requests wait until the probes find the database gone...
             started = clock.now
             let first = try await server.request(.post, "/api/v1/auth/login", json: Self.wrongLogin)
             #expect(first.status == .serviceUnavailable)

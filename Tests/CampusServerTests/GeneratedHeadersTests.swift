@@ -15,10 +15,7 @@ import Testing
         try await TestServer.run { server in
             let ann = try await server.register("ann@example.org")
             let token = try await server.login("ann@example.org")
-            let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + Array(repeating: 7, count: 300)
-            let put = try await server.http.execute(
-                uri: "/api/v1/me/avatar", method: .put,
-                headers: [.authorization: "Bearer \(token)", .contentType: "image/png"], body: ByteBuffer(bytes: png))
+            let put = try await server.putAvatar(token: token)
             let url = try #require(put.json["avatarUrl"] as? String, "\(put.text)")
             for method in [HTTPRequest.Method.get, .head] {
                 let avatar = try await server.request(method, url, token: token)

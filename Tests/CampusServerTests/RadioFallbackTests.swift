@@ -58,6 +58,20 @@ import Testing
         Issue.record("never: \(what)")
     }
 
+    /// Signs in a new admin, who scans `library` into the catalogue: the admin's token and the
+    /// id of the library's programme.
+    static func scanProgramme(_ library: URL, on server: TestServer) async throws -> (admin: String, programme: Int64) {
+        try await server.register("admin@example.org")
+        try await server.makeAdmin("admin@example.org")
+        let admin = try await server.login("admin@example.org")
+        let scan = try await server.request(
+            .post, "/api/v1/library/scan", json: #"{"folder":"\#(library.path)"}"#, token: admin)
+        #expect(scan.status == .ok, "\(scan.text)")
+        let programmes = try await server.request(.get, "/api/v1/collections/programme", token: admin)
+        let listed = try JSONSerialization.jsonObject(with: Data(programmes.text.utf8)) as? [[String: Any]]
+        return (admin, try #require((listed?.first?["id"] as? NSNumber)?.int64Value, "\(programmes.text)"))
+    }
+
     @Test func whenTheSourceDropsTheProgrammePlaysAndTheBroadcastBecomesAnEpisode() async throws {
         let library = try Self.programmeLibrary()
         let data = FileManager.default.temporaryDirectory.appendingPathComponent("campus-data-\(UUID().uuidString)")
@@ -66,15 +80,7 @@ import Testing
             try? FileManager.default.removeItem(at: data)
         }
         try await TestServer.run(configure: { $0.dataDirectory = data.path }) { server in
-            try await server.register("admin@example.org")
-            try await server.makeAdmin("admin@example.org")
-            let admin = try await server.login("admin@example.org")
-            let scan = try await server.request(
-                .post, "/api/v1/library/scan", json: #"{"folder":"\#(library.path)"}"#, token: admin)
-            #expect(scan.status == .ok, "\(scan.text)")
-            let programmes = try await server.request(.get, "/api/v1/collections/programme", token: admin)
-            let listed = try JSONSerialization.jsonObject(with: Data(programmes.text.utf8)) as? [[String: Any]]
-            let programme = try #require((listed?.first?["id"] as? NSNumber)?.int64Value, "\(programmes.text)")
+            let (admin, programme) = try await RadioFallbackTests.scanProgramme(library, on: server)
             // A station that records into the programme, and plays it while no source sends.
             let created = try await server.request(
                 .post, "/api/v1/stations",

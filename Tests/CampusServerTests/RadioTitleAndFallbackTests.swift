@@ -34,13 +34,7 @@ import Testing
         try await TestDatabases.withDatabase(kind) { database in
             let folder = FileManager.default.temporaryDirectory.appendingPathComponent("campus-title-\(UUID())")
             defer { try? FileManager.default.removeItem(at: folder) }
-            let radio = LiveRadio(
-                hub: RadioHub(), database: database,
-                recordings: RadioRecordings(
-                    database: database, directory: folder.path, timeZone: .gmt, logger: TestDatabases.logger,
-                    now: { Date() }),
-                slots: TranscodeSlots(total: 1, perHolder: 1), relayBase: "http://127.0.0.1:9",
-                logger: TestDatabases.logger, now: { Date() })
+            let radio = RadioTitleRaceTests.radio(database, recordingInto: folder)
             let station = try #require(
                 try await database.write { db in
                     try await RadioStore(db).add(
@@ -166,15 +160,7 @@ import Testing
             $0.dataDirectory = data.path
             $0.limits.transcodes = 1
         }) { server in
-            try await server.register("admin@example.org")
-            try await server.makeAdmin("admin@example.org")
-            let admin = try await server.login("admin@example.org")
-            let scan = try await server.request(
-                .post, "/api/v1/library/scan", json: #"{"folder":"\#(library.path)"}"#, token: admin)
-            #expect(scan.status == .ok, "\(scan.text)")
-            let programmes = try await server.request(.get, "/api/v1/collections/programme", token: admin)
-            let listed = try JSONSerialization.jsonObject(with: Data(programmes.text.utf8)) as? [[String: Any]]
-            let programme = try #require((listed?.first?["id"] as? NSNumber)?.int64Value, "\(programmes.text)")
+            let (admin, programme) = try await RadioFallbackTests.scanProgramme(library, on: server)
             let body =
                 #"{"name":"Campus FM","mount":"evenings","sourcePassword":"\#(RadioTests.password)","#
                 + #""programmeId":\#(programme)}"#

@@ -10,18 +10,23 @@ import Testing
 /// as soon as they can), reaches both this instance's broadcast and the database the other
 /// instances read: whichever way the update and the connection interleave.
 @Suite struct RadioTitleRaceTests {
+    /// A radio of its own on `database`, recording into `folder`, with no other instance.
+    static func radio(_ database: Database, recordingInto folder: URL) -> LiveRadio {
+        LiveRadio(
+            hub: RadioHub(), database: database,
+            recordings: RadioRecordings(
+                database: database, directory: folder.path, timeZone: .gmt, logger: TestDatabases.logger,
+                now: { Date() }),
+            slots: TranscodeSlots(total: 1, perHolder: 1), relayBase: "http://127.0.0.1:9",
+            logger: TestDatabases.logger, now: { Date() })
+    }
+
     @Test(arguments: TestDatabases.kinds)
     func aTitleSaidWhileTheSourceConnectsIsKeptEverywhere(_ kind: Database.Kind) async throws {
         try await TestDatabases.withDatabase(kind) { database in
             let folder = FileManager.default.temporaryDirectory.appendingPathComponent("campus-race-\(UUID())")
             defer { try? FileManager.default.removeItem(at: folder) }
-            let radio = LiveRadio(
-                hub: RadioHub(), database: database,
-                recordings: RadioRecordings(
-                    database: database, directory: folder.path, timeZone: .gmt, logger: TestDatabases.logger,
-                    now: { Date() }),
-                slots: TranscodeSlots(total: 1, perHolder: 1), relayBase: "http://127.0.0.1:9",
-                logger: TestDatabases.logger, now: { Date() })
+            let radio = Self.radio(database, recordingInto: folder)
             // Many connections, each raced by a source that says its title until it is taken:
             // the update may read the database before the announcement and find the broadcast
             // after it was taken, or write between the two.

@@ -357,17 +357,9 @@ struct AccountService: Sendable {
 extension AccountService {
     /// Too many failed logins for an account or from an address: 429 with `Retry-After`.
     static func tooManyAttempts(retryAfterSeconds: Int) -> Problem {
-        let minutes = (retryAfterSeconds + 59) / 60
-        let values = ["minutes": String(minutes)]
-        if minutes == 1 {
-            return Problem(
-                .tooManyRequests, type: "/problems/too-many-attempts", title: "Too many failed attempts",
-                detail: "Too many failed logins. Try again in {minutes} minute, or reset your password.", values,
-                headers: [.retryAfter: String(retryAfterSeconds)])
-        }
-        return Problem(
-            .tooManyRequests, type: "/problems/too-many-attempts", title: "Too many failed attempts",
-            detail: "Too many failed logins. Try again in {minutes} minutes, or reset your password.", values,
-            headers: [.retryAfter: String(retryAfterSeconds)])
+        Problem.tooManyAttempts(
+            retryAfterSeconds: retryAfterSeconds,
+            oneMinute: Phrase("Too many failed logins. Try again in {minutes} minute, or reset your password."),
+            minutes: Phrase("Too many failed logins. Try again in {minutes} minutes, or reset your password."))
     }
 }

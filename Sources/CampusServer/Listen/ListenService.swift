@@ -243,20 +243,18 @@ struct ListenService: Sendable {
     }
 
     static func reference(_ text: String, field: String) throws -> Reference {
-        guard let reference = Reference(text) else {
-            throw Problem.invalid(
-                FieldProblem(
-                    field: field,
-                    detail: "“{text}” is not an item such as track:12, album:3, playlist:5 or recently_played.",
-                    ["text": String(text.prefix(40))]))
-        }
-        return reference
+        try read(Reference(text), from: text, field: field)
     }
 
     /// A reference in a player request: Campus's own, or as seed 001's client names it
     /// (``Reference/init(player:bareIDIsItem:)``).
     static func playerReference(_ text: String, field: String, bareIDIsItem: Bool) throws -> Reference {
-        guard let reference = Reference(player: text, bareIDIsItem: bareIDIsItem) else {
+        try read(Reference(player: text, bareIDIsItem: bareIDIsItem), from: text, field: field)
+    }
+
+    /// The reference read from `text`, or 422 on `field` when there is none.
+    private static func read(_ reference: Reference?, from text: String, field: String) throws -> Reference {
+        guard let reference else {
             throw Problem.invalid(
                 FieldProblem(
                     field: field,

@@ -175,18 +175,10 @@ struct StationService: Sendable {
     /// 429: the address tried too many wrong source passwords; it may try again after
     /// `retryAfterSeconds`.
     static func tooManyWrongPasswords(retryAfterSeconds: Int) -> Problem {
-        let minutes = (retryAfterSeconds + 59) / 60
-        let values = ["minutes": String(minutes)]
-        if minutes == 1 {
-            return Problem(
-                .tooManyRequests, type: "/problems/too-many-attempts", title: "Too many failed attempts",
-                detail: "Too many wrong source passwords from your address. Try again in {minutes} minute.", values,
-                headers: [.retryAfter: String(retryAfterSeconds)])
-        }
-        return Problem(
-            .tooManyRequests, type: "/problems/too-many-attempts", title: "Too many failed attempts",
-            detail: "Too many wrong source passwords from your address. Try again in {minutes} minutes.", values,
-            headers: [.retryAfter: String(retryAfterSeconds)])
+        Problem.tooManyAttempts(
+            retryAfterSeconds: retryAfterSeconds,
+            oneMinute: Phrase("Too many wrong source passwords from your address. Try again in {minutes} minute."),
+            minutes: Phrase("Too many wrong source passwords from your address. Try again in {minutes} minutes."))
     }
 
     /// 422 unless `id` names a radio programme of the catalogue.
