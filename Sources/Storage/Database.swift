@@ -112,7 +112,7 @@ public final class Database: Sendable {
     }
 
     /// Runs queries that only read. They see data committed before each statement starts.
-    public func read<T: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
+    public func read<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
         try begin()
         defer { end() }
         switch backend {
@@ -122,7 +122,7 @@ public final class Database: Sendable {
     }
 
     /// Runs `body` in one transaction.
-    public func write<T: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
+    public func write<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
         try begin()
         defer { end() }
         switch backend {

@@ -23,7 +23,9 @@ import Synchronization
 ///   up to a minute) and operations go on;
 /// - a statement that holds its connection ``suspectAfter`` has the database probed too (a
 ///   database that stopped answering leaves statements waiting for ever);
-/// - ``ping()`` (readiness) answers within a second.
+/// - ``ping()`` (readiness) answers within a second;
+/// - a statement PostgresNIO lost with its closed connection is given up on
+///   (``watched(_:deadline:watched:_:)``).
 final class PostgresBackend: Sendable {
     /// The most an operation waits for a connection while the database answers (a busy one:
     /// every connection of the pool in use, or connecting slowly).
@@ -98,13 +100,13 @@ final class PostgresBackend: Sendable {
         self.state = Mutex(State(client: client, run: Task { await client.run() }))
     }
 
-    func read<T: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
+    func read<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
         try await withConnection(wait: Self.connectionWait) { connection in
             try await body(connection.sql(queryLogLevel: nil))
         }
     }
 
-    func write<T: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
+    func write<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
         try await withConnection(wait: Self.connectionWait) { connection in
             let db = connection.sql(queryLogLevel: nil)
             try await db.raw("BEGIN").run()
@@ -118,7 +120,7 @@ final class PostgresBackend: Sendable {
                     do {
                         try await db.raw("ROLLBACK").run()
                     } catch {
-                        logger.error("rollback failed", metadata: ["error": "\(LoggedError.text(error))"])
+                        self.logger.error("rollback failed", metadata: ["error": "\(LoggedError.text(error))"])
                     }
                 }
                 throw error
@@ -143,7 +145,7 @@ final class PostgresBackend: Sendable {
     /// when `watched`, one running ``suspectAfter`` has the database probed.
     func withConnection<T: Sendable>(
         wait: Duration, deadline: Duration? = nil, watched: Bool = true,
-        _ body: (PostgresConnection) async throws -> T
+        _ body: @escaping @Sendable (PostgresConnection) async throws -> T
     ) async throws -> T {
         let client = try state.withLock { state throws -> PostgresClient in
             if state.closed { throw DatabaseError.closed }
@@ -180,13 +182,11 @@ final class PostgresBackend: Sendable {
                     state.waiting.removeValue(forKey: loanKey)
                     state.leased[key] = connection
                 }
-                let watch = self.watch(connection, deadline: deadline, watched: watched)
                 defer {
-                    watch?()
                     state.withLock { _ = $0.leased.removeValue(forKey: key) }
                     loan.giveBack()
                 }
-                return try await body(connection)
+                return try await self.watched(connection, deadline: deadline, watched: watched, body)
             }
         } catch {
             throw failure(error)
@@ -210,25 +210,6 @@ final class PostgresBackend: Sendable {
         default:
             return error
         }
-    }
-
-    /// The timer that watches a leased connection: closes it at `deadline`, or has the database
-    /// probed every ``suspectAfter`` while the work goes on. Returns what stops it.
-    private func watch(_ connection: PostgresConnection, deadline: Duration?, watched: Bool) -> (() -> Void)? {
-        if let deadline {
-            let timer = connection.eventLoop.scheduleTask(in: TimeAmount(deadline)) {
-                let _: EventLoopFuture<Void> = connection.close()
-                self.suspect("no answer within \(deadline)")
-            }
-            return { timer.cancel() }
-        }
-        guard watched else { return nil }
-        let repeated = connection.eventLoop.scheduleRepeatedTask(
-            initialDelay: TimeAmount(Self.suspectAfter), delay: TimeAmount(Self.suspectAfter)
-        ) { _ in
-            self.suspect("a statement has run for \(Self.suspectAfter) or more")
-        }
-        return { repeated.cancel() }
     }
 
     // MARK: Health

@@ -77,14 +77,14 @@ final class SQLiteBackend: @unchecked Sendable {
             source: source, maxConnections: 1, requestTimeout: .seconds(120), logger: logger, on: eventLoop)
     }
 
-    func read<T: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
+    func read<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
         let pool = readers.pool(for: MultiThreadedEventLoopGroup.singleton.any())
         let connection = try await pool.requestConnection().get()
         defer { pool.releaseConnection(connection) }
         return try await body(connection.sql(queryLogLevel: nil))
     }
 
-    func write<T: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
+    func write<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
         let connection = try await writer.requestConnection().get()
         defer { writer.releaseConnection(connection) }
         let db = connection.sql(queryLogLevel: nil)

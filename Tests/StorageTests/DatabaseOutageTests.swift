@@ -1,8 +1,9 @@
 import CampusTestSupport
 import Foundation
 import SQLKit
-import Storage
 import Testing
+
+@testable import Storage
 
 /// Every wait for the database is bounded (issue 35, item 31), and closing it waits for what runs
 /// (item 28).
@@ -80,6 +81,28 @@ import Testing
             }
             #expect(answered, "the database did not come back within 10 s")
         }
+    }
+
+    /// A statement written to a connection that has closed is given up on within seconds:
+    /// PostgresNIO 1.33 loses it (its write to the closed channel has no promise), which left the
+    /// operation waiting for ever (a restart's closed connections once held a whole test run).
+    @Test(.timeLimit(.minutes(1)))
+    func aStatementOnAClosedConnectionEndsUnavailable() async throws {
+        guard TestDatabases.kinds.contains(.postgres) else { return }
+        let (location, cleanup) = try await TestDatabases.location(.postgres)
+        defer { Task { await cleanup() } }
+        guard case .postgres(let url) = location else { return }
+        let backend = try PostgresBackend(url: url, logger: TestDatabases.logger)
+        let clock = ContinuousClock()
+        let started = clock.now
+        await #expect(throws: DatabaseUnavailable.self) {
+            try await backend.withConnection(wait: .seconds(10)) { connection in
+                try await connection.close()
+                try await connection.sql().raw("SELECT 1 AS one").run()
+            }
+        }
+        #expect(clock.now - started < .seconds(30))
+        await backend.close()
     }
 
     /// Closing waits for the operations under way (a connection given back to a closed pool was

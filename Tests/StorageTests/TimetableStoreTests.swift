@@ -183,7 +183,7 @@ func day(_ text: String) -> LocalDate { LocalDate(dotted: text)! }
     func theDirectoryReadsBack(_ kind: Database.Kind) async throws {
         try await TestDatabases.withDatabase(kind) { database in
             _ = try await database.write { db in try await TimetableStore(db).store(try fixtureImport(), now: now) }
-            let store = { (body: @Sendable (TimetableStore) async throws -> Void) in
+            let store = { (body: @escaping @Sendable (TimetableStore) async throws -> Void) in
                 try await database.read { db in try await body(TimetableStore(db)) }
             }
             try await store { timetable in

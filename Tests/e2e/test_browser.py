@@ -21,10 +21,13 @@ def test_register_log_in_edit_profile_log_out(browser, any_database, tmp_path):
     fill(browser, "lastName", "Kowalska")
     fill(browser, "email", "Maria@Example.org")
     fill(browser, "password", "short")
-    fill(browser, "confirmation", "short")
+    fill(browser, "confirmation", "shorter")
     browser.find_element(By.ID, "organizer").click()
     browser.find_element(By.ID, "register-submit").click()
     wait_text(browser, (By.CLASS_NAME, "field-error"), "at least 8 characters")
+    # Every field's problem is said at once: the password too short and the two not the same.
+    errors = [element.text for element in browser.find_elements(By.CLASS_NAME, "field-error")]
+    assert any("not the same" in error for error in errors), errors
     assert browser.find_element(By.ID, "firstName").get_attribute("value") == "Мария"
     assert browser.find_element(By.ID, "organizer").is_selected()
 

@@ -17,13 +17,20 @@ extension AccountService {
     }
 
     /// Creates an account; `alsoWrite` writes more in the same transaction (a session).
+    /// A `confirmation` (the form's password typed again) must be the password; every field's
+    /// problem is said at once.
     private func register<Also: Sendable>(
-        email rawEmail: String, password: String, firstName: String, lastName: String, organizer: Bool,
-        alsoWrite: @escaping @Sendable (UserRecord, Date, any SQLDatabase) async throws -> Also
+        email rawEmail: String, password: String, confirmation: String? = nil, firstName: String, lastName: String,
+        organizer: Bool, alsoWrite: @escaping @Sendable (UserRecord, Date, any SQLDatabase) async throws -> Also
     ) async throws -> (user: UserRecord, also: Also) {
         var validator = Validator()
         let email = validator.check { () throws(FieldProblem) in try AccountRules.email(rawEmail) }
         validator.check { () throws(FieldProblem) in try AccountRules.newPassword(password) }
+        validator.check { () throws(FieldProblem) in
+            if let confirmation, confirmation != password {
+                throw FieldProblem(field: "confirmation", detail: "The two passwords are not the same.")
+            }
+        }
         let first = validator.check { () throws(FieldProblem) in try AccountRules.name(firstName, field: "firstName") }
         let last = validator.check { () throws(FieldProblem) in try AccountRules.name(lastName, field: "lastName") }
         try validator.finish()
@@ -45,12 +52,13 @@ extension AccountService {
     /// Creates an account and signs its user in, in one transaction: the web app's registration,
     /// after which the visitor goes on where they were going, signed in.
     func registerAndSignIn(
-        email: String, password: String, firstName: String, lastName: String, organizer: Bool,
-        kind: SessionRecord.Kind, address: String, userAgent: String?
+        email: String, password: String, confirmation: String?, firstName: String, lastName: String,
+        organizer: Bool, kind: SessionRecord.Kind, address: String, userAgent: String?
     ) async throws -> (token: String, session: SessionRecord, user: UserRecord) {
         let token = Token.make()
         let (user, session) = try await register(
-            email: email, password: password, firstName: firstName, lastName: lastName, organizer: organizer
+            email: email, password: password, confirmation: confirmation, firstName: firstName, lastName: lastName,
+            organizer: organizer
         ) { user, now, db in
             try await AccountStore(db).createSession(
                 userID: user.id, tokenHash: Token.hash(token), kind: kind, now: now,

@@ -122,13 +122,10 @@ struct SignInPages: Sendable {
         var page = RegisterPage(
             next: next, loginURL: Self.withNext(SiteRoutes.login, next), email: form.email ?? "",
             firstName: form.firstName ?? "", lastName: form.lastName ?? "", organizer: form.organizer != nil)
-        guard form.confirmation == nil || form.confirmation == form.password else {
-            page.errors = FieldErrors("confirmation", request.t("The two passwords are not the same."))
-            return .page(page, status: .unprocessableContent)
-        }
         do {
             let result = try await accounts.registerAndSignIn(
-                email: form.email ?? "", password: form.password ?? "", firstName: form.firstName ?? "",
+                email: form.email ?? "", password: form.password ?? "", confirmation: form.confirmation,
+                firstName: form.firstName ?? "",
                 lastName: form.lastName ?? "", organizer: form.organizer != nil, kind: .web,
                 address: RequestScope.current?.address ?? "unknown", userAgent: request.request.headers[.userAgent])
             return .redirect(

@@ -13,7 +13,7 @@ struct TimetableDirectory: Sendable {
     /// Called after a change, so that kept answers are made again (the response cache).
     let changed: @Sendable () -> Void
 
-    private func read<T: Sendable>(_ body: @Sendable (TimetableStore) async throws -> T) async throws -> T {
+    private func read<T: Sendable>(_ body: @escaping @Sendable (TimetableStore) async throws -> T) async throws -> T {
         try await database.read { db in try await body(TimetableStore(db)) }
     }
 
