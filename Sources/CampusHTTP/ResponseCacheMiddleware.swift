@@ -34,11 +34,10 @@ public struct ResponseCacheMiddleware: RouterMiddleware {
         let today = today()
         let response = try await next(request, context)
         guard response.status == .ok else { return response }
-        let collector = BodyCollector()
-        try await response.body.write(CollectingWriter(collector: collector))
+        let body = try await BodyCollector.collect(response.body)
         var headers = response.headers
         headers[.contentLength] = nil
-        return cache.keep(collector.buffer, headers: headers, version: version, for: request, today: today)
+        return cache.keep(body, headers: headers, version: version, for: request, today: today)
     }
 }
 
@@ -94,20 +93,4 @@ extension ResponseCache.Entry {
         }
         return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: entry.body))
     }
-}
-
-/// Collects a response body written by Hummingbird.
-final class BodyCollector {
-    var buffer = ByteBuffer()
-}
-
-struct CollectingWriter: ResponseBodyWriter {
-    let collector: BodyCollector
-
-    mutating func write(_ buffer: ByteBuffer) async throws {
-        var buffer = buffer
-        collector.buffer.writeBuffer(&buffer)
-    }
-
-    consuming func finish(_ trailingHeaders: HTTPFields?) async throws {}
 }

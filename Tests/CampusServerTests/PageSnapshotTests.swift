@@ -58,6 +58,9 @@ import Testing
             of: #"name="_csrf" value="[^"]*""#, with: #"name="_csrf" value="CSRF""#, options: .regularExpression
         ).replacingOccurrences(
             of: #"name="csrf-token" content="[^"]*""#, with: #"name="csrf-token" content="CSRF""#,
-            options: .regularExpression)
+            options: .regularExpression
+        ).replacingOccurrences(
+            // A static file's link carries its digest, which changes with the file.
+            of: #"(/static/[^"?]+)\?v=[0-9a-f]{12}""#, with: #"$1?v=DIGEST""#, options: .regularExpression)
     }
 }

@@ -78,14 +78,15 @@ public enum CampusApp {
                         logger: logger))
             }
             return Application(
-                responder: EarlyAnswerResponder(
-                    router.buildResponder(),
-                    answers: [
-                        CachedAnswer(
-                            cache: services.responseCache,
-                            today: { [timetable = services.timetable] in timetable.todayKey() })
-                    ] + early,
-                    logText: { ErrorLog.text($0) }),
+                responder: CompressingResponder(
+                    EarlyAnswerResponder(
+                        router.buildResponder(),
+                        answers: [
+                            CachedAnswer(
+                                cache: services.responseCache,
+                                today: { [timetable = services.timetable] in timetable.todayKey() })
+                        ] + early,
+                        logText: { ErrorLog.text($0) })),
                 server: CampusHTTPServer.builder(
                     idleTimeout: configuration.limits.idleTimeout,
                     perAddress: configuration.trustForwardedFor ? nil : configuration.limits.connectionsPerAddress,
@@ -188,13 +189,10 @@ public enum CampusApp {
         RadioRoutes(services: services).register(on: router, routes: routes)
         SubsonicRoutes(services: services, media: media).register(on: router, routes: routes)
         // Static files: the route is `/static/**`; FileMiddleware answers it from the bundle.
+        // StaticFileCacheMiddleware says how long each may be kept (linked with its digest: a year).
         router.group("/static")
-            .add(
-                middleware: FileMiddleware(
-                    resources.staticFiles, urlBasePath: "/static",
-                    cacheControl: .init([(MediaType(type: .any), [.public, .maxAge(3600)])]),
-                    logger: services.logger)
-            )
+            .add(middleware: StaticFileCacheMiddleware())
+            .add(middleware: FileMiddleware(resources.staticFiles, urlBasePath: "/static", logger: services.logger))
             // FileMiddleware serves a file only when what it wraps answers Hummingbird's own 404.
             .get("**") { request, _ -> Response in
                 throw HTTPError(.notFound, message: "There is nothing at \(request.uri.path).")

@@ -32,7 +32,7 @@ struct MyTimetablePages: Sendable {
         pages.form(SiteRoutes.myCalendar, CalendarForm.self, calendar)
         pages.form(SiteRoutes.displaySettings, DisplayForm.self, display)
         let renderer = pages.renderer
-        pages.resource(SiteRoutes.manifest) { request, _ in manifest(renderer.translator(request)) }
+        pages.resource(SiteRoutes.manifest) { request, _ in manifest(renderer.translator(request), request: request) }
     }
 
     // MARK: Today at a glance
@@ -258,7 +258,7 @@ struct MyTimetablePages: Sendable {
 
     // MARK: The web app manifest
 
-    func manifest(_ t: Translator) -> Response {
+    func manifest(_ t: Translator, request: Request) -> Response {
         struct Manifest: Encodable {
             struct Icon: Encodable {
                 var src: String
@@ -283,13 +283,11 @@ struct MyTimetablePages: Sendable {
             name: t("Campus · today"), shortName: t("Today", context: "app"), startURL: SiteRoutes.today.path,
             scope: SiteRoutes.home.path, display: "standalone", lang: t.code,
             icons: [
-                .init(src: SiteRoutes.icon.path, sizes: "any", type: "image/svg+xml"),
-                .init(src: SiteRoutes.shareIcon.path, sizes: "512x512", type: "image/png"),
+                .init(src: StaticFiles.link(SiteRoutes.icon), sizes: "any", type: "image/svg+xml"),
+                .init(src: StaticFiles.link(SiteRoutes.shareIcon), sizes: "512x512", type: "image/png"),
             ])
         let body = (try? JSONEncoder().encode(manifest)) ?? Data("{}".utf8)
-        return Response(
-            status: .ok, headers: [.contentType: "application/manifest+json", .cacheControl: "no-cache"],
-            body: ResponseBody(byteBuffer: ByteBuffer(data: body)))
+        return .revalidated(ByteBuffer(data: body), contentType: "application/manifest+json", for: request)
     }
 }
 

@@ -381,8 +381,6 @@ struct TimetablePages: Sendable {
                 ? type.colour : "#8a929c"
             css += ".\(SchedulePageBuilder.typeClass(type)) { --type-colour: \(colour); }\n"
         }
-        return Response(
-            status: .ok, headers: [.contentType: "text/css; charset=utf-8", .cacheControl: "no-cache"],
-            body: ResponseBody(byteBuffer: ByteBuffer(string: css)))
+        return .revalidated(ByteBuffer(string: css), contentType: "text/css; charset=utf-8", for: request)
     }
 }

@@ -109,11 +109,11 @@ struct SiteLinks: Sendable {
     var apiDocumentation = SiteRoutes.apiDocumentation.path
     var openAPIYAML = SiteRoutes.openAPIYAML.path
     var openAPIJSON = SiteRoutes.openAPIJSON.path
-    var styleSheet = SiteRoutes.styleSheet.path
-    var script = SiteRoutes.script.path
-    var playerScript = SiteRoutes.playerScript.path
-    var softNavigationScript = SiteRoutes.softNavigationScript.path
-    var icon = SiteRoutes.icon.path
+    var styleSheet = StaticFiles.link(SiteRoutes.styleSheet)
+    var script = StaticFiles.link(SiteRoutes.script)
+    var playerScript = StaticFiles.link(SiteRoutes.playerScript)
+    var softNavigationScript = StaticFiles.link(SiteRoutes.softNavigationScript)
+    var icon = StaticFiles.link(SiteRoutes.icon)
     var timetable = SiteRoutes.timetable.path
     var groups = SiteRoutes.groups.path
     var teachers = SiteRoutes.teachers.path

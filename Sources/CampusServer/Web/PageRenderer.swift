@@ -97,10 +97,13 @@ struct PageRenderer: Sendable {
         else {
             throw WebError.missingTemplate(template)
         }
+        // A signed-in user's page is never stored (a shared computer's back button after signing
+        // out); a visitor's page holds nothing private and is asked for again each time it is used.
         var response = Response(
             status: status,
             headers: [
-                .contentType: "text/html; charset=utf-8", .cacheControl: "no-store", .contentLanguage: language,
+                .contentType: "text/html; charset=utf-8", .cacheControl: visitor.user == nil ? "no-cache" : "no-store",
+                .contentLanguage: language,
             ],
             body: ResponseBody(byteBuffer: ByteBuffer(string: html)))
         setCSRFCookie(on: &response, for: visitor)

@@ -1,0 +1,186 @@
+import CompressNIO
+import HTTPInput
+import HTTPTypes
+import Hummingbird
+import NIOConcurrencyHelpers
+import NIOCore
+
+/// Sends what a browser reads compressed with gzip (issue 36): HTML, CSS, JavaScript, JSON and
+/// problem documents, calendars, XML and feeds, SVG and plain text, when the request accepts gzip
+/// and the whole answer is 1 KiB to 8 MiB with its length known. Never audio, video or raster
+/// images (compressed already), never a range (206), an answer encoded already, or a stream
+/// whose length is not known (server-sent events, a live station: they are written as they
+/// come). Every answer of a compressible type says `Vary: Accept-Encoding`.
+///
+/// A strong ETag of a compressed answer gets `-gzip` inside its quotes (the bytes differ), and a
+/// request's `If-None-Match` has it taken off again before the route compares it to its own,
+/// so revalidation (304) works for either encoding. A HEAD is answered as its GET would be.
+///
+/// gzip only: brotli has no maintained Swift package in the environment (compress-nio has
+/// zlib's gzip and deflate), and gzip is what every browser accepts.
+public enum ResponseCompression {
+    public static let minimumBytes = 1024
+    public static let maximumBytes = 8 << 20
+    static let tagSuffix = "-gzip"
+
+    /// The media types compressed (besides every `text/…` but event streams).
+    static let compressibleTypes: Set<String> = [
+        "application/json", "application/problem+json", "application/javascript", "application/xml",
+        "application/rss+xml", "application/atom+xml", "application/gpx+xml", "application/xhtml+xml",
+        "application/manifest+json", "application/vnd.apple.mpegurl", "application/x-mpegurl", "image/svg+xml",
+        "application/yaml", "application/openapi+yaml",
+    ]
+
+    /// Whether answers of this `Content-Type` are compressed.
+    public static func isCompressible(contentType: String?) -> Bool {
+        guard let contentType else { return false }
+        let type = contentType.split(separator: ";", maxSplits: 1).first.map {
+            $0.trimmingCharacters(in: .whitespaces).lowercased()
+        }
+        guard let type else { return false }
+        if type.hasPrefix("text/") { return type != "text/event-stream" }
+        return compressibleTypes.contains(type)
+    }
+
+    /// Whether `Accept-Encoding` takes gzip: named (or `*`) with a weight that is not zero.
+    public static func acceptsGzip(_ headers: HTTPFields) -> Bool {
+        var named: Bool?
+        var any: Bool?
+        for value in headers[values: .acceptEncoding] where value.utf8.count <= 1024 {
+            for part in value.split(separator: ",") {
+                let pieces = part.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+                guard let coding = pieces.first else { continue }
+                let weight = pieces.dropFirst().first { $0.hasPrefix("q=") }.flatMap { Double($0.dropFirst(2)) } ?? 1
+                switch coding {
+                case "gzip", "x-gzip": named = weight > 0
+                case "*": any = weight > 0
+                default: break
+                }
+            }
+        }
+        return named ?? any ?? false
+    }
+
+    /// `If-None-Match` and `If-Match` with the compressed answers' tags taken back to the route's own.
+    /// Returns whether it changed anything.
+    static func unmarkConditions(_ headers: inout HTTPFields) -> Bool {
+        var changed = false
+        for name in [HTTPField.Name.ifNoneMatch, .ifMatch] {
+            guard let value = headers[name], value.contains(tagSuffix + "\"") else { continue }
+            headers[name] = value.replacingOccurrences(of: tagSuffix + "\"", with: "\"")
+            changed = true
+        }
+        return changed
+    }
+
+    /// Whether the GET of this answer to a HEAD would be compressed.
+    static func wouldCompress(head response: Response) -> Bool {
+        guard response.status == .ok, isCompressible(contentType: response.headers[.contentType]),
+            response.headers[.contentEncoding] == nil,
+            let length = response.headers[.contentLength].flatMap({ Int($0) })
+        else { return false }
+        return length >= minimumBytes && length <= maximumBytes
+    }
+
+    /// The answer compressed when it should be and `gzip` is accepted; `Vary` added to every
+    /// answer of a compressible type.
+    static func compress(_ response: Response, gzip: Bool, memo: CompressedBodies) async throws -> Response {
+        guard isCompressible(contentType: response.headers[.contentType]), response.headers[.contentEncoding] == nil,
+            response.status != .partialContent, response.status != .notModified, response.status != .noContent
+        else { return response }
+        var response = response
+        if !(response.headers[values: .vary].contains { $0.lowercased().contains("accept-encoding") }) {
+            response.headers.append(HTTPField(name: .vary, value: "Accept-Encoding"))
+        }
+        guard gzip, let length = response.body.contentLength, length >= minimumBytes, length <= maximumBytes,
+            response.headers[.contentRange] == nil
+        else { return response }
+        let tag = response.headers[.eTag].flatMap { $0.hasPrefix("\"") && $0.hasSuffix("\"") ? $0 : nil }
+        let compressed: ByteBuffer
+        if let tag, let kept = memo.body(for: tag) {
+            compressed = kept
+        } else {
+            var body = try await BodyCollector.collect(response.body, limit: length)
+            compressed = try body.compress(with: .gzip())
+            if let tag { memo.keep(compressed, for: tag) }
+        }
+        if let tag { response.headers[.eTag] = String(tag.dropLast()) + tagSuffix + "\"" }
+        response.headers[.contentEncoding] = "gzip"
+        response.headers[.contentLength] = String(compressed.readableBytes)
+        response.body = ResponseBody(byteBuffer: compressed)
+        return response
+    }
+}
+
+/// Compressed bodies of answers with a strong ETag (static files, kept schedules), so that the
+/// same bytes are compressed once: at most ``capacity`` bytes, the oldest forgotten first.
+public final class CompressedBodies: Sendable {
+    private struct Kept {
+        var bodies: [String: ByteBuffer] = [:]
+        var order: [String] = []
+        var bytes = 0
+    }
+
+    let capacity: Int
+    private let kept = NIOLockedValueBox(Kept())
+
+    public init(capacity: Int = 8 << 20) {
+        self.capacity = capacity
+    }
+
+    func body(for tag: String) -> ByteBuffer? {
+        kept.withLockedValue { $0.bodies[tag] }
+    }
+
+    func keep(_ body: ByteBuffer, for tag: String) {
+        guard body.readableBytes <= capacity / 4 else { return }
+        kept.withLockedValue { kept in
+            guard kept.bodies[tag] == nil else { return }
+            kept.bodies[tag] = body
+            kept.order.append(tag)
+            kept.bytes += body.readableBytes
+            while kept.bytes > capacity, !kept.order.isEmpty {
+                let oldest = kept.order.removeFirst()
+                kept.bytes -= kept.bodies.removeValue(forKey: oldest)?.readableBytes ?? 0
+            }
+        }
+    }
+}
+
+/// Compresses every answer Hummingbird writes (``ResponseCompression``): those of the router and
+/// of the early answers alike. The answers made at once (``ImmediateAnswerHandler``) are ranges
+/// of media, which are never compressed.
+public struct CompressingResponder<Inner: HTTPResponder>: HTTPResponder where Inner.Context == CampusRequestContext {
+    public typealias Context = CampusRequestContext
+    let inner: Inner
+    let memo: CompressedBodies
+
+    public init(_ inner: Inner, memo: CompressedBodies = CompressedBodies()) {
+        self.inner = inner
+        self.memo = memo
+    }
+
+    public func respond(to request: Request, context: Context) async throws -> Response {
+        let gzip = ResponseCompression.acceptsGzip(request.headers)
+        var request = request
+        var head = request.head
+        if gzip, ResponseCompression.unmarkConditions(&head.headerFields) {
+            request = Request(head: head, body: request.body)
+        }
+        var response = try await inner.respond(to: request, context: context)
+        do {
+            // A HEAD of something that would be compressed says what its GET says: the GET is
+            // made (only then: never for media, whose GET may start a stream) and its body left out.
+            if request.method == .head, gzip, ResponseCompression.wouldCompress(head: response) {
+                var get = request.head
+                get.method = .get
+                response = try await inner.respond(to: Request(head: get, body: request.body), context: context)
+                return try await ResponseCompression.compress(response, gzip: gzip, memo: memo).createHeadResponse()
+            }
+            return try await ResponseCompression.compress(response, gzip: gzip, memo: memo)
+        } catch {
+            context.logger.error("an answer could not be compressed", metadata: ["error": "\(type(of: error))"])
+            return Response(status: .internalServerError)
+        }
+    }
+}
