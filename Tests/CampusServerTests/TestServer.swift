@@ -73,10 +73,17 @@ struct TestServer: Sendable {
 
     var baseURL: URL { URL(string: "http://localhost:\(port)")! }
 
+    /// An HTTP client that takes gzip as any browser does: AsyncHTTPClient's shared client
+    /// refuses an answer that decompresses to more than 25 times its size, which a term's
+    /// schedule does (README).
+    static let client = HTTPClient(
+        eventLoopGroup: HTTPClient.defaultEventLoopGroup,
+        configuration: .init(decompression: .enabled(limit: .ratio(1000))))
+
     /// The generated client, optionally signed in with a bearer token.
     func api(token: String? = nil) -> Client {
         Client(
-            serverURL: baseURL, transport: AsyncHTTPClientTransport(),
+            serverURL: baseURL, transport: AsyncHTTPClientTransport(configuration: .init(client: Self.client)),
             middlewares: token.map { [BearerToken(token: $0)] } ?? [])
     }
 
