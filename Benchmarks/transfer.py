@@ -14,10 +14,6 @@ import tempfile
 import time
 from pathlib import Path
 
-from selenium import webdriver
-from selenium.webdriver.chrome.options import Options
-from selenium.webdriver.chrome.service import Service
-
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "Tests" / "e2e"))
 
@@ -53,12 +49,7 @@ def main():
     conftest.BINARY = binary
     data = Path(tempfile.mkdtemp(prefix="campus-transfer-")) / "campus-data"
     server = conftest.Campus(data, demo=True).start()
-    options = Options()
-    options.binary_location = "/usr/bin/chromium"
-    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=390,844",
-                     f"--user-data-dir={data.parent / 'chromium'}"):
-        options.add_argument(argument)
-    driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+    driver = conftest.chromium(data.parent / "chromium", phone=True)
     try:
         first = table("First visit (empty cache)", visit(driver, server.url + path), server.url)
         # A repeat visit: the page opened again from a link (a reload would revalidate everything).

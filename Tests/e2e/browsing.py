@@ -41,3 +41,10 @@ def log_in(browser, campus, email, password):
     fill(browser, "password", password)
     browser.find_element(By.ID, "login-submit").click()
     wait_text(browser, (By.CLASS_NAME, "flash"), "Welcome")
+
+
+def tap(browser, element):
+    """Clicks `element` as a person would: scrolled to the middle of the screen first, since on a
+    phone the section tab bar and the mini player cover the screen's bottom edge."""
+    browser.execute_script("arguments[0].scrollIntoView({block: 'center', inline: 'nearest'})", element)
+    element.click()

@@ -184,9 +184,9 @@ def any_database(request, data_dir):
     server.stop()
 
 
-@pytest.fixture
-def browser(tmp_path):
-    """Debian's Chromium driven by Selenium, headless, with a profile of its own."""
+def chromium(profile, *arguments, phone=False):
+    """Debian's Chromium driven by Selenium, headless, with the profile folder `profile`; a
+    `phone` is a 390x844 touch screen (Chromium's device mode)."""
     from selenium import webdriver
     from selenium.webdriver.chrome.options import Options
     from selenium.webdriver.chrome.service import Service
@@ -194,9 +194,20 @@ def browser(tmp_path):
     options = Options()
     options.binary_location = "/usr/bin/chromium"
     for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1200,900",
-                     f"--user-data-dir={tmp_path / 'chromium'}"):
+                     f"--user-data-dir={profile}", *arguments):
         options.add_argument(argument)
     driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+    if phone:
+        driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                               {"width": 390, "height": 844, "deviceScaleFactor": 2, "mobile": True})
+        driver.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": True})
+    return driver
+
+
+@pytest.fixture
+def browser(tmp_path):
+    """Debian's Chromium driven by Selenium, headless, with a profile of its own."""
+    driver = chromium(tmp_path / "chromium")
     driver.implicitly_wait(5)
     yield driver
     driver.quit()

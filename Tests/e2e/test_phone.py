@@ -2,13 +2,10 @@
 student's, an organizer's and an admin's main pages do not scroll sideways, the four sections
 are a tab bar inside the screen, and the mini player never covers the end of the page. One
 browser for every page; the screenshots are kept in .ci-work/screenshots/phone to look at."""
-import os
 from pathlib import Path
 
 import pytest
-from selenium import webdriver
-from selenium.webdriver.chrome.options import Options
-from selenium.webdriver.chrome.service import Service
+from conftest import chromium
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions
 from selenium.webdriver.support.ui import WebDriverWait
@@ -52,18 +49,9 @@ return covers.length;
 
 @pytest.fixture(scope="module")
 def phone(tmp_path_factory):
-    options = Options()
-    options.binary_location = "/usr/bin/chromium"
-    profile = tmp_path_factory.mktemp("chromium-phone")
-    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=390,844",
-                     "--autoplay-policy=no-user-gesture-required", f"--user-data-dir={profile}"):
-        options.add_argument(argument)
-    driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+    driver = chromium(tmp_path_factory.mktemp("chromium-phone"), "--autoplay-policy=no-user-gesture-required",
+                      phone=True)
     driver.implicitly_wait(2)
-    # A phone's screen: 390×844 CSS pixels, touch, as Chromium's device mode makes it.
-    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
-                           {"width": 390, "height": 844, "deviceScaleFactor": 2, "mobile": True})
-    driver.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": True})
     yield driver
     driver.quit()
 

@@ -347,23 +347,23 @@ def test_revoked_credentials_stop_at_once(server, student):
 def test_the_profile_makes_and_revokes_an_app_password(server, browser, width):
     from selenium.webdriver.common.by import By
 
-    from browsing import log_in
+    from browsing import log_in, tap
 
     browser.set_window_size(width, 900)
     log_in(browser, server, "organizer@campus.test", "campus-organizer")
     browser.get(server.url + "/profile")
-    browser.find_element(By.ID, "players-link").click()
+    tap(browser, browser.find_element(By.ID, "players-link"))
     assert server.url in browser.find_element(By.ID, "server-url").text
     form = browser.find_element(By.ID, "new-app-password")
     form.find_element(By.NAME, "name").send_keys(f"Symfonium {width}")
-    form.find_element(By.TAG_NAME, "button").click()
+    tap(browser, form.find_element(By.TAG_NAME, "button"))
     secret = browser.find_element(By.ID, "secret").text
     connection = connect(server, username="organizer@campus.test", password=secret)
     try:
         assert connection.ping()
         row = next(li for li in browser.find_elements(By.CSS_SELECTOR, "#app-passwords li")
                    if f"Symfonium {width}" in li.text)
-        row.find_element(By.TAG_NAME, "button").click()
+        tap(browser, row.find_element(By.TAG_NAME, "button"))
         browser.switch_to.alert.accept()
         assert f"Symfonium {width}" not in browser.find_element(By.ID, "app-passwords").text
         with pytest.raises(errors.SonicError):
