@@ -4,33 +4,18 @@ import NIOCore
 import NIOPosix
 import SQLKit
 import SQLiteKit
-import Synchronization
 
 /// Opens SQLite connections with the settings Campus relies on.
 struct SQLiteSource: ConnectionPoolSource {
     let path: String
     let threadPool: NIOThreadPool
-    /// Connections being opened, and whether the backend is closing: a connection still opening
-    /// when the pools shut down would otherwise be closed by AsyncKit without waiting, after the
-    /// thread pool it needs has gone (SQLiteNIO then traps in debug builds: "not closed before
-    /// deinitializing"; a port in use at start met it 1 time in 6).
-    let opening = OpeningConnections()
 
     func makeConnection(logger: Logger, on eventLoop: any EventLoop) -> EventLoopFuture<SQLiteConnection> {
         let promise = eventLoop.makePromise(of: SQLiteConnection.self)
-        guard opening.begin() else {
-            promise.fail(ConnectionPoolError.shutdown)
-            return promise.futureResult
-        }
         promise.completeWithTask {
-            defer { opening.end() }
             let connection = try await SQLiteConnection.open(
                 storage: .file(path: path), threadPool: threadPool, logger: logger, on: eventLoop
             ).get()
-            if opening.closing {
-                try? await connection.close().get()
-                throw ConnectionPoolError.shutdown
-            }
             do {
                 // busy_timeout replaces SQLiteNIO's busy handler, which would retry forever. A
                 // 32 MiB page cache (the default is 2 MiB; pages are taken only as needed) keeps a
@@ -58,7 +43,6 @@ final class SQLiteBackend: @unchecked Sendable {
     /// Readers: two connections on each event loop, so a read needs no hop to another thread.
     private let readers: EventLoopGroupConnectionPool<SQLiteSource>
     private let writer: EventLoopConnectionPool<SQLiteSource>
-    private let source: SQLiteSource
     private let logger: Logger
 
     init(path: String, logger: Logger) async throws {
@@ -85,7 +69,6 @@ final class SQLiteBackend: @unchecked Sendable {
             throw error
         }
         self.threadPool = threadPool
-        self.source = source
         self.logger = logger
         self.readers = EventLoopGroupConnectionPool(
             source: source, maxConnectionsPerEventLoop: 2, requestTimeout: .seconds(30), pruneInterval: nil,
@@ -125,40 +108,8 @@ final class SQLiteBackend: @unchecked Sendable {
     /// threads, so they must outlive every connection (one left open would trap in debug builds:
     /// "SQLiteConnection was not closed before deinitializing").
     func close() async {
-        source.opening.close()
         try? await readers.shutdownAsync()
         try? await writer.close().get()
-        // Connections still opening close themselves; then AsyncKit's own closes (of connections
-        // given back after the shutdown) get a moment before the thread pool goes.
-        await source.opening.waitForNone()
-        try? await Task.sleep(for: .milliseconds(50))
         try? await threadPool.shutdownGracefully()
-    }
-}
-
-/// How many connections are being opened (``SQLiteSource``), and whether new ones are refused.
-final class OpeningConnections: Sendable {
-    private let state = Mutex<(count: Int, closing: Bool)>((0, false))
-
-    var closing: Bool { state.withLock { $0.closing } }
-
-    /// Counts a connection being opened; false once closing.
-    func begin() -> Bool {
-        state.withLock { state in
-            guard !state.closing else { return false }
-            state.count += 1
-            return true
-        }
-    }
-
-    func end() { state.withLock { $0.count -= 1 } }
-
-    func close() { state.withLock { $0.closing = true } }
-
-    /// Waits (at most 10 s) until no connection is being opened.
-    func waitForNone() async {
-        for _ in 0..<1000 where state.withLock({ $0.count > 0 }) {
-            try? await Task.sleep(for: .milliseconds(10))
-        }
     }
 }
