@@ -1,10 +1,8 @@
-import Crypto
 import Foundation
 import HTTPInput
 import HTTPTypes
 import Hummingbird
 import NIOCore
-import SharedHelpers
 
 /// Serves the GET requests of routes marked `cached` (``RouteProperties/cached``) from
 /// ``ResponseCache``: a hit answers at once, without the middleware after this one or the
@@ -47,8 +45,7 @@ extension ResponseCache {
     public func keep(_ body: ByteBuffer, headers: HTTPFields, version: String, for request: Request, today: String)
         -> Response
     {
-        let digest = body.withUnsafeReadableBytes { SHA256.hash(data: $0) }
-        let entry = Entry(version: version, headers: headers, body: body, etag: "\"\(digest.prefix(12).hexadecimal)\"")
+        let entry = Entry(version: version, headers: headers, body: body, etag: ContentTag.of(body))
         store(entry, for: key(request, today: today))
         return entry.response(to: request)
     }

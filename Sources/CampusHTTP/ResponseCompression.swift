@@ -96,13 +96,14 @@ public enum ResponseCompression {
             response.headers[.contentRange] == nil
         else { return response }
         let tag = response.headers[.eTag].flatMap { $0.hasPrefix("\"") && $0.hasSuffix("\"") ? $0 : nil }
+        var body = try await BodyCollector.collect(response.body, limit: length)
         let compressed: ByteBuffer
-        if let tag, let kept = memo.body(for: tag) {
+        if let tag, let kept = memo.compressed(body, tagged: tag) {
             compressed = kept
         } else {
-            var body = try await BodyCollector.collect(response.body, limit: length)
+            let original = body
             compressed = try body.compress(with: .gzip())
-            if let tag { memo.keep(compressed, for: tag) }
+            if let tag { memo.keep(compressed, of: original, tagged: tag) }
         }
         if let tag { response.headers[.eTag] = String(tag.dropLast()) + tagSuffix + "\"" }
         response.headers[.contentEncoding] = "gzip"
@@ -113,10 +114,18 @@ public enum ResponseCompression {
 }
 
 /// Compressed bodies of answers with a strong ETag (static files, kept schedules), so that the
-/// same bytes are compressed once: at most ``capacity`` bytes, the oldest forgotten first.
+/// same bytes are compressed once: at most ``capacity`` bytes (originals and compressed), the
+/// oldest forgotten first. A kept body is given only for the very bytes it was made of: some tags
+/// are versions, not digests (a user's feed), and two answers may share one.
 public final class CompressedBodies: Sendable {
+    private struct Entry {
+        var original: ByteBuffer
+        var compressed: ByteBuffer
+        var bytes: Int { original.readableBytes + compressed.readableBytes }
+    }
+
     private struct Kept {
-        var bodies: [String: ByteBuffer] = [:]
+        var entries: [String: Entry] = [:]
         var order: [String] = []
         var bytes = 0
     }
@@ -128,20 +137,25 @@ public final class CompressedBodies: Sendable {
         self.capacity = capacity
     }
 
-    func body(for tag: String) -> ByteBuffer? {
-        kept.withLockedValue { $0.bodies[tag] }
+    /// The compressed `original`, when it was kept under `tag`.
+    func compressed(_ original: ByteBuffer, tagged tag: String) -> ByteBuffer? {
+        guard let entry = kept.withLockedValue({ $0.entries[tag] }), entry.original == original else { return nil }
+        return entry.compressed
     }
 
-    func keep(_ body: ByteBuffer, for tag: String) {
-        guard body.readableBytes <= capacity / 4 else { return }
+    func keep(_ compressed: ByteBuffer, of original: ByteBuffer, tagged tag: String) {
+        let entry = Entry(original: original, compressed: compressed)
+        guard entry.bytes <= capacity / 4 else { return }
         kept.withLockedValue { kept in
-            guard kept.bodies[tag] == nil else { return }
-            kept.bodies[tag] = body
-            kept.order.append(tag)
-            kept.bytes += body.readableBytes
+            if let old = kept.entries.updateValue(entry, forKey: tag) {
+                kept.bytes -= old.bytes
+            } else {
+                kept.order.append(tag)
+            }
+            kept.bytes += entry.bytes
             while kept.bytes > capacity, !kept.order.isEmpty {
                 let oldest = kept.order.removeFirst()
-                kept.bytes -= kept.bodies.removeValue(forKey: oldest)?.readableBytes ?? 0
+                kept.bytes -= kept.entries.removeValue(forKey: oldest)?.bytes ?? 0
             }
         }
     }

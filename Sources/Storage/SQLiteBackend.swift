@@ -4,18 +4,30 @@ import NIOCore
 import NIOPosix
 import SQLKit
 import SQLiteKit
+import Synchronization
 
 /// Opens SQLite connections with the settings Campus relies on.
 struct SQLiteSource: ConnectionPoolSource {
     let path: String
     let threadPool: NIOThreadPool
+    /// Every connection opened, so that the thread pool (which closing a connection needs) goes
+    /// only once they are all closed.
+    let connections = OpenConnections()
 
     func makeConnection(logger: Logger, on eventLoop: any EventLoop) -> EventLoopFuture<SQLiteConnection> {
         let promise = eventLoop.makePromise(of: SQLiteConnection.self)
+        connections.opening()
         promise.completeWithTask {
-            let connection = try await SQLiteConnection.open(
-                storage: .file(path: path), threadPool: threadPool, logger: logger, on: eventLoop
-            ).get()
+            let connection: SQLiteConnection
+            do {
+                connection = try await SQLiteConnection.open(
+                    storage: .file(path: path), threadPool: threadPool, logger: logger, on: eventLoop
+                ).get()
+                connections.opened(connection)
+            } catch {
+                connections.opened(nil)
+                throw error
+            }
             do {
                 // busy_timeout replaces SQLiteNIO's busy handler, which would retry forever. A
                 // 32 MiB page cache (the default is 2 MiB; pages are taken only as needed) keeps a
@@ -43,6 +55,7 @@ final class SQLiteBackend: @unchecked Sendable {
     /// Readers: two connections on each event loop, so a read needs no hop to another thread.
     private let readers: EventLoopGroupConnectionPool<SQLiteSource>
     private let writer: EventLoopConnectionPool<SQLiteSource>
+    private let source: SQLiteSource
     private let logger: Logger
 
     init(path: String, logger: Logger) async throws {
@@ -69,6 +82,7 @@ final class SQLiteBackend: @unchecked Sendable {
             throw error
         }
         self.threadPool = threadPool
+        self.source = source
         self.logger = logger
         self.readers = EventLoopGroupConnectionPool(
             source: source, maxConnectionsPerEventLoop: 2, requestTimeout: .seconds(30), pruneInterval: nil,
@@ -110,6 +124,41 @@ final class SQLiteBackend: @unchecked Sendable {
     func close() async {
         try? await readers.shutdownAsync()
         try? await writer.close().get()
+        // A connection still opening when the pools shut down is closed by AsyncKit once it is
+        // open, without waiting; its close needs the thread pool (after it, SQLiteNIO traps in
+        // debug builds: "not closed before deinitializing"; a port in use at start met it 1 time
+        // in 6). So the thread pool goes once every connection is closed (at most 10 s).
+        await source.connections.waitUntilAllClosed()
         try? await threadPool.shutdownGracefully()
+    }
+}
+
+/// The connections a ``SQLiteSource`` opened (held weakly) and those it is opening.
+final class OpenConnections: Sendable {
+    private struct Weak: @unchecked Sendable {
+        weak var connection: SQLiteConnection?
+    }
+
+    private let state = Mutex<(opening: Int, opened: [Weak])>((0, []))
+
+    func opening() { state.withLock { $0.opening += 1 } }
+
+    /// One connection has opened (nil: its opening failed).
+    func opened(_ connection: SQLiteConnection?) {
+        state.withLock { state in
+            state.opening -= 1
+            state.opened.removeAll { $0.connection?.isClosed ?? true }
+            if let connection { state.opened.append(Weak(connection: connection)) }
+        }
+    }
+
+    func waitUntilAllClosed() async {
+        for _ in 0..<1000 {
+            let open = state.withLock { state in
+                state.opening > 0 || state.opened.contains { !($0.connection?.isClosed ?? true) }
+            }
+            guard open else { return }
+            try? await Task.sleep(for: .milliseconds(10))
+        }
     }
 }

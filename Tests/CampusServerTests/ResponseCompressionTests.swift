@@ -1,6 +1,9 @@
-import CampusHTTP
 import HTTPTypes
+import Hummingbird
+import NIOCore
 import Testing
+
+@testable import CampusHTTP
 
 /// Which requests take gzip and which answers are compressed (issue 36, item 3); the answers
 /// themselves are checked end to end (Tests/e2e/test_compression.py).
@@ -43,5 +46,26 @@ import Testing
             #expect(!ResponseCompression.isCompressible(contentType: type), "\(type)")
         }
         #expect(!ResponseCompression.isCompressible(contentType: nil))
+    }
+
+    /// Bodies compressed once are kept by their tag, but given only for the bytes they were made
+    /// of: a version tag two users' answers share never gives one the other's.
+    @Test func aKeptBodyIsGivenOnlyForItsOwnBytes() async throws {
+        func answer(_ text: String) -> Response {
+            Response(
+                status: .ok, headers: [.contentType: "application/json", .eTag: "\"v1\""],
+                body: ResponseBody(byteBuffer: ByteBuffer(string: String(repeating: text, count: 200))))
+        }
+        func bytes(_ response: Response) async throws -> ByteBuffer {
+            try await BodyCollector.collect(response.body)
+        }
+        let memo = CompressedBodies()
+        let ann = try await ResponseCompression.compress(answer("ann's feed "), gzip: true, memo: memo)
+        let ben = try await ResponseCompression.compress(answer("ben's feed "), gzip: true, memo: memo)
+        let benAlone = try await ResponseCompression.compress(
+            answer("ben's feed "), gzip: true, memo: CompressedBodies())
+        #expect(ann.headers[.contentEncoding] == "gzip" && ann.headers[.eTag] == "\"v1-gzip\"")
+        #expect(try await bytes(ben) != bytes(ann))
+        #expect(try await bytes(ben) == bytes(benAlone))
     }
 }

@@ -3,6 +3,7 @@ import Crypto
 import Foundation
 import HTTPTypes
 import Hummingbird
+import SharedHelpers
 
 /// The web app's static files, linked with their content's digest (`/static/campus.css?v=…`):
 /// an answer to a link with the file's current digest never changes, so browsers keep it a year
@@ -18,7 +19,7 @@ enum StaticFiles {
         var versions: [String: String] = [:]
         for name in names {
             guard let data = FileManager.default.contents(atPath: folder + "/" + name) else { continue }
-            versions[name] = SHA256.hash(data: data).prefix(6).map { String(format: "%02x", $0) }.joined()
+            versions[name] = SHA256.hash(data: data).prefix(6).hexadecimal
         }
         return versions
     }()
