@@ -81,8 +81,11 @@ class Campus:
     def url(self):
         return f"http://127.0.0.1:{self.port}"
 
-    def start(self, timeout=60):
-        self.port = free_port()
+    def start(self, timeout=60, same_port=False):
+        """Starts the server on a free port, or on the port it had (`same_port`: the browser's
+        origin, and what it keeps for it, stay the same)."""
+        if not (same_port and self.port):
+            self.port = free_port()
         command = [BINARY, "serve", "--port", str(self.port), "--data-dir", str(self.data_dir),
                    "--bcrypt-cost", "4", *self.extra]
         if self.database:

@@ -162,6 +162,7 @@ public enum CampusApp {
                 jsonEncodingOptions: [.sortedKeys]))
         let pageRouter = PageRouter(router: router, routes: routes, renderer: renderer)
         SitePages(services: services, documentation: documentation).register(on: pageRouter)
+        OfflinePages(services: services).register(on: pageRouter)
         SignInPages(services: services).register(on: pageRouter)
         ProfilePages(services: services).register(on: pageRouter)
         PlayerAccessPages(services: services).register(on: pageRouter)

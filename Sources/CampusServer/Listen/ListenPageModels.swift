@@ -99,6 +99,8 @@ struct MediaRow: Sendable {
     var selected = false
     var first = false
     var last = false
+    /// An episode, chapter or lecture: it may be kept on the device for offline listening.
+    var keepable: Bool
 
     /// `showParent` for lists that mix items of several albums or podcasts.
     init(_ view: ListenService.MediaView, showParent: Bool) {
@@ -120,6 +122,7 @@ struct MediaRow: Sendable {
         authorUrl = item.author.map { SiteRoutes.author.path($0.id) }
         resume = view.resumePosition.map(ListenText.duration)
         published = item.publishedAt.map(ListenText.day)
+        keepable = item.kind != .track
     }
 }
 

@@ -113,6 +113,8 @@ struct SiteLinks: Sendable {
     var script = StaticFiles.link(SiteRoutes.script)
     var playerScript = StaticFiles.link(SiteRoutes.playerScript)
     var softNavigationScript = StaticFiles.link(SiteRoutes.softNavigationScript)
+    var offlineScript = StaticFiles.link(SiteRoutes.offlineScript)
+    var offline = SiteRoutes.offline.path
     var icon = StaticFiles.link(SiteRoutes.icon)
     var timetable = SiteRoutes.timetable.path
     var groups = SiteRoutes.groups.path

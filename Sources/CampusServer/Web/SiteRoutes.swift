@@ -25,12 +25,19 @@ enum SiteRoutes {
     static let openAPIJSON = Route<Void>("/openapi.json")
     static let language = Route<Void>("/language")
     static let about = Route<Void>("/about")
+    /// The installed app's service worker: at the root, so that it may answer for every page.
+    static let serviceWorker = Route<Void>("/service-worker.js")
+    /// The signed-in visitor's pages the service worker keeps for reading offline.
+    static let offlinePages = Route<Void>("/offline/pages")
+    /// What the installed app shows offline for a page it did not keep.
+    static let offline = Route<Void>("/offline")
 
     // Static files
     static let styleSheet = Route<Void>("/static/campus.css")
     static let script = Route<Void>("/static/campus.js")
     static let playerScript = Route<Void>("/static/player.js")
     static let softNavigationScript = Route<Void>("/static/soft-navigation.js")
+    static let offlineScript = Route<Void>("/static/offline.js")
     static let icon = Route<Void>("/static/icon.svg")
     /// The icon as a 512×512 PNG: what a share preview shows of a thing without a picture of its
     /// own (previews take no SVG), and the web app manifest's raster icon. Made from icon.svg:

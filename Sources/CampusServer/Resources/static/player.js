@@ -46,7 +46,11 @@
       }
       apply(document);
       return document;
-    }).catch(() => { showError(t("The server cannot be reached.")); return state; });
+    }).catch(() => {
+      // Offline, what plays (a kept item) plays on; the server hears of the next action online.
+      if (navigator.onLine) showError(t("The server cannot be reached."));
+      return state;
+    });
     return queueOfRequests;
   }
 
@@ -388,6 +392,24 @@
     // "Shuffle" buttons play the new queue shuffled, in the same request (as seed 001's play does).
     if (button.dataset.shuffle) payload.shuffle = "enable";
     send("play", payload);
+  });
+
+  // A kept item (offline.js keeps its document and audio on the device): played through the
+  // server's queue when it answers, by itself in this player when it does not.
+  document.addEventListener("click", async (event) => {
+    const button = event.target.closest ? event.target.closest("[data-play-kept]") : null;
+    if (!button || !window.caches) return;
+    event.preventDefault();
+    const kept = await (await caches.open("campus-kept")).match(`/api/v1/media/${button.dataset.playKept}`);
+    if (!kept) return;
+    const media = await kept.json();
+    itemChosen();
+    if (station) leaveStation();
+    if (navigator.onLine) {
+      await send("play", { ids: [media.ref] });
+      if (current() && current().media.id === media.id) return;
+    }
+    apply({ queue: [{ media, hidden: false }], current: 0, playing: true, position: 0, repeat: "disabled", shuffle: false });
   });
 
   // MARK: A station, live
