@@ -2,6 +2,7 @@
 student's, an organizer's and an admin's main pages do not scroll sideways, the four sections
 are a tab bar inside the screen, and the mini player never covers the end of the page. One
 browser for every page; the screenshots are kept in .ci-work/screenshots/phone to look at."""
+import re
 from pathlib import Path
 
 import pytest
@@ -16,9 +17,11 @@ LANGUAGES = ["ru", "uk", "bg", "be", "en"]
 
 VISITOR = ["/", "/timetable", "/timetable/groups/151004", "/timetable/teachers", "/listen", "/compete", "/login",
            "/register", "/about"]
-STUDENT = ["/today", "/timetable/mine", "/timetable/groups/151004", "/listen", "/listen/radio", "/compete",
-           "/profile"]
+STUDENT = ["/today", "/timetable/mine", "/timetable/groups/151004", "/timetable/mine/tasks",
+           "/timetable/mine/tasks/new", "/timetable/mine/electives", "/listen", "/listen/audiobooks", "/listen/radio",
+           "/compete", "/compete/history", "/compete/stats", "/profile"]
 ORGANIZER = ["/compete", "/compete/mine"]
+DESKTOP = ["/", "/timetable/groups/151004", "/listen", "/compete"]
 ADMIN = ["/admin/users", "/listen"]
 
 MEASURE = """
@@ -94,8 +97,37 @@ def test_every_page_fits_a_phone(campus, phone):
         ("admin", "admin@campus.test", "campus-admin", ADMIN),
     ]:
         sign_in(phone, campus, email, password)
+        if who == "student":
+            # An audiobook's page: its chapters, with their actions, and the stars.
+            phone.get(campus.url + "/listen/audiobooks")
+            pages = pages + [phone.find_element(By.CSS_SELECTOR, ".tile a").get_attribute("href").replace(campus.url, "")]
+        if who == "organizer":
+            # A competition as its organizer sees it: the participants as cards, with their forms.
+            phone.get(campus.url + "/compete/mine")
+            links = [a.get_attribute("href") for a in phone.find_elements(By.CSS_SELECTOR, "#main a[href*='/compete/']")]
+            pages = pages + [next(link for link in links if re.search(r"/compete/\d+$", link)).replace(campus.url, "")]
         check_pages(phone, campus, who, pages, problems)
     assert not problems, "\n".join(problems)
+
+
+def test_the_desktop_layout_stays_whole(campus, tmp_path):
+    """At 1280 px the pages keep their desktop layout: the sections in the top bar, nothing sideways."""
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    driver = chromium(tmp_path / "chromium-desktop", "--window-size=1280,900")
+    try:
+        sign_in(driver, campus, "student@campus.test", "campus-student")
+        for language in ("ru", "bg"):
+            driver.add_cookie({"name": "campus_language", "value": language, "path": "/"})
+            for path in DESKTOP:
+                driver.get(campus.url + path)
+                measured = driver.execute_script(
+                    "const nav = document.querySelector('nav.sections').getBoundingClientRect();"
+                    "return {wide: document.documentElement.scrollWidth > window.innerWidth, top: nav.top};")
+                driver.save_screenshot(str(SHOTS / f"desktop-{language}-{path.strip('/').replace('/', '_') or 'home'}.png"))
+                assert not measured["wide"], path
+                assert measured["top"] < 80, f"{path}: the sections are not in the top bar at 1280 px"
+    finally:
+        driver.quit()
 
 
 def test_the_mini_player_never_covers_the_page_end(campus, phone):

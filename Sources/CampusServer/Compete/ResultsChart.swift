@@ -10,9 +10,11 @@ struct ResultsChart: Sendable {
     let text: CompeteText
     let timeZone: TimeZone
 
-    let width = 640.0
-    let height = 220.0
-    let margin = (left: 64.0, right: 16.0, top: 16.0, bottom: 36.0)
+    /// Drawn for a phone's width (the page shows it at most 480 px wide): its 13-unit labels read
+    /// at about body text size on a phone and on a desktop.
+    let width = 360.0
+    let height = 200.0
+    let margin = (left: 60.0, right: 12.0, top: 12.0, bottom: 30.0)
 
     /// A chart: its title, the metric it shows and the `svg` markup (already escaped).
     struct Chart: Sendable {
@@ -77,10 +79,10 @@ struct ResultsChart: Sendable {
             let date = LocalDateTime(moment, in: timeZone).date
             return text.t.date(year: date.year, month: date.month, day: date.day)
         }
-        svg += "<text class=\"axis\" x=\"\(f(margin.left))\" y=\"\(f(height - 10))\">"
+        svg += "<text class=\"axis\" x=\"\(f(margin.left))\" y=\"\(f(height - 8))\">"
         svg += "\(Self.escape(day(first.at)))</text>"
         if results.count > 1 {
-            svg += "<text class=\"axis\" x=\"\(f(width - margin.right))\" y=\"\(f(height - 10))\" text-anchor=\"end\">"
+            svg += "<text class=\"axis\" x=\"\(f(width - margin.right))\" y=\"\(f(height - 8))\" text-anchor=\"end\">"
             svg += "\(Self.escape(day(last.at)))</text>"
         }
         let points = results.enumerated().map { "\(f(x($1, $0))),\(f(y($1.value)))" }.joined(separator: " ")

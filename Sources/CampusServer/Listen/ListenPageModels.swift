@@ -187,9 +187,11 @@ struct ListenParentPage: PageModel {
     static let section: SiteSection? = .listen
 
     struct Rating: Sendable {
+        /// A star of the five: `mine` is the listener's own rating; every star up to it is `lit`.
         struct Star: Sendable {
             var value: Int
             var mine: Bool
+            var lit: Bool
         }
 
         var average: String

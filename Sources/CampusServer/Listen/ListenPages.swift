@@ -155,7 +155,9 @@ struct ListenPages: Sendable {
                 rating: .init(
                     average: view.rating.average.map { String(format: "%.1f", $0) } ?? "", count: view.rating.count,
                     none: view.rating.count == 0,
-                    stars: RatingSummary.stars.map { .init(value: $0, mine: $0 == view.rating.mine) }),
+                    stars: RatingSummary.stars.map {
+                        .init(value: $0, mine: $0 == view.rating.mine, lit: $0 <= (view.rating.mine ?? 0))
+                    }),
                 ratingURL: SiteRoutes.rating.path(id),
                 selectedRef: chosen?.api.ref ?? "",
                 selected: chosen.map { .init($0, context: tile.ref) },
