@@ -4,6 +4,8 @@ import HTTPTypes
 extension HTTPField.Name {
     public static let xForwardedFor = Self("X-Forwarded-For")!
     public static let xCSRFToken = Self("X-CSRF-Token")!
+    /// A form post's own key: the same post sent again is not done twice (the installed app's outbox).
+    public static let idempotencyKey = Self("Idempotency-Key")!
     public static let xContentTypeOptions = Self("X-Content-Type-Options")!
     public static let xFrameOptions = Self("X-Frame-Options")!
     public static let referrerPolicy = Self("Referrer-Policy")!

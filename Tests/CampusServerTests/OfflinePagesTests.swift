@@ -1,7 +1,9 @@
+import CampusAPI
 import CampusHTTP
 import CampusTestSupport
 import Foundation
 import HTTPTypes
+import Storage
 import Testing
 
 @testable import CampusServer
@@ -66,6 +68,45 @@ import Testing
             let offline = try await bulgarian.get("/offline")
             #expect(offline.status == .ok && offline.text.contains("id=\"offline-page\""))
             #expect(offline.text.contains("Нямате мрежа"))
+        }
+    }
+
+    /// The outbox sends each note and task with an Idempotency-Key, the first time and again: a
+    /// post whose answer was lost and that comes again is answered where it went, not done twice.
+    @Test(arguments: TestDatabases.kinds)
+    func aFormSentTwiceWithItsKeyIsDoneOnce(_ kind: Database.Kind) async throws {
+        try await TestServer.run(kind) { server in
+            let (ann, ben) = try await MyTimetableTests.cast(server)
+            let week = try await server.api(token: ann).getMySchedule(
+                query: .init(from: "2023-09-25", to: "2023-10-01")
+            ).ok.body.json
+            let lesson = try #require(week.days.flatMap(\.lessons).first)
+            var visit = WebVisit(server, token: ann)
+            _ = try await visit.get("/timetable/lessons/\(lesson.lessonId)/notes")
+            let path = "/timetable/lessons/\(lesson.lessonId)/notes"
+            let key: HTTPFields = [.idempotencyKey: "0d9c7a52-3f7e-4c55-9a57-0b8f0c1e2d3a"]
+            let first = try await visit.post(path, [("text", "Калькулятор")], headers: key)
+            let again = try await visit.post(path, [("text", "Калькулятор")], headers: key)
+            #expect(first.status == .seeOther && again.status == .seeOther)
+            #expect(again.headers[.location] == first.headers[.location])
+            func notes(_ token: String) async throws -> Int {
+                try await server.api(token: token).listNotes(query: .init()).ok.body.json.items
+                    .filter { $0.text == "Калькулятор" }.count
+            }
+            #expect(try await notes(ann) == 1)
+            // Another key (or none) is another post.
+            _ = try await visit.post(path, [("text", "Калькулятор")], headers: [.idempotencyKey: "second-key"])
+            _ = try await visit.post(path, [("text", "Калькулятор")])
+            #expect(try await notes(ann) == 3)
+            // A key is one user's: Ben's post with Ann's key is his own, and done.
+            var his = WebVisit(server, token: ben)
+            _ = try await his.get("/timetable/mine")
+            _ = try await server.api(token: ben).updateMe(body: .json(.init(group: "151004"))).ok
+            _ = try await his.post(path, [("text", "Калькулятор")], headers: key)
+            #expect(try await notes(ben) == 1)
+            // A key that is not letters, digits and hyphens is refused.
+            let bad = try await visit.post(path, [("text", "x")], headers: [.idempotencyKey: "two keys!"])
+            #expect(bad.status == .badRequest, "\(bad.status)")
         }
     }
 }

@@ -35,8 +35,10 @@ struct WebVisit {
         return response
     }
 
-    /// Sends a form (URL-encoded) with the CSRF token of the last page.
-    mutating func post(_ path: String, _ fields: [(String, String)]) async throws -> TestResponse {
+    /// Sends a form (URL-encoded) with the CSRF token of the last page, and `extra` headers.
+    mutating func post(_ path: String, _ fields: [(String, String)], headers extra: HTTPFields = [:]) async throws
+        -> TestResponse
+    {
         func encoded(_ text: String) -> String {
             text.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
         }
@@ -44,6 +46,7 @@ struct WebVisit {
             .joined(separator: "&")
         var headers = headers
         headers[.contentType] = "application/x-www-form-urlencoded"
+        headers.append(contentsOf: extra)
         let response = try await server.http.execute(
             uri: path, method: .post, headers: headers, body: ByteBuffer(string: body))
         keepCookies(of: response)

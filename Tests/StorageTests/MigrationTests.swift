@@ -76,6 +76,7 @@ import Testing
         26: "e5a63a84cb291aecf16f1f016c2b7fcec33f1ef3a3138d0c396a803295ab4be2",
         27: "8872c727483ded6a22ce85ff0ca1d9f2a9e422b28c9d1b4e3960b46fc8c63141",
         28: "55fddc677d191cf3727616298802076b289615f75bb81da76d749a470b944d09",
+        29: "0be718fa5293913ece03729e1b1d0642e7ec2351716f0503519b34812559ea60",
     ]
 
     @Test func landedStepsNeverChange() {

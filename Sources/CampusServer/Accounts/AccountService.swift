@@ -324,7 +324,11 @@ struct AccountService: Sendable {
     func removeExpired() async throws {
         let now = now()
         let before = throttle.windowStart(now: now)
-        try await database.write { db in try await AccountStore(db).removeExpired(now: now, failuresBefore: before) }
+        try await database.write { db in
+            let store = AccountStore(db)
+            try await store.removeExpired(now: now, failuresBefore: before)
+            try await store.removeSentForms(before: now.addingTimeInterval(-Self.sentFormsKept))
+        }
     }
 
     // MARK: Reading accounts

@@ -159,7 +159,18 @@ struct PageRouter {
         let renderer = self.renderer
         router.on(RouterPath(route.pattern), method: method) { request, context -> Response in
             let visitor = try await renderer.visitor(request)
+            // A signed-in form post with an Idempotency-Key, sent before: answered where it went then.
+            let accounts = renderer.services.accounts
+            let key = method == .post ? try AccountService.idempotencyKey(request.headers[.idempotencyKey]) : nil
+            if let key, let user = visitor.user,
+                let location = try await accounts.sentFormLocation(of: user, key: key)
+            {
+                return Response(status: .seeOther, headers: [.location: location, .cacheControl: "no-store"])
+            }
             let answer = try await handler(PageRequest(request: request, context: context, visitor: visitor))
+            if let key, let user = visitor.user, case .redirect(let location, _, _, _) = answer {
+                try await accounts.rememberSentForm(of: user, key: key, location: location)
+            }
             return try await renderer.respond(answer, for: visitor)
         }
         routes.add(method, route.pattern, RouteProperties(kind: .page, bodyLimit: bodyLimit))

@@ -242,20 +242,27 @@ function outboxKind(path) {
   return found ? found[1] : null;
 }
 
-/** Sends a form; when the server cannot be reached, keeps it and goes back to the page it came from. */
+/**
+ * Sends a form with a key of its own (`Idempotency-Key`: if its answer is lost on the way and it is
+ * sent again from the outbox, the server answers where it went the first time and does not do it
+ * twice); when the server cannot be reached, keeps it and goes back to the page it came from.
+ */
 async function sendOrKeep(request, kind) {
-  const copy = request.clone();
+  const body = await request.clone().arrayBuffer();
+  const type = request.headers.get("Content-Type") || "";
+  const key = self.crypto.randomUUID();
   try {
-    const response = await fetch(request);
+    const response = await fetch(request.url, {
+      method: "POST", body, credentials: "same-origin", redirect: "manual",
+      headers: { "Content-Type": type, Accept: "text/html", "Idempotency-Key": key },
+    });
     flushSoon();
     return response;
   } catch (error) {
-    const body = await copy.clone().arrayBuffer();
-    const fields = await copy.formData().catch(() => null);
+    const fields = await request.formData().catch(() => null);
     const text = fields ? String(fields.get("text") || fields.get("subject") || "") : "";
     await inStore("outbox", "readwrite", (store) => store.add({
-      url: request.url, type: request.headers.get("Content-Type") || "", body, kind, text: text.slice(0, 500),
-      at: new Date().toISOString(),
+      url: request.url, type, body, kind, key, text: text.slice(0, 500), at: new Date().toISOString(),
     }));
     await tellEveryone();
     return Response.redirect(request.referrer || "/today", 303);
@@ -288,7 +295,7 @@ async function sendAll() {
     try {
       response = await fetch(item.url, {
         method: "POST", body: item.body,
-        headers: item.type ? { "Content-Type": item.type, Accept: "text/html" } : { Accept: "text/html" },
+        headers: { "Content-Type": item.type, Accept: "text/html", "Idempotency-Key": item.key },
         credentials: "same-origin", redirect: "follow",
       });
     } catch (error) {
