@@ -8,7 +8,7 @@ does), beside what the same files weigh uncompressed (`decodedBodySize`).
 
 BINARY defaults to .build/release/campus, PATH to the demo's /timetable/groups/151004. Targets
 (issue 36): the first visit at most 35 KB in all (HTML + CSS + JS + icons); a repeat visit
-transfers only the HTML."""
+transfers only the HTML; offline, nothing."""
 import sys
 import tempfile
 import time
@@ -58,7 +58,17 @@ def main():
         driver.execute_script(f"location.href = {server.url + path!r}")
         time.sleep(1.5)
         repeat = table("Repeat visit (from a link)", driver.execute_script(ENTRIES), server.url)
-        print(f"\nfirst visit {first} bytes (target ≤ 35,000); repeat visit {repeat} bytes")
+        # Offline: the installed app's service worker answers the page (as last read) and its shell.
+        time.sleep(3.0)  # the worker has kept its shell
+        driver.execute_cdp_cmd("Network.enable", {})
+        driver.execute_cdp_cmd("Network.emulateNetworkConditions", {
+            "offline": True, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
+        driver.get(server.url + "/")
+        time.sleep(0.5)
+        driver.execute_script(f"location.href = {server.url + path!r}")
+        time.sleep(1.5)
+        offline = table("Offline (network cut; the service worker answers)", driver.execute_script(ENTRIES), server.url)
+        print(f"\nfirst visit {first} bytes (target ≤ 35,000); repeat visit {repeat} bytes; offline {offline} bytes")
     finally:
         driver.quit()
         server.stop()

@@ -25,7 +25,7 @@ extension AccountStore {
         AppCredential(
             id: try row.decode(column: "id", as: Int64.self),
             userID: try row.decode(column: "user_id", as: Int64.self),
-            kind: AppCredential.Kind(rawValue: try row.decode(column: "kind", as: String.self)) ?? .apiKey,
+            kind: try row.decodeCase(column: "kind", as: AppCredential.Kind.self),
             name: try row.decode(column: "name", as: String.self),
             createdAt: Date(epoch: try row.decode(column: "created_at", as: Int64.self)),
             lastUsedAt: try row.decode(column: "last_used_at", as: Int64?.self).map(Date.init(epoch:)))

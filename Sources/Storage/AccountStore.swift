@@ -18,13 +18,12 @@ public struct AccountStore: Sendable {
         """
 
     func user(from row: any SQLRow) throws -> UserRecord {
-        let roleName = try row.decode(column: "role", as: String.self)
-        return UserRecord(
+        UserRecord(
             id: try row.decode(column: "id", as: Int64.self),
             email: try row.decode(column: "email", as: String.self),
             firstName: try row.decode(column: "first_name", as: String.self),
             lastName: try row.decode(column: "last_name", as: String.self),
-            role: Role(rawValue: roleName) ?? .user,
+            role: try row.decodeCase(column: "role", as: Role.self),
             group: try row.decode(column: "study_group", as: String?.self),
             subgroup: try row.decode(column: "subgroup", as: Int.self),
             createdAt: Date(epoch: try row.decode(column: "created_at", as: Int64.self)),
@@ -236,7 +235,7 @@ public struct AccountStore: Sendable {
         let session = SessionRecord(
             id: try row.decode(column: "session_id", as: Int64.self),
             userID: user.id,
-            kind: SessionRecord.Kind(rawValue: try row.decode(column: "kind", as: String.self)) ?? .api,
+            kind: try row.decodeCase(column: "kind", as: SessionRecord.Kind.self),
             createdAt: Date(epoch: try row.decode(column: "session_created_at", as: Int64.self)),
             lastSeenAt: Date(epoch: try row.decode(column: "last_seen_at", as: Int64.self)),
             expiresAt: Date(epoch: try row.decode(column: "expires_at", as: Int64.self)))

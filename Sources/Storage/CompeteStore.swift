@@ -57,7 +57,7 @@ public struct CompeteStore: Sendable {
             id: try row.decode(column: "id", as: Int64.self),
             name: try row.decode(column: "name", as: String.self),
             description: try row.decode(column: "description", as: String.self),
-            metric: Metric(rawValue: try row.decode(column: "metric", as: String.self)) ?? .points,
+            metric: try row.decodeCase(column: "metric", as: Metric.self),
             unit: try row.decode(column: "unit", as: String.self),
             startsAt: try row.decode(column: "starts_at", as: Int64?.self).map(Date.init(epoch:)),
             endsAt: try row.decode(column: "ends_at", as: Int64?.self).map(Date.init(epoch:)),
@@ -269,7 +269,7 @@ public struct CompeteStore: Sendable {
             competitionID: try row.decode(column: "id", as: Int64.self),
             competitionName: try row.decode(column: "name", as: String.self),
             seriesID: try row.decode(column: "series_id", as: Int64.self),
-            metric: Metric(rawValue: try row.decode(column: "metric", as: String.self)) ?? .points,
+            metric: try row.decodeCase(column: "metric", as: Metric.self),
             unit: try row.decode(column: "unit", as: String.self),
             participantID: try row.decode(column: "user_id", as: Int64.self),
             participantName:

@@ -20,7 +20,7 @@ extension ListenStore {
     func media(from row: any SQLRow) throws -> MediaItem {
         MediaItem(
             id: try row.decode(column: "id", as: Int64.self),
-            kind: MediaKind(rawValue: try row.decode(column: "kind", as: String.self)) ?? .track,
+            kind: try row.decodeCase(column: "kind", as: MediaKind.self),
             parentID: try row.decode(column: "parent_id", as: Int64.self),
             parentTitle: try row.decode(column: "parent_title", as: String.self),
             title: try row.decode(column: "title", as: String.self),
@@ -249,7 +249,7 @@ extension ListenStore {
         ).all() {
             hits.append(
                 SearchHit(
-                    kind: .parent(ParentKind(rawValue: try row.decode(column: "kind", as: String.self)) ?? .album),
+                    kind: .parent(try row.decodeCase(column: "kind", as: ParentKind.self)),
                     id: try row.decode(column: "id", as: Int64.self),
                     title: try row.decode(column: "title", as: String.self),
                     subtitle: try row.decode(column: "name", as: String?.self)))
@@ -262,7 +262,7 @@ extension ListenStore {
         ).all() {
             hits.append(
                 SearchHit(
-                    kind: .media(MediaKind(rawValue: try row.decode(column: "kind", as: String.self)) ?? .track),
+                    kind: .media(try row.decodeCase(column: "kind", as: MediaKind.self)),
                     id: try row.decode(column: "id", as: Int64.self),
                     title: try row.decode(column: "title", as: String.self),
                     subtitle: try row.decode(column: "parent_title", as: String.self)))

@@ -98,7 +98,7 @@ extension ListenStore {
             (
                 ListeningEvent(
                     mediaID: try row.decode(column: "media_id", as: Int64.self),
-                    outcome: ListeningOutcome(rawValue: try row.decode(column: "outcome", as: String.self)) ?? .ended,
+                    outcome: try row.decodeCase(column: "outcome", as: ListeningOutcome.self),
                     position: try row.decode(column: "position", as: Double.self)),
                 Date(epoch: try row.decode(column: "at", as: Int64.self))
             )

@@ -18,7 +18,7 @@ extension ListenStore {
         Playlist(
             id: try row.decode(column: "id", as: Int64.self),
             ownerID: try row.decode(column: "user_id", as: Int64.self),
-            kind: MediaKind(rawValue: try row.decode(column: "kind", as: String.self)) ?? .track,
+            kind: try row.decodeCase(column: "kind", as: MediaKind.self),
             name: try row.decode(column: "name", as: String.self),
             itemCount: try row.decode(column: "item_count", as: Int.self),
             updatedAt: Date(epoch: try row.decode(column: "updated_at", as: Int64.self)),

@@ -16,7 +16,7 @@ extension ListenStore {
             reporterName:
                 "\(try row.decode(column: "first_name", as: String.self)) \(try row.decode(column: "last_name", as: String.self))",
             target: try row.decode(column: "target", as: String?.self).flatMap(Reference.init),
-            reason: ContentReport.Reason(rawValue: try row.decode(column: "reason", as: String.self)) ?? .other,
+            reason: try row.decodeCase(column: "reason", as: ContentReport.Reason.self),
             note: try row.decode(column: "note", as: String.self),
             createdAt: Date(epoch: try row.decode(column: "created_at", as: Int64.self)),
             resolvedAt: try row.decode(column: "resolved_at", as: Int64?.self).map(Date.init(epoch:)))

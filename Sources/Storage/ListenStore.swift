@@ -170,7 +170,7 @@ public struct ListenStore: Sendable {
     func parent(from row: any SQLRow) throws -> Parent {
         Parent(
             id: try row.decode(column: "id", as: Int64.self),
-            kind: ParentKind(rawValue: try row.decode(column: "kind", as: String.self)) ?? .album,
+            kind: try row.decodeCase(column: "kind", as: ParentKind.self),
             title: try row.decode(column: "title", as: String.self),
             author: try Self.named(row, "author", Author.init(id:name:)),
             genre: try Self.named(row, "genre", Genre.init(id:name:)),

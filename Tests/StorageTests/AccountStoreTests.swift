@@ -37,6 +37,23 @@ import Testing
         }
     }
 
+    /// A row holding a case Campus never writes (a role, a metric, a kind changed by hand past
+    /// the table's check) is damaged: the readers' `decodeCase` throws rather than making it some
+    /// default case (a user, points, a track).
+    @Test(arguments: TestDatabases.kinds)
+    func aCaseCampusNeverWritesIsADamagedRow(_ kind: Database.Kind) async throws {
+        try await TestDatabases.withDatabase(kind) { database in
+            let row = try #require(
+                try await database.read { db in
+                    try await db.raw("SELECT 'wizard' AS role, 'admin' AS other_role").first()
+                })
+            #expect(throws: StoreError.damaged("role: \"wizard\" is no Role")) {
+                _ = try row.decodeCase(column: "role", as: Role.self)
+            }
+            #expect(try row.decodeCase(column: "other_role", as: Role.self) == .admin)
+        }
+    }
+
     @Test(arguments: TestDatabases.kinds)
     func profilesAndRolesChange(_ kind: Database.Kind) async throws {
         try await TestDatabases.withDatabase(kind) { database in

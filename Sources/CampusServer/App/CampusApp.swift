@@ -188,7 +188,7 @@ public enum CampusApp {
         ReportPages(services: services).register(on: pageRouter)
         RadioPages(services: services).register(on: pageRouter)
         RadioRoutes(services: services).register(on: router, routes: routes)
-        SubsonicRoutes(services: services, media: media).register(on: router, routes: routes)
+        try SubsonicRoutes(services: services, media: media).register(on: router, routes: routes)
         // Static files: the route is `/static/**`; FileMiddleware answers it from the bundle.
         // StaticFileCacheMiddleware says how long each may be kept (linked with its digest: a year).
         router.group("/static")

@@ -30,7 +30,7 @@ struct RankingPageMiddleware: RouterMiddleware {
         guard let paging = try? Paging(limit: Self.number(query["limit"]), offset: Self.number(query["offset"])),
             query["limit"] == nil || Self.number(query["limit"]) != nil,
             query["offset"] == nil || Self.number(query["offset"]) != nil,
-            let user = try? await APIHandler(services: services).requireUser().user,
+            let user = try? await Authenticator(services).requireUser().user,
             let snapshot = try? await services.compete.ranking(id, for: user)
         else { return try await next(request, context) }
         let etag = "\"r\(id)-\(snapshot.version)-\(paging.limit)-\(paging.offset)\""

@@ -23,7 +23,7 @@ struct RecordsMiddleware: RouterMiddleware {
     ) async throws -> Response {
         guard request.method == .get, context.route?.fastPath == Self.name,
             let id = context.parameters.get("competitionId", as: Int64.self), id > 0,
-            let user = try? await APIHandler(services: services).requireUser().user,
+            let user = try? await Authenticator(services).requireUser().user,
             let snapshot = try? await services.compete.ranking(id, for: user),
             let (tag, json) = try? await services.compete.seriesRecords.json(
                 of: snapshot.competition, encode: Self.encode)

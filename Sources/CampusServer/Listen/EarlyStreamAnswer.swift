@@ -42,7 +42,7 @@ struct EarlyStreamAnswer: ImmediateAnswer {
         guard Self.acceptsRange(request.headers),
             RequestScope.$current.withValue(
                 scopes.scope(of: request, context: context),
-                operation: { APIHandler(services: media.services).keptUser() != nil }),
+                operation: { Authenticator(media.services).keptUser() != nil }),
             let source = media.sources.kept(id), let item = source.0,
             let answer = try? media.originalAnswer(item, id: id, request: request.head)
         else { return nil }
@@ -78,7 +78,7 @@ struct EarlyStreamAnswer: ImmediateAnswer {
     /// (``APIHandler/requireUser()`` in the request's scope).
     func signedIn(_ request: Request, context: CampusRequestContext) async -> Bool {
         await RequestScope.$current.withValue(scopes.scope(of: request, context: context)) {
-            (try? await APIHandler(services: media.services).requireUser()) != nil
+            (try? await Authenticator(media.services).requireUser()) != nil
         }
     }
 }

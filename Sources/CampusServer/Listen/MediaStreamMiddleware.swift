@@ -85,7 +85,7 @@ struct MediaStreamMiddleware: RouterMiddleware {
         if services.links.isValid(query["key"].map(String.init), for: "media:\(id)") {
             holder = "address:\(RequestScope.current?.address ?? "unknown")"
         } else {
-            holder = "user:\(try await APIHandler(services: services).requireUser().user.id)"
+            holder = "user:\(try await Authenticator(services).requireUser().user.id)"
         }
         if let range = request.headers[.range], range.utf8.count > Self.rangeLimit {
             throw Problem.invalid(FieldProblem(field: "Range", detail: "A Range header has at most 100 characters."))

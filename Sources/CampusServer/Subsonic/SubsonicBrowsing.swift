@@ -8,7 +8,7 @@ struct SubsonicBrowsing: Sendable {
     let services: Services
     var listen: ListenService { services.listen }
 
-    var handlers: [String: SubsonicRoutes.Handler] {
+    var handlers: KeyValuePairs<String, SubsonicRoutes.Handler> {
         [
             "getIndexes": { call in try await indexes(call, id3: false) },
             "getArtists": { call in try await indexes(call, id3: true) },

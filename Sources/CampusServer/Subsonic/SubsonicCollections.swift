@@ -9,7 +9,7 @@ struct SubsonicCollections: Sendable {
     let nowPlaying: SubsonicNowPlaying
     var listen: ListenService { services.listen }
 
-    var handlers: [String: SubsonicRoutes.Handler] {
+    var handlers: KeyValuePairs<String, SubsonicRoutes.Handler> {
         [
             "star": { call in try await star(call, like: true) },
             "unstar": { call in try await star(call, like: false) },

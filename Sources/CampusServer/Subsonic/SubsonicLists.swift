@@ -13,7 +13,7 @@ struct SubsonicLists: Sendable {
     /// The most any list answers at once.
     static let largest = 500
 
-    var handlers: [String: SubsonicRoutes.Handler] {
+    var handlers: KeyValuePairs<String, SubsonicRoutes.Handler> {
         [
             "getAlbumList": { call in try await albumList(call, id3: false) },
             "getAlbumList2": { call in try await albumList(call, id3: true) },

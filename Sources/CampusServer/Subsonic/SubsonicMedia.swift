@@ -13,7 +13,7 @@ struct SubsonicMedia: Sendable {
     let services: Services
     let streamer: MediaStreamMiddleware
 
-    var handlers: [String: SubsonicRoutes.Handler] {
+    var handlers: KeyValuePairs<String, SubsonicRoutes.Handler> {
         [
             "stream": { call in try await stream(call, download: false) },
             "download": { call in try await stream(call, download: true) },

@@ -8,7 +8,7 @@ struct SubsonicPlayQueue: Sendable {
     let services: Services
     var listen: ListenService { services.listen }
 
-    var handlers: [String: SubsonicRoutes.Handler] {
+    var handlers: KeyValuePairs<String, SubsonicRoutes.Handler> {
         [
             "getPlayQueue": { call in try await playQueue(call) },
             "savePlayQueue": { call in try await savePlayQueue(call) },

@@ -11,7 +11,7 @@ struct SubsonicPodcasts: Sendable {
     /// The most podcasts and episodes listed at once.
     static let largest = 500
 
-    var handlers: [String: SubsonicRoutes.Handler] {
+    var handlers: KeyValuePairs<String, SubsonicRoutes.Handler> {
         [
             "getPodcasts": { call in try await podcasts(call) },
             "getNewestPodcasts": { call in try await newest(call) },

@@ -23,22 +23,21 @@ struct SubsonicRoutes: Sendable {
     typealias Handler = @Sendable (SubsonicCall) async throws -> SubsonicReply
 
     /// Every method, by name.
-    let handlers: [String: Handler]
+    let handlers: SubsonicMethods
 
-    init(services: Services, media: MediaStreamMiddleware) {
+    /// Throws ``SubsonicMethods/Duplicate`` when two groups answer one method.
+    init(services: Services, media: MediaStreamMiddleware) throws {
         self.services = services
         let nowPlaying = SubsonicNowPlaying()
-        var handlers: [String: Handler] = [:]
-        for group in [
-            SubsonicSystem(services: services).handlers, SubsonicBrowsing(services: services).handlers,
-            SubsonicLists(services: services, nowPlaying: nowPlaying).handlers,
-            SubsonicMedia(services: services, streamer: media).handlers,
-            SubsonicCollections(services: services, nowPlaying: nowPlaying).handlers,
-            SubsonicPlayQueue(services: services).handlers, SubsonicPodcasts(services: services).handlers,
-        ] {
-            handlers.merge(group) { first, _ in first }
-        }
-        self.handlers = handlers
+        handlers = try SubsonicMethods([
+            ("system", SubsonicSystem(services: services).handlers),
+            ("browsing", SubsonicBrowsing(services: services).handlers),
+            ("lists", SubsonicLists(services: services, nowPlaying: nowPlaying).handlers),
+            ("media", SubsonicMedia(services: services, streamer: media).handlers),
+            ("collections", SubsonicCollections(services: services, nowPlaying: nowPlaying).handlers),
+            ("play queue", SubsonicPlayQueue(services: services).handlers),
+            ("podcasts", SubsonicPodcasts(services: services).handlers),
+        ])
     }
 
     /// Methods a player may call without signing in (OpenSubsonic asks this of the extensions).

@@ -10,7 +10,7 @@ struct SubsonicSystem: Sendable {
         ("apiKeyAuthentication", [1]), ("formPost", [1]), ("transcodeOffset", [1]),
     ]
 
-    var handlers: [String: SubsonicRoutes.Handler] {
+    var handlers: KeyValuePairs<String, SubsonicRoutes.Handler> {
         [
             "ping": { _ in .empty },
             "getLicense": { _ in
