@@ -27,6 +27,20 @@ return rows;
 """
 
 
+WORKER = """
+const done = arguments[arguments.length - 1];
+if (!navigator.serviceWorker || !navigator.serviceWorker.controller) { done(null); return; }
+const channel = new MessageChannel();
+channel.port1.onmessage = (event) => done(event.data);
+navigator.serviceWorker.controller.postMessage({kind: 'timing'}, [channel.port2]);
+"""
+
+
+def worker_entries(driver):
+    """What the service worker fetched from the network since last asked (None without one)."""
+    return driver.execute_async_script(WORKER)
+
+
 def visit(driver, url):
     driver.get(url)
     time.sleep(1.0)  # the deferred scripts and the icon
@@ -53,25 +67,35 @@ def main():
     try:
         first = table("First visit (empty cache)", visit(driver, server.url + path), server.url)
         # A repeat visit: the page opened again from a link (a reload would revalidate everything).
+        # With the service worker in control, what crosses the network is what the worker fetches.
+        time.sleep(3.0)  # the worker has installed and kept its shell
         driver.get(server.url + "/")
         time.sleep(0.5)
+        worker_entries(driver)
         driver.execute_script(f"location.href = {server.url + path!r}")
         time.sleep(1.5)
-        repeat = table("Repeat visit (from a link)", driver.execute_script(ENTRIES), server.url)
-        # Offline: the installed app's service worker answers the page (as last read) and its shell.
-        time.sleep(3.0)  # the worker has kept its shell
+        table("Repeat visit (from a link): what the page reads", driver.execute_script(ENTRIES), server.url)
+        repeat = table("Repeat visit: what crosses the network (the service worker's fetches)",
+                       worker_entries(driver) or [], server.url)
+        # Offline: the server stopped and Chromium offline; the worker answers the page (as last
+        # read) and its shell, and nothing crosses the network.
         driver.execute_cdp_cmd("Network.enable", {})
         driver.execute_cdp_cmd("Network.emulateNetworkConditions", {
             "offline": True, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
+        server.stop()
         driver.get(server.url + "/")
         time.sleep(0.5)
+        worker_entries(driver)
         driver.execute_script(f"location.href = {server.url + path!r}")
         time.sleep(1.5)
-        offline = table("Offline (network cut; the service worker answers)", driver.execute_script(ENTRIES), server.url)
+        shown = driver.execute_script("return document.body.hasAttribute('data-offline-since')")
+        offline = table(f"Offline: what crosses the network (the page shown, kept: {shown})",
+                        worker_entries(driver) or [], server.url)
         print(f"\nfirst visit {first} bytes (target ≤ 35,000); repeat visit {repeat} bytes; offline {offline} bytes")
     finally:
         driver.quit()
-        server.stop()
+        if server.process:
+            server.stop()
 
 
 if __name__ == "__main__":

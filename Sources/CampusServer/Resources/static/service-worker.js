@@ -80,6 +80,15 @@ self.addEventListener("message", (event) => {
       await flush();
     } else if (message.kind === "dismiss") {
       await inStore("refused", "readwrite", (store) => store.delete(message.id));
+    } else if (message.kind === "timing") {
+      // What this worker fetched from the network since the last time asked (Benchmarks/transfer.py:
+      // a page's own resource timing counts what the worker answered, not what crossed the network).
+      const entries = performance.getEntriesByType("resource").map((entry) => ({
+        name: entry.name, transfer: entry.transferSize, encoded: entry.encodedBodySize, decoded: entry.decodedBodySize,
+      }));
+      performance.clearResourceTimings();
+      if (event.ports[0]) event.ports[0].postMessage(entries);
+      return;
     }
     if (client) client.postMessage(await outboxState());
   })());
