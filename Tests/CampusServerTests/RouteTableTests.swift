@@ -1,5 +1,6 @@
 import CampusHTTP
 import Foundation
+import Hummingbird
 import Testing
 import Timetable
 
@@ -22,17 +23,24 @@ import Timetable
         }
     }
 
-    @Test func theFastPathsAreTheMiddlewareThatAnswerThem() {
+    @Test func theFastPathsAreTheOperationsThatAnswerThem() throws {
         let declared = documentation.routeProperties.compactMapValues(\.fastPath)
         #expect(
             declared == [
-                "GET /api/v1/competitions/{competitionId}/ranking": RankingPageMiddleware.name,
-                "GET /api/v1/competitions/{competitionId}/records": RecordsMiddleware.name,
-                "GET /api/v1/media/{mediaId}/stream": MediaStreamMiddleware.name,
-                "GET /api/v1/groups/{name}/schedule": ScheduleMiddleware.name,
-                "GET /api/v1/teachers/{urlId}/schedule": ScheduleMiddleware.name,
-                "GET /api/v1/rooms/{roomId}/schedule": ScheduleMiddleware.name,
+                "GET /api/v1/competitions/{competitionId}/ranking": RankingPageFastPath.name,
+                "GET /api/v1/competitions/{competitionId}/records": RecordsFastPath.name,
+                "GET /api/v1/media/{mediaId}/stream": MediaStreamFastPath.name,
+                "GET /api/v1/groups/{name}/schedule": ScheduleFastPath.name,
+                "GET /api/v1/teachers/{urlId}/schedule": ScheduleFastPath.name,
+                "GET /api/v1/rooms/{roomId}/schedule": ScheduleFastPath.name,
             ])
+        // One registry: a name given twice stops the start.
+        struct Twice: FastOperation {
+            static let name = "schedule"
+            func answer(_ request: Request, context: CampusRequestContext) async throws -> Response? { nil }
+        }
+        #expect(throws: FastPathMiddleware.Duplicate.self) { try FastPathMiddleware([Twice(), Twice()]) }
+        #expect(try FastPathMiddleware([Twice()]).names == ["schedule"])
     }
 
     @Test func bodyLimitsInTheDocumentAreTheServersLimits() {

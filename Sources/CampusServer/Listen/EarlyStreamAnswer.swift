@@ -6,15 +6,15 @@ import NIOCore
 /// A GET of `/api/v1/media/{id}/stream` answered before the router (``EarlyAnswerResponder``):
 /// a player asks for range after range of one item, and the router and the middleware cost a
 /// small range a quarter of its time (docs/BENCHMARKS.md). Only paths the router matched to the
-/// stream before are known (``KnownPaths``, written by ``MediaStreamMiddleware``); the
-/// answer is the middleware's own (``MediaStreamMiddleware/original(_:id:request:context:)``).
+/// stream before are known (``KnownPaths``, written by ``MediaStreamFastPath``); the
+/// answer is the middleware's own (``MediaStreamFastPath/original(_:id:request:context:)``).
 /// A query (a feed's key, a transcode), credentials that are not a signed-in account's, an item
 /// without a local file, or any error leave the request to the router, which answers it the usual way.
 ///
 /// When the session, the item's file and the range's bytes are all in memory, the range is
 /// answered at once (``ImmediateAnswer``): the same answer, made on the connection's event loop.
 struct EarlyStreamAnswer: ImmediateAnswer {
-    let media: MediaStreamMiddleware
+    let media: MediaStreamFastPath
     let scopes: RequestScopeMiddleware
     let route = APIRoutes.mediaStream.pattern
 
@@ -48,7 +48,7 @@ struct EarlyStreamAnswer: ImmediateAnswer {
         else { return nil }
         var body = ByteBuffer()
         if let part = answer.part {
-            guard part.count <= MediaStreamMiddleware.chunkLength,
+            guard part.count <= MediaStreamFastPath.chunkLength,
                 let bytes = media.files.cachedBytes(answer.file, offset: part.lowerBound, count: part.count)
             else { return nil }
             body = bytes
@@ -70,7 +70,7 @@ struct EarlyStreamAnswer: ImmediateAnswer {
     /// UTF-8 reaches here as U+FFFD).
     static func acceptsRange(_ headers: HTTPFields) -> Bool {
         headers[.range].map { range in
-            range.utf8.count <= MediaStreamMiddleware.rangeLimit && range.utf8.allSatisfy { (0x20...0x7E).contains($0) }
+            range.utf8.count <= MediaStreamFastPath.rangeLimit && range.utf8.allSatisfy { (0x20...0x7E).contains($0) }
         } ?? true
     }
 

@@ -87,7 +87,7 @@ extension APIHandler {
         return .ok(.init(body: .json(try await listen.media(input.path.mediaId, for: user).api)))
     }
 
-    /// Answered by ``MediaStreamMiddleware`` before it gets here.
+    /// Answered by ``MediaStreamFastPath`` before it gets here.
     func streamMedia(_ input: Operations.streamMedia.Input) async throws -> Operations.streamMedia.Output {
         _ = try await requireUser()
         throw Problem.notFound(

@@ -8,10 +8,10 @@ import NIOCore
 
 /// Media: stream (the file with ranges, or MP3 through ffmpeg at `maxBitRate`, from
 /// `timeOffset`), download (always the file) and cover art in the nearest kept size. The bytes
-/// come from the same place as the native API's stream (`MediaStreamMiddleware`).
+/// come from the same place as the native API's stream (`MediaStreamFastPath`).
 struct SubsonicMedia: Sendable {
     let services: Services
-    let streamer: MediaStreamMiddleware
+    let streamer: MediaStreamFastPath
 
     var handlers: KeyValuePairs<String, SubsonicRoutes.Handler> {
         [
@@ -56,7 +56,7 @@ struct SubsonicMedia: Sendable {
         }
         return .response(
             try await streamer.transcoded(
-                file.path, id: id, bitrate: min(max(bitrate, MediaStreamMiddleware.bitrates.lowerBound), 320),
+                file.path, id: id, bitrate: min(max(bitrate, MediaStreamFastPath.bitrates.lowerBound), 320),
                 head: call.request.method == .head, holder: "user:\(user.id)", startAt: offset))
     }
 

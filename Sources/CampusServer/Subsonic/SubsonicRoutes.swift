@@ -26,7 +26,7 @@ struct SubsonicRoutes: Sendable {
     let handlers: SubsonicMethods
 
     /// Throws ``SubsonicMethods/Duplicate`` when two groups answer one method.
-    init(services: Services, media: MediaStreamMiddleware) throws {
+    init(services: Services, media: MediaStreamFastPath) throws {
         self.services = services
         let nowPlaying = SubsonicNowPlaying()
         handlers = try SubsonicMethods([

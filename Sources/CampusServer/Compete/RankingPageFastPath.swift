@@ -11,20 +11,17 @@ import NIOCore
 /// authenticated and checked exactly as ``APIHandler/getRanking(_:)`` does; whatever this
 /// middleware does not answer (no login, a competition the viewer may not see, a bad page) goes
 /// on to that handler, which answers it with the same rules.
-struct RankingPageMiddleware: RouterMiddleware {
-    typealias Context = CampusRequestContext
+struct RankingPageFastPath: FastOperation {
     let services: Services
 
     /// The operation's `x-campus-fast-path`.
     static let name = "ranking-page"
 
-    func handle(
-        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
-    ) async throws -> Response {
-        guard request.method == .get, context.route?.fastPath == Self.name,
+    func answer(_ request: Request, context: CampusRequestContext) async throws -> Response? {
+        guard request.method == .get,
             let id = context.parameters.get("competitionId", as: Int64.self), id > 0
         else {
-            return try await next(request, context)
+            return nil
         }
         let query = request.uri.queryParameters
         guard let paging = try? Paging(limit: Self.number(query["limit"]), offset: Self.number(query["offset"])),
@@ -32,7 +29,7 @@ struct RankingPageMiddleware: RouterMiddleware {
             query["offset"] == nil || Self.number(query["offset"]) != nil,
             let user = try? await Authenticator(services).requireUser().user,
             let snapshot = try? await services.compete.ranking(id, for: user)
-        else { return try await next(request, context) }
+        else { return nil }
         let etag = "\"r\(id)-\(snapshot.version)-\(paging.limit)-\(paging.offset)\""
         if let match = RequestScope.current?.ifNoneMatch, EntityTag.matches(match, etag) {
             return Response(status: .notModified, headers: [.eTag: etag, .cacheControl: "private, no-cache"])

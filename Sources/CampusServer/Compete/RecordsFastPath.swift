@@ -11,23 +11,20 @@ import NIOCore
 /// per change rather than once per request. The viewer is authenticated and checked as
 /// ``APIHandler/getCompetitionRecords(_:)`` does; what this middleware does not answer goes on to
 /// that handler, which answers it with the same rules.
-struct RecordsMiddleware: RouterMiddleware {
-    typealias Context = CampusRequestContext
+struct RecordsFastPath: FastOperation {
     let services: Services
 
     /// The operation's `x-campus-fast-path`.
     static let name = "competition-records"
 
-    func handle(
-        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
-    ) async throws -> Response {
-        guard request.method == .get, context.route?.fastPath == Self.name,
+    func answer(_ request: Request, context: CampusRequestContext) async throws -> Response? {
+        guard request.method == .get,
             let id = context.parameters.get("competitionId", as: Int64.self), id > 0,
             let user = try? await Authenticator(services).requireUser().user,
             let snapshot = try? await services.compete.ranking(id, for: user),
             let (tag, json) = try? await services.compete.seriesRecords.json(
                 of: snapshot.competition, encode: Self.encode)
-        else { return try await next(request, context) }
+        else { return nil }
         let etag = "\"c\(id)-\(tag)\""
         if let match = RequestScope.current?.ifNoneMatch, EntityTag.matches(match, etag) {
             return Response(status: .notModified, headers: [.eTag: etag, .cacheControl: "private, no-cache"])

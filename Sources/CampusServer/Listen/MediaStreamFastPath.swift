@@ -15,8 +15,7 @@ import Storage
 /// Answers `GET` and `HEAD /api/v1/media/{id}/stream`: the file of a media item, addressed by its
 /// id only, with ranges (206, 416), ETag and Last-Modified, or transcoded by ffmpeg to MP3 at a
 /// lower bitrate (`?format=mp3&bitrate=96`), sent as ffmpeg produces it.
-struct MediaStreamMiddleware: RouterMiddleware {
-    typealias Context = CampusRequestContext
+struct MediaStreamFastPath: FastOperation {
     let services: Services
     let files = OpenMediaFiles()
     /// The paths routed here, for ``EarlyStreamAnswer``.
@@ -70,13 +69,11 @@ struct MediaStreamMiddleware: RouterMiddleware {
     /// The bitrates a stream may be transcoded to, in kbit/s.
     static let bitrates = 32...320
 
-    func handle(
-        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
-    ) async throws -> Response {
-        guard request.method == .get || request.method == .head, context.route?.fastPath == Self.name,
+    func answer(_ request: Request, context: CampusRequestContext) async throws -> Response? {
+        guard request.method == .get || request.method == .head,
             let id = context.parameters.get("mediaId", as: Int64.self), id > 0
         else {
-            return try await next(request, context)
+            return nil
         }
         paths.remember(request.uri.path, id)
         let query = request.uri.queryParameters
@@ -134,7 +131,7 @@ struct MediaStreamMiddleware: RouterMiddleware {
     }
 
     /// The file as it is, with ranges and validators (the Subsonic API's stream and download too).
-    func original(_ item: MediaFile, id: Int64, request: Request, context: Context) async throws -> Response {
+    func original(_ item: MediaFile, id: Int64, request: Request, context: CampusRequestContext) async throws -> Response {
         let answer = try originalAnswer(item, id: id, request: request.head)
         guard let part = answer.part, request.method == .get else {
             return Response(status: answer.status, headers: answer.headers)

@@ -10,8 +10,7 @@ import NIOCore
 /// written by ``ScheduleJSON`` rather than `JSONEncoder`, which cost a third of a fresh answer
 /// (docs/BENCHMARKS.md). The request was validated against openapi.yaml before; problems go out
 /// as the handler's would.
-struct ScheduleMiddleware: RouterMiddleware {
-    typealias Context = CampusRequestContext
+struct ScheduleFastPath: FastOperation {
     let services: Services
     /// Checks the query of an early answer (``EarlyScheduleAnswer``).
     let validator: RequestValidator
@@ -29,11 +28,9 @@ struct ScheduleMiddleware: RouterMiddleware {
     static let name = "schedule"
     static let contentType = "application/json; charset=utf-8"
 
-    func handle(
-        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
-    ) async throws -> Response {
-        guard request.method == .get, context.route?.fastPath == Self.name else {
-            return try await next(request, context)
+    func answer(_ request: Request, context: CampusRequestContext) async throws -> Response? {
+        guard request.method == .get else {
+            return nil
         }
         let target: TimetableService.Target
         // The router leaves path parameters percent-encoded ("24-%D0%98…" for "24-И…").
@@ -44,7 +41,7 @@ struct ScheduleMiddleware: RouterMiddleware {
         } else if let roomID = context.parameters.get("roomId", as: Int64.self) {
             target = .room(roomID)
         } else {
-            return try await next(request, context)
+            return nil
         }
         let body = try await answer(target, to: request)
         if let template = context.endpointPath, let operation = validator.operation(method: .get, template: template) {
