@@ -131,7 +131,9 @@ struct MediaStreamFastPath: FastOperation {
     }
 
     /// The file as it is, with ranges and validators (the Subsonic API's stream and download too).
-    func original(_ item: MediaFile, id: Int64, request: Request, context: CampusRequestContext) async throws -> Response {
+    func original(_ item: MediaFile, id: Int64, request: Request, context: CampusRequestContext) async throws
+        -> Response
+    {
         let answer = try originalAnswer(item, id: id, request: request.head)
         guard let part = answer.part, request.method == .get else {
             return Response(status: answer.status, headers: answer.headers)
