@@ -56,7 +56,7 @@ struct ScheduleFastPath: FastOperation {
         let query = request.uri.queryParameters
         let subgroup = query["subgroup"].flatMap { Int($0) }
         let subjects = query.getAll("subject").map { String($0) }
-        let schedule = try await APIHandler(services: services).schedule(
+        let schedule = try await ScheduleDocuments(timetable: services.timetable).document(
             [target], from: query["from"].map(String.init), to: query["to"].map(String.init),
             subgroup: target.isGroup ? subgroup : nil, subjects: subjects.isEmpty ? nil : subjects)
         return ByteBuffer(bytes: ScheduleJSON.encode(schedule))
