@@ -6,18 +6,6 @@ import SharedHelpers
 /// Lists of the catalogue as players browse it (the Subsonic API's album lists, random songs,
 /// genres, likes, bookmarks and paged search), leaving out what the listener hid.
 extension ListenStore {
-    /// How albums are listed.
-    public enum AlbumOrder: Sendable, Equatable {
-        case random, newest, alphabeticalByName, alphabeticalByArtist
-        /// The listener's most played and last played.
-        case frequent, recent
-        /// The listener's likes.
-        case starred
-        /// Years from `from` to `to`, backwards when `from` is the later.
-        case byYear(from: Int, to: Int)
-        case byGenre(String)
-    }
-
     /// Neither the parent, nor its author, is hidden by the listener.
     static func visibleParent(_ userID: Int64) -> SQLQueryString {
         """

@@ -10,7 +10,7 @@ import Storage
 /// left out, as in the web app.
 extension ListenService {
     /// A page of albums in `order`, each with when the listener liked it.
-    func albums(_ order: ListenStore.AlbumOrder, kinds: [ParentKind], for user: UserRecord, limit: Int, offset: Int)
+    func albums(_ order: AlbumOrder, kinds: [ParentKind], for user: UserRecord, limit: Int, offset: Int)
         async throws -> [(parent: Parent, likedAt: Date?)]
     {
         try await database.read { db in

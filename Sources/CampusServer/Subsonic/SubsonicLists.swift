@@ -27,7 +27,7 @@ struct SubsonicLists: Sendable {
         ]
     }
 
-    static func order(_ call: SubsonicCall) throws -> ListenStore.AlbumOrder {
+    static func order(_ call: SubsonicCall) throws -> AlbumOrder {
         let type = try call.required("type")
         switch type {
         case "random": return .random
