@@ -136,7 +136,7 @@ function keepable(response) {
     /^(text\/html|text\/css|application\/json|application\/manifest\+json)/.test(type);
 }
 
-/** Keeps a copy of `response` under `url` with the time it was read (the oldest go past PAGE_LIMIT). */
+/** Keeps a copy of `response` under `url` with the time it was read (the oldest go past PAGE_LIMIT, a few over at most). */
 async function keep(cache, url, response) {
   const headers = new Headers(response.headers);
   // The body is decoded already; what it was sent as no longer holds.
@@ -145,9 +145,14 @@ async function keep(cache, url, response) {
   headers.set(KEPT_AT, new Date().toISOString());
   const body = await response.arrayBuffer();
   await cache.put(url, new Response(body, { status: response.status, statusText: response.statusText, headers }));
+  // The list of kept pages is read to trim it every 20 pages kept, not on every page.
+  keptSinceTrim += 1;
+  if (keptSinceTrim < 20) return;
+  keptSinceTrim = 0;
   const keys = await cache.keys();
   for (const old of keys.slice(0, Math.max(0, keys.length - PAGE_LIMIT))) await cache.delete(old);
 }
+let keptSinceTrim = 0;
 
 /** A kept page says it is kept, and since when: `<body data-offline-since="…">` (campus's offline.js shows it). */
 async function marked(response) {
@@ -232,8 +237,15 @@ async function warm(force) {
 
 /** The links `pattern` finds in a page, as paths (the page writes `&` as `&amp;`). */
 function links(html, pattern) {
-  const entities = { "&amp;": "&", "&#x2F;": "/", "&#x3D;": "=", "&#39;": "'", "&quot;": '"', "&#x27;": "'" };
-  return [...html.matchAll(pattern)].map((match) => match[1].replace(/&[#\w]+;/g, (entity) => entities[entity] || entity));
+  return [...html.matchAll(pattern)].map((match) => unescaped(match[1]));
+}
+
+/** Text as Campus's templates escape it (Mustache's entities), read back. */
+const ENTITIES = {
+  "&amp;": "&", "&lt;": "<", "&gt;": ">", "&quot;": '"', "&#39;": "'", "&#x27;": "'", "&#x2F;": "/", "&#x3D;": "=",
+};
+function unescaped(text) {
+  return text.replace(/&[#\w]+;/g, (entity) => ENTITIES[entity] || entity);
 }
 
 /** Forgets what is kept of whoever was signed in. */
@@ -341,9 +353,7 @@ async function sendAll() {
 function said(html, pattern) {
   const found = pattern.exec(html);
   if (!found) return null;
-  const text = found[1].replace(/<[^>]*>/g, "");
-  return text.replace(/&amp;/g, "&").replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&quot;/g, '"')
-    .replace(/&#39;|&#x27;/g, "'").trim();
+  return unescaped(found[1].replace(/<[^>]*>/g, "")).trim();
 }
 
 async function outboxState(extra = {}) {
