@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import InputRules
 import NIOCore
 
 /// Where a live source's audio goes once the route that checked its credentials took it.

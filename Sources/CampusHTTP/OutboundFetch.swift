@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Foundation
+import InputRules
 import Localization
 import NIOCore
 import NIOPosix

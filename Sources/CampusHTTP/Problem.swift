@@ -93,6 +93,40 @@ public struct Problem: Error, Sendable, Equatable {
         Problem(.unsupportedMediaType, detail: detail, values)
     }
 
+    /// A service's refusal as the API says it: the status of its reason, its kind as the type
+    /// (`/problems/NAME`) and title, its fields, and the headers its reason needs (when to try
+    /// again; how to log in).
+    public init(_ refusal: Refusal) {
+        var headers: HTTPFields = [:]
+        let status: HTTPResponse.Status
+        switch refusal.reason {
+        case .malformed: status = .badRequest
+        case .invalid: status = .unprocessableContent
+        case .notSignedIn:
+            status = .unauthorized
+            headers[.wwwAuthenticate] = "Bearer realm=\"campus\""
+        case .notAllowed: status = .forbidden
+        case .notFound: status = .notFound
+        case .gone: status = .gone
+        case .conflict: status = .conflict
+        case .tooLarge: status = .contentTooLarge
+        case .unsupportedFormat: status = .unsupportedMediaType
+        case .tooMany(let seconds):
+            status = .tooManyRequests
+            headers[.retryAfter] = String(seconds)
+        case .unavailable(let seconds):
+            status = .serviceUnavailable
+            if let seconds { headers[.retryAfter] = String(seconds) }
+        }
+        if refusal.reason == .invalid, refusal.kind == nil {
+            self = .invalid(ValidationFailure(refusal.fields))
+        } else {
+            self.init(
+                status, type: refusal.kind.map { "/problems/\($0.name)" } ?? "about:blank", title: refusal.kind?.title,
+                phrase: refusal.phrase, errors: refusal.fields, headers: headers)
+        }
+    }
+
     /// The JSON body of the problem document.
     public func body(instance: String?) -> Data {
         struct Document: Encodable {
@@ -125,14 +159,7 @@ public struct Problem: Error, Sendable, Equatable {
     }
 }
 
-/// A size in bytes, written for people ("1 MiB").
-public struct ByteCount: CustomStringConvertible {
-    public var bytes: Int
-    public init(_ bytes: Int) { self.bytes = bytes }
-
-    public var description: String {
-        if bytes >= 1 << 20, bytes % (1 << 20) == 0 { return "\(bytes >> 20) MiB" }
-        if bytes >= 1 << 10, bytes % (1 << 10) == 0 { return "\(bytes >> 10) KiB" }
-        return "\(bytes) bytes"
-    }
+extension Refusal {
+    /// The status the API answers this refusal with, which a page refusing it answers with too.
+    public var status: HTTPResponse.Status { Problem(self).status }
 }

@@ -22,12 +22,14 @@ public struct RouteProperties: Sendable, Equatable {
     /// Whether the answer depends only on the timetable, the query and the date, so that
     /// ``ResponseCache`` keeps it (`x-campus-cache: timetable`).
     public var cached: Bool
-    /// A middleware that answers this route before its handler (`x-campus-fast-path`), by name.
-    public var fastPath: String?
+    /// The fast operation that answers this route before its handler (`x-campus-fast-path`).
+    public var fastPath: FastOperationName?
 
     public static let defaultBodyLimit = 1 << 20
 
-    public init(kind: Kind, bodyLimit: Int = Self.defaultBodyLimit, cached: Bool = false, fastPath: String? = nil) {
+    public init(
+        kind: Kind, bodyLimit: Int = Self.defaultBodyLimit, cached: Bool = false, fastPath: FastOperationName? = nil
+    ) {
         self.kind = kind
         self.bodyLimit = bodyLimit
         self.cached = cached

@@ -1,25 +1,6 @@
 import Accounts
 import Foundation
 
-/// A person's account as stored, without the password hash.
-public struct UserRecord: Sendable, Equatable {
-    public var id: Int64
-    public var email: String
-    public var firstName: String
-    public var lastName: String
-    public var role: Role
-    public var group: String?
-    public var subgroup: Int
-    public var createdAt: Date
-    public var updatedAt: Date
-    /// When the avatar last changed, if the user has one.
-    public var avatarUpdatedAt: Date?
-    /// The language the user chose (a catalogue's code); nil follows their browser.
-    public var language: String? = nil
-
-    public var fullName: String { "\(firstName) \(lastName)" }
-}
-
 public struct NewUser: Sendable {
     public var email: String
     public var passwordHash: String

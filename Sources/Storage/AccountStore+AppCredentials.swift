@@ -1,3 +1,4 @@
+import Accounts
 import Foundation
 import SQLKit
 import SharedHelpers
@@ -73,7 +74,7 @@ extension AccountStore {
     }
 
     /// The account and credential of an API key's hash.
-    public func apiKeyOwner(keyHash: String) async throws -> (user: UserRecord, credential: AppCredential)? {
+    public func apiKeyOwner(keyHash: String) async throws -> (user: Account, credential: AppCredential)? {
         guard
             let credential = try await db.raw(
                 """
@@ -88,7 +89,7 @@ extension AccountStore {
 
     /// The account of this email address with its app passwords, sealed.
     public func appPasswords(email: String) async throws -> (
-        user: UserRecord, passwords: [(credential: AppCredential, sealed: String)]
+        user: Account, passwords: [(credential: AppCredential, sealed: String)]
     )? {
         guard let found = try await credentials(email: email) else { return nil }
         let rows = try await db.raw(

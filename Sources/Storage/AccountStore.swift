@@ -17,8 +17,8 @@ public struct AccountStore: Sendable {
         u.language, a.updated_at AS avatar_updated_at
         """
 
-    func user(from row: any SQLRow) throws -> UserRecord {
-        UserRecord(
+    func user(from row: any SQLRow) throws -> Account {
+        Account(
             id: try row.decode(column: "id", as: Int64.self),
             email: try row.decode(column: "email", as: String.self),
             firstName: try row.decode(column: "first_name", as: String.self),
@@ -32,7 +32,7 @@ public struct AccountStore: Sendable {
             language: try row.decode(column: "language", as: String?.self))
     }
 
-    public func createUser(_ new: NewUser, now: Date) async throws -> UserRecord {
+    public func createUser(_ new: NewUser, now: Date) async throws -> Account {
         let id: Int64
         do {
             guard
@@ -57,7 +57,7 @@ public struct AccountStore: Sendable {
         return user
     }
 
-    public func user(id: Int64) async throws -> UserRecord? {
+    public func user(id: Int64) async throws -> Account? {
         try await db.raw(
             """
             SELECT \(unsafeRaw: Self.userColumns) FROM users u LEFT JOIN avatars a ON a.user_id = u.id
@@ -67,7 +67,7 @@ public struct AccountStore: Sendable {
     }
 
     /// The account with this email (in any letter case) and its password hash.
-    public func credentials(email: String) async throws -> (user: UserRecord, passwordHash: String)? {
+    public func credentials(email: String) async throws -> (user: Account, passwordHash: String)? {
         guard
             let row = try await db.raw(
                 """
@@ -132,7 +132,7 @@ public struct AccountStore: Sendable {
 
     /// Accounts whose name or email contains `search` (any letter case), newest first.
     public func users(search: String?, role: Role?, limit: Int, offset: Int) async throws -> (
-        users: [UserRecord], total: Int
+        users: [Account], total: Int
     ) {
         var conditions: [SQLQueryString] = []
         if let search, !search.isEmpty {
@@ -220,7 +220,7 @@ public struct AccountStore: Sendable {
     }
 
     /// The unexpired session with this token hash, and its user.
-    public func session(tokenHash: String, now: Date) async throws -> (session: SessionRecord, user: UserRecord)? {
+    public func session(tokenHash: String, now: Date) async throws -> (session: SessionRecord, user: Account)? {
         guard
             let row = try await db.raw(
                 """

@@ -27,7 +27,7 @@ struct LibraryCommand: AsyncParsableCommand {
                         database: database, dataDirectory: storage.resolvedDataDirectory, logger: logger
                     ).scan(folder)
                 } catch {
-                    throw Failure(describeForPeople(error, t))
+                    throw Failure(error, t)
                 }
             }
             let values = [
@@ -73,7 +73,7 @@ struct PodcastCommand: AsyncParsableCommand {
                         allowPrivateAddresses: allowPrivateFetch
                     ).add(feed, allowFiles: true)
                 } catch {
-                    throw Failure(describeForPeople(error, t))
+                    throw Failure(error, t)
                 }
             }
             let values = [

@@ -126,7 +126,7 @@ func withAdministration(_ storage: StorageOptions, _ body: @Sendable (Administra
         do {
             try await body(administration)
         } catch {
-            throw Failure(describeForPeople(error, t))
+            throw Failure(error, t)
         }
     }
 }

@@ -44,7 +44,7 @@ struct ImportCommand: AsyncParsableCommand {
                         files: files, group: group, termStart: termStart.flatMap { LocalDate(iso: $0) },
                         termEnd: termEnd.flatMap { LocalDate(iso: $0) })
                 } catch {
-                    throw Failure(describeForPeople(error, t))
+                    throw Failure(error, t)
                 }
             }
             print(
@@ -73,7 +73,7 @@ struct ImportCommand: AsyncParsableCommand {
                     return try await TimetableImporter(database: database, logger: logger).importKMA(
                         subjects: subjects, schedule: schedule, minutes: minutes)
                 } catch {
-                    throw Failure(describeForPeople(error, t))
+                    throw Failure(error, t)
                 }
             }
             print(
@@ -109,7 +109,7 @@ struct ImportCommand: AsyncParsableCommand {
                     }
                 } catch {
                     progress.end()
-                    throw Failure(describeForPeople(error, t))
+                    throw Failure(error, t)
                 }
             }
             progress.end()

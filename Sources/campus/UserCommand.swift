@@ -39,13 +39,13 @@ struct UserCommand: AsyncParsableCommand {
                     print(Self.created(user))
                     if self.password == nil { print(t("Password: {password}", ["password": password])) }
                 } catch {
-                    throw Failure(describeForPeople(error, t))
+                    throw Failure(error, t)
                 }
             }
         }
 
         /// "Created admin ann@example.org (id 3).", a sentence per role.
-        static func created(_ user: UserRecord) -> String {
+        static func created(_ user: Account) -> String {
             let values = ["email": user.email, "id": String(user.id)]
             return switch user.role {
             case .user: t("Created user {email} (id {id}).", values)
@@ -111,7 +111,7 @@ struct UserCommand: AsyncParsableCommand {
                         }
                     print(done)
                 } catch let error as AdministrationError {
-                    throw Failure(describeForPeople(error, t))
+                    throw Failure(error, t)
                 }
             }
         }

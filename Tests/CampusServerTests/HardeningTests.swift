@@ -148,10 +148,13 @@ import Yams
         let slots = TranscodeSlots(total: 3, perHolder: 2)
         let a1 = try slots.take(for: "user:1")
         let a2 = try slots.take(for: "user:1")
-        #expect { try slots.take(for: "user:1") } throws: { ($0 as? Problem)?.status == .tooManyRequests }
+        #expect { try slots.take(for: "user:1") } throws: {
+            ($0 as? Refusal).map(Problem.init)?.status == .tooManyRequests
+        }
         let b1 = try slots.take(for: "user:2")
         #expect { try slots.take(for: "user:3") } throws: {
-            ($0 as? Problem)?.status == .serviceUnavailable && ($0 as? Problem)?.headers[.retryAfter] != nil
+            let problem = ($0 as? Refusal).map(Problem.init)
+            return problem?.status == .serviceUnavailable && problem?.headers[.retryAfter] != nil
         }
         a1.release()
         a1.release()  // giving back twice counts once

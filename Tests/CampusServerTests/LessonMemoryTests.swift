@@ -1,6 +1,7 @@
 import CampusHTTP
 import CampusTestSupport
 import Foundation
+import InputRules
 import Storage
 import Testing
 import Timetable
@@ -70,7 +71,7 @@ import Timetable
             #expect(try await !remembering.lessons(of: [.group("151004")], in: nil).isEmpty)
             version.value = "2"
             #expect(try await remembering.lessons(of: [.group("151004")], in: nil).isEmpty)
-            await #expect(throws: Problem.self) { try await remembering.lessons(of: [.group("nope")], in: nil) }
+            await #expect(throws: Refusal.self) { try await remembering.lessons(of: [.group("nope")], in: nil) }
         }
     }
 }

@@ -36,11 +36,15 @@ import Timetable
             ])
         // One registry: a name given twice stops the start.
         struct Twice: FastOperation {
-            static let name = "schedule"
+            static let name = FastOperationName.schedule
             func answer(_ request: Request, context: CampusRequestContext) async throws -> Response? { nil }
         }
-        #expect(throws: FastPathMiddleware.Duplicate.self) { try FastPathMiddleware([Twice(), Twice()]) }
-        #expect(try FastPathMiddleware([Twice()]).names == ["schedule"])
+        #expect(throws: FastPaths.Duplicate.self) { try FastPaths([Twice(), Twice()]) }
+        // A route whose fast operation is not registered stops the start too.
+        #expect(throws: FastPaths.Unknown.self) { try FastPaths([Twice()]).check(documentation.routeProperties) }
+        #expect(throws: Never.self) {
+            try FastPaths([Twice()]).check(documentation.routeProperties.filter { $0.value.fastPath == .schedule })
+        }
     }
 
     @Test func bodyLimitsInTheDocumentAreTheServersLimits() {

@@ -22,17 +22,17 @@ import Testing
             #expect(station.name == "Campus FM" && station.listenerLimit == Station.defaultListenerLimit)
             #expect(try await source("campus.mp3", "on-air-2026") == station)
             #expect(try await source("campus.mp3", "on-air-2025") == nil)
-            await #expect(throws: Problem.self) { try await source("nope", "x") }
+            await #expect { try await source("nope", "x") } throws: { ($0 as? Refusal)?.reason == .notFound }
 
             // Another station cannot take the mount, by adding or by renaming.
             let other = try await service.add(
                 .init(name: "Jazz", mount: "jazz", sourcePassword: "12345678"), by: nil)
-            await #expect(throws: Problem.self) {
+            await #expect {
                 try await service.add(.init(name: "Again", mount: "jazz", sourcePassword: "12345678"), by: nil)
-            }
-            await #expect(throws: Problem.self) {
+            } throws: { ($0 as? Refusal)?.reason == .conflict }
+            await #expect {
                 try await service.update(mount: "jazz", .init(name: "Jazz", mount: "campus.mp3"), by: nil)
-            }
+            } throws: { ($0 as? Refusal)?.reason == .conflict }
             // A change without a password keeps the old one; with one, only the new one works.
             _ = try await service.update(
                 mount: "jazz", .init(name: "Jazz FM", mount: "jazz", listenerLimit: 5), by: nil)

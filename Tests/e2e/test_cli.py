@@ -197,6 +197,8 @@ def test_radio_stations_are_added_listed_changed_and_removed(data_dir):
     twice = run_cli("station", "add", "Again", "--mount", "campus.mp3", "--source-password", "12345678",
                     data_dir=data_dir, check=False)
     assert twice.returncode != 0 and "Another station broadcasts at campus.mp3." in twice.stderr
+    # A refusal's reason is the exit status (sysexits.h): what was sent does not fit, 65.
+    assert twice.returncode == 65, twice.returncode
     changed = run_cli("station", "edit", "campus.mp3", "--name", "Campus FM Live", "--listener-limit", "50",
                       data_dir=data_dir)
     assert "Changed the station Campus FM Live" in changed.stdout
@@ -208,5 +210,6 @@ def test_radio_stations_are_added_listed_changed_and_removed(data_dir):
     assert "on-air-2026" not in stored and stored.startswith("$2")
     missing = run_cli("station", "remove", "nope", data_dir=data_dir, check=False)
     assert missing.returncode != 0 and "There is no station at nope." in missing.stderr
+    assert missing.returncode == 66, missing.returncode  # what was named does not exist
     run_cli("station", "remove", "campus.mp3", data_dir=data_dir)
     assert "0 stations" in run_cli("station", "list", data_dir=data_dir).stdout

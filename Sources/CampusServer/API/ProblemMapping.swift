@@ -17,6 +17,8 @@ extension Problem {
         switch error {
         case let problem as Problem:
             self = problem
+        case let refusal as Refusal:
+            self = Problem(refusal)
         case let failure as ValidationFailure:
             self = .invalid(failure)
         case let field as FieldProblem:

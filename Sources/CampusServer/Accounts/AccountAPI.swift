@@ -7,7 +7,7 @@ import OpenAPIRuntime
 import SharedHelpers
 import Storage
 
-extension UserRecord {
+extension Account {
     /// The account as the API shows it.
     var api: Components.Schemas.User {
         Components.Schemas.User(

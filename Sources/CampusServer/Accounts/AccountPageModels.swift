@@ -74,7 +74,7 @@ struct ProfilePage: PageModel {
     var avatarError: String?
     var deleteError: String?
 
-    init(_ user: UserRecord, _ t: Translator) {
+    init(_ user: Account, _ t: Translator) {
         profile = LayoutUser(user)
         roleName = user.role.name(t)
         subgroups = AccountRules.subgroups.map {

@@ -1,6 +1,6 @@
 import Accounts
-import CampusHTTP
 import Foundation
+import InputRules
 import Localization
 import Storage
 
@@ -43,7 +43,7 @@ extension AccountService {
     }
 
     /// Makes a single-use reset link valid for one hour; nil when no account has this email.
-    func makeResetLink(email: String) async throws -> (url: String, user: UserRecord)? {
+    func makeResetLink(email: String) async throws -> (url: String, user: Account)? {
         let now = now()
         guard let user = try await database.read({ db in try await AccountStore(db).credentials(email: email)?.user })
         else { return nil }
@@ -71,9 +71,9 @@ extension AccountService {
         }
         if let userID { forget(.user(userID)) }
         guard let userID else {
-            throw Problem(
-                .forbidden, type: "/problems/invalid-reset-token", title: "The reset link does not work",
-                detail: "This reset link is unknown, used or older than one hour. Ask for a new one.")
+            throw Refusal(
+                .notAllowed, detail: "This reset link is unknown, used or older than one hour. Ask for a new one.",
+                kind: Refusal.Kind("invalid-reset-token", title: "The reset link does not work"))
         }
         logger.info("password reset", metadata: ["user": "\(userID)"])
     }

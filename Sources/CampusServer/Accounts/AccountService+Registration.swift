@@ -9,7 +9,7 @@ import Storage
 /// (signed in at once, in the same transaction).
 extension AccountService {
     func register(email rawEmail: String, password: String, firstName: String, lastName: String, organizer: Bool)
-        async throws -> UserRecord
+        async throws -> Account
     {
         try await register(
             email: rawEmail, password: password, firstName: firstName, lastName: lastName, organizer: organizer
@@ -21,8 +21,8 @@ extension AccountService {
     /// problem is said at once.
     private func register<Also: Sendable>(
         email rawEmail: String, password: String, confirmation: String? = nil, firstName: String, lastName: String,
-        organizer: Bool, alsoWrite: @escaping @Sendable (UserRecord, Date, any SQLDatabase) async throws -> Also
-    ) async throws -> (user: UserRecord, also: Also) {
+        organizer: Bool, alsoWrite: @escaping @Sendable (Account, Date, any SQLDatabase) async throws -> Also
+    ) async throws -> (user: Account, also: Also) {
         var validator = Validator()
         let email = validator.check { () throws(FieldProblem) in try AccountRules.email(rawEmail) }
         validator.check { () throws(FieldProblem) in try AccountRules.newPassword(password) }
@@ -54,7 +54,7 @@ extension AccountService {
     func registerAndSignIn(
         email: String, password: String, confirmation: String?, firstName: String, lastName: String,
         organizer: Bool, kind: SessionRecord.Kind, address: String, userAgent: String?
-    ) async throws -> (token: String, session: SessionRecord, user: UserRecord) {
+    ) async throws -> (token: String, session: SessionRecord, user: Account) {
         let token = Token.make()
         let (user, session) = try await register(
             email: email, password: password, confirmation: confirmation, firstName: firstName, lastName: lastName,

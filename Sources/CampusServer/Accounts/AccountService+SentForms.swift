@@ -1,5 +1,6 @@
-import CampusHTTP
+import Accounts
 import Foundation
+import InputRules
 import Storage
 
 /// Form posts sent with an `Idempotency-Key` (the installed app's outbox sends each of its notes
@@ -20,7 +21,7 @@ extension AccountService {
                 (48...57).contains($0) || (65...90).contains($0) || (97...122).contains($0) || $0 == 45
             })
         else {
-            throw Problem.badRequest(
+            throw Refusal.malformed(
                 "Idempotency-Key must be 1 to {count} letters, digits and hyphens.",
                 ["count": String(idempotencyKeyLength)])
         }
@@ -28,12 +29,12 @@ extension AccountService {
     }
 
     /// Where the form sent with `key` went the first time, if it was sent before.
-    func sentFormLocation(of user: UserRecord, key: String) async throws -> String? {
+    func sentFormLocation(of user: Account, key: String) async throws -> String? {
         try await database.read { db in try await AccountStore(db).sentFormLocation(userID: user.id, key: key) }
     }
 
     /// Remembers where the form sent with `key` went.
-    func rememberSentForm(of user: UserRecord, key: String, location: String) async throws {
+    func rememberSentForm(of user: Account, key: String, location: String) async throws {
         let now = now()
         try await database.write { db in
             try await AccountStore(db).rememberSentForm(userID: user.id, key: key, location: location, now: now)

@@ -1,5 +1,4 @@
 import Accounts
-import CampusHTTP
 import Foundation
 import InputRules
 import Localization
@@ -8,7 +7,7 @@ import Storage
 
 /// A signed-in user and the session the request came with.
 struct Authenticated: Sendable {
-    var user: UserRecord
+    var user: Account
     var session: SessionRecord
 }
 
@@ -39,7 +38,7 @@ struct AccountService: Sendable {
     /// Checks the password and opens a session; the token is returned once and stored hashed.
     func login(
         email: String, password: String, kind: SessionRecord.Kind, address: String, userAgent: String?
-    ) async throws -> (token: String, session: SessionRecord, user: UserRecord) {
+    ) async throws -> (token: String, session: SessionRecord, user: Account) {
         let accountKey = AccountRules.emailKey(email)
         let now = now()
         if let seconds = try await Self.blockedSeconds(
@@ -60,7 +59,7 @@ struct AccountService: Sendable {
                 try await AccountStore(db).recordLoginFailure(accountKey: accountKey, address: address, at: now)
             }
             logger.notice("login failed", metadata: ["address": "\(address)"])
-            throw Problem.unauthorized("The email address or the password is wrong.")
+            throw Refusal.notSignedIn("The email address or the password is wrong.")
         }
         let token = Token.make()
         let session = try await database.write { db in
@@ -168,7 +167,7 @@ struct AccountService: Sendable {
         var language: String? = nil
     }
 
-    func updateProfile(of user: UserRecord, _ change: ProfileChange) async throws -> UserRecord {
+    func updateProfile(of user: Account, _ change: ProfileChange) async throws -> Account {
         var validator = Validator()
         let first = change.firstName.flatMap { name in
             validator.check { () throws(FieldProblem) in try AccountRules.name(name, field: "firstName") }
@@ -222,7 +221,7 @@ struct AccountService: Sendable {
             if let language = change.language {
                 try await store.setLanguage(userID: user.id, language: language.isEmpty ? nil : language, now: now)
             }
-            guard let updated = try await store.user(id: user.id) else { throw Problem.unauthorized() }
+            guard let updated = try await store.user(id: user.id) else { throw Refusal.notSignedIn() }
             return updated
         }
     }
@@ -242,25 +241,25 @@ struct AccountService: Sendable {
         logger.info("password changed", metadata: ["user": "\(account.user.id)"])
     }
 
-    private func checkPassword(_ password: String, of user: UserRecord, field: String) async throws {
+    private func checkPassword(_ password: String, of user: Account, field: String) async throws {
         guard let stored = try await database.read({ db in try await AccountStore(db).passwordHash(userID: user.id) }),
             try await hasher.verify(password, hash: stored)
         else {
-            throw Problem(
-                .forbidden, type: "/problems/wrong-password", title: "Wrong password",
-                detail: "The password is not right. Enter your current password to confirm.",
-                errors: [FieldProblem(field: field, detail: "The password is not right.")])
+            throw Refusal(
+                .notAllowed, detail: "The password is not right. Enter your current password to confirm.",
+                kind: Refusal.Kind("wrong-password", title: "Wrong password"),
+                fields: [FieldProblem(field: field, detail: "The password is not right.")])
         }
     }
 
     /// Deletes the account after checking its password (see docs/ACCOUNTS.md for what goes).
-    func deleteAccount(of user: UserRecord, password: String) async throws {
+    func deleteAccount(of user: Account, password: String) async throws {
         try await checkPassword(password, of: user, field: "password")
         let now = now()
         try await database.write { db in
             let store = AccountStore(db)
             if user.role == .admin, try await store.count(role: .admin) <= 1 {
-                throw Problem.conflict(
+                throw Refusal.conflict(
                     "You are the only admin. Make another account an admin before deleting yours.")
             }
             try await CompeteStore(db).handOver(competitionsOf: user.id, now: now)
@@ -276,8 +275,8 @@ struct AccountService: Sendable {
     static let avatarTypes = ["image/png", "image/jpeg", "image/webp"]
 
     /// Stores an avatar after checking that the bytes are the image type they claim to be.
-    func setAvatar(of user: UserRecord, contentType: String, data: [UInt8]) async throws -> UserRecord {
-        guard data.count <= BodyLimits.avatar else { throw Problem.tooLarge(limit: BodyLimits.avatar) }
+    func setAvatar(of user: Account, contentType: String, data: [UInt8]) async throws -> Account {
+        guard data.count <= BodyLimits.avatar else { throw Refusal.tooLarge(limit: BodyLimits.avatar) }
         let detected = try ImageKind.of(
             data, sentAs: contentType, field: "avatar",
             notAnImage: Phrase("The avatar must be a PNG, JPEG or WebP image."))
@@ -286,12 +285,12 @@ struct AccountService: Sendable {
         return try await database.write { db in
             let store = AccountStore(db)
             try await store.setAvatar(userID: user.id, contentType: detected.mediaType, data: data, now: now)
-            guard let updated = try await store.user(id: user.id) else { throw Problem.unauthorized() }
+            guard let updated = try await store.user(id: user.id) else { throw Refusal.notSignedIn() }
             return updated
         }
     }
 
-    func deleteAvatar(of user: UserRecord) async throws {
+    func deleteAvatar(of user: Account) async throws {
         try await database.write { db in try await AccountStore(db).deleteAvatar(userID: user.id) }
         forget(.user(user.id))
     }
@@ -299,16 +298,16 @@ struct AccountService: Sendable {
     // MARK: Roles
 
     /// Changes a role (admins only); the last admin keeps the role.
-    func setRole(of userID: Int64, to role: Role, by actor: UserRecord) async throws -> UserRecord {
-        guard actor.role == .admin else { throw Problem.forbidden("Only admins change roles.") }
+    func setRole(of userID: Int64, to role: Role, by actor: Account) async throws -> Account {
+        guard actor.role == .admin else { throw Refusal.notAllowed("Only admins change roles.") }
         let now = now()
         let user = try await database.write { db in
             let store = AccountStore(db)
             guard let target = try await store.user(id: userID) else {
-                throw Problem.notFound("There is no account {id}.", ["id": String(userID)])
+                throw Refusal.notFound("There is no account {id}.", ["id": String(userID)])
             }
             if target.role == .admin, role != .admin, try await store.count(role: .admin) <= 1 {
-                throw Problem.conflict("This is the only admin. Make another account an admin first.")
+                throw Refusal.conflict("This is the only admin. Make another account an admin first.")
             }
             try await store.setRole(userID: userID, role: role, now: now)
             return try await store.user(id: userID) ?? target
@@ -334,10 +333,10 @@ struct AccountService: Sendable {
     // MARK: Reading accounts
 
     /// A page of accounts for an admin, optionally searched (name or email) and of one role.
-    func users(search: String?, role: Role?, limit: Int, offset: Int, by actor: UserRecord) async throws -> (
-        users: [UserRecord], total: Int
+    func users(search: String?, role: Role?, limit: Int, offset: Int, by actor: Account) async throws -> (
+        users: [Account], total: Int
     ) {
-        guard actor.role == .admin else { throw Problem.forbidden("Only admins manage accounts.") }
+        guard actor.role == .admin else { throw Refusal.notAllowed("Only admins manage accounts.") }
         return try await database.read { db in
             try await AccountStore(db).users(search: search, role: role, limit: limit, offset: offset)
         }
@@ -345,10 +344,10 @@ struct AccountService: Sendable {
 
     /// An account as `actor` may see it: their own, or any for an admin; to anyone else other
     /// accounts do not exist (404).
-    func user(id: Int64, seenBy actor: UserRecord) async throws -> UserRecord {
+    func user(id: Int64, seenBy actor: Account) async throws -> Account {
         guard actor.role == .admin || actor.id == id,
             let user = try await database.read({ db in try await AccountStore(db).user(id: id) })
-        else { throw Problem.notFound("There is no account {id}.", ["id": String(id)]) }
+        else { throw Refusal.notFound("There is no account {id}.", ["id": String(id)]) }
         return user
     }
 
@@ -360,8 +359,8 @@ struct AccountService: Sendable {
 
 extension AccountService {
     /// Too many failed logins for an account or from an address: 429 with `Retry-After`.
-    static func tooManyAttempts(retryAfterSeconds: Int) -> Problem {
-        Problem.tooManyAttempts(
+    static func tooManyAttempts(retryAfterSeconds: Int) -> Refusal {
+        Refusal.tooManyAttempts(
             retryAfterSeconds: retryAfterSeconds,
             oneMinute: Phrase("Too many failed logins. Try again in {minutes} minute, or reset your password."),
             minutes: Phrase("Too many failed logins. Try again in {minutes} minutes, or reset your password."))

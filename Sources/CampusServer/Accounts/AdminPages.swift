@@ -59,8 +59,8 @@ struct AdminPages: Sendable {
             return .redirect(
                 SiteRoutes.adminUsers.path,
                 flash: Self.roleChanged(user.fullName, role, request.t))
-        } catch let problem as Problem where problem.status == .conflict {
-            return .redirect(SiteRoutes.adminUsers.path, flash: request.t.detail(problem), kind: .error)
+        } catch let refusal as Refusal where refusal.reason == .conflict {
+            return .redirect(SiteRoutes.adminUsers.path, flash: request.t.detail(refusal), kind: .error)
         }
     }
 

@@ -1,5 +1,4 @@
 import Accounts
-import CampusHTTP
 import Crypto
 import Foundation
 import InputRules
@@ -49,12 +48,12 @@ struct AppCredentialService: Sendable {
 
     /// Makes a credential and returns it with its secret, which is not kept readable (an API key)
     /// or shown again (an app password).
-    func create(_ kind: AppCredential.Kind, name: String?, for user: UserRecord) async throws -> (
+    func create(_ kind: AppCredential.Kind, name: String?, for user: Account) async throws -> (
         credential: AppCredential, secret: String
     ) {
         let name = TextRules.trimmed(name ?? "")
         guard !name.isEmpty, name.unicodeScalars.count <= Self.nameLimit, !name.containsControlCharacters else {
-            throw Problem.invalid(
+            throw Refusal.invalid(
                 FieldProblem(
                     field: "name",
                     detail: "Name it (up to {maximum} characters) after the player or device that will use it.",
@@ -66,7 +65,7 @@ struct AppCredentialService: Sendable {
         let credential = try await database.write { db in
             let store = AccountStore(db)
             guard try await store.appCredentials(userID: user.id, kind: kind).count < Self.limit else {
-                throw Problem.conflict(
+                throw Refusal.conflict(
                     "You have {maximum} already; revoke one you no longer use first.",
                     ["maximum": String(Self.limit)])
             }
@@ -77,19 +76,19 @@ struct AppCredentialService: Sendable {
         return (credential, secret)
     }
 
-    func list(_ kind: AppCredential.Kind, for user: UserRecord) async throws -> [AppCredential] {
+    func list(_ kind: AppCredential.Kind, for user: Account) async throws -> [AppCredential] {
         try await database.read { db in try await AccountStore(db).appCredentials(userID: user.id, kind: kind) }
     }
 
     /// Revokes one of the user's own: players using it are signed out at once, on every instance.
-    func revoke(_ kind: AppCredential.Kind, id: Int64, for user: UserRecord) async throws {
+    func revoke(_ kind: AppCredential.Kind, id: Int64, for user: Account) async throws {
         let deleted = try await database.write { db in
             try await AccountStore(db).deleteAppCredential(id: id, userID: user.id, kind: kind)
         }
         guard deleted else {
             switch kind {
-            case .apiKey: throw Problem.notFound("You have no API key {id}.", ["id": String(id)])
-            case .appPassword: throw Problem.notFound("You have no app password {id}.", ["id": String(id)])
+            case .apiKey: throw Refusal.notFound("You have no API key {id}.", ["id": String(id)])
+            case .appPassword: throw Refusal.notFound("You have no app password {id}.", ["id": String(id)])
             }
         }
         sessions?.forget(.user(user.id))
@@ -106,7 +105,7 @@ struct AppCredentialService: Sendable {
 
     private func seal(_ secret: String) throws -> String {
         guard let combined = try AES.GCM.seal(Data(secret.utf8), using: sealingKey).combined else {
-            throw Problem(.internalServerError, detail: "The app password could not be sealed.")
+            throw SealingFailed()
         }
         return combined.base64EncodedString()
     }
@@ -144,7 +143,7 @@ struct AppCredentialService: Sendable {
     /// in memory, per kind, so failures cost no write and never make the sign-in page or another
     /// kind of credential wait). The sign-in page's throttle (people's passwords, in the database)
     /// is not asked: players never sign in with the account's password.
-    func authenticate(_ signIn: SignIn, address: String) async throws -> UserRecord {
+    func authenticate(_ signIn: SignIn, address: String) async throws -> Account {
         switch signIn {
         case .apiKey(let key):
             guard !key.isEmpty, key.utf8.count <= 200 else { throw SignInFailure.unknownAPIKey }
@@ -203,7 +202,7 @@ struct AppCredentialService: Sendable {
     }
 
     /// Checks a `u` sign-in against the account's app passwords, kept in memory once read.
-    private func check(_ name: String, _ attempt: Attempt, matches: (String) -> Bool) async throws -> UserRecord {
+    private func check(_ name: String, _ attempt: Attempt, matches: (String) -> Bool) async throws -> Account {
         guard !name.isEmpty, name.utf8.count <= 320 else { throw SignInFailure.wrongCredentials }
         let memoryKey = "user:\(AccountRules.emailKey(name))"
         if let kept = sessions?.findPlayer(memoryKey), kept.passwords.contains(where: { matches($0.secret) }) {
@@ -253,3 +252,6 @@ struct AppCredentialService: Sendable {
         try await database.write { db in try await AccountStore(db).touchAppCredential(id: credential.id, now: now) }
     }
 }
+
+/// An app password could not be sealed: the server's own failure (a 500 the log names).
+struct SealingFailed: Error {}

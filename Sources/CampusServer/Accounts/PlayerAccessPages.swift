@@ -1,3 +1,4 @@
+import Accounts
 import CampusHTTP
 import Foundation
 import InputRules
@@ -43,7 +44,7 @@ struct PlayerAccessPages: Sendable {
         return kind
     }
 
-    func page(_ request: PageRequest, _ user: UserRecord) async throws -> PlayerAccessPage {
+    func page(_ request: PageRequest, _ user: Account) async throws -> PlayerAccessPage {
         PlayerAccessPage(
             serverURL: services.configuration.resolvedBaseURL, username: user.email,
             appPasswords: try await credentials.list(.appPassword, for: user).map(PlayerAccessPage.Row.init),
@@ -63,10 +64,10 @@ struct PlayerAccessPages: Sendable {
             var page = try await page(request, account.user)
             page.error = request.t.detail(failure)
             return .page(page, status: .unprocessableContent)
-        } catch let problem as Problem where [.unprocessableContent, .conflict].contains(problem.status) {
+        } catch let refusal as Refusal where [.invalid, .conflict].contains(refusal.reason) {
             var page = try await page(request, account.user)
-            page.error = request.t.detail(problem)
-            return .page(page, status: problem.status)
+            page.error = request.t.detail(refusal)
+            return .page(page, status: refusal.status)
         }
     }
 }

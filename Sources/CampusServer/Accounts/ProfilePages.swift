@@ -81,8 +81,8 @@ struct ProfilePages: Sendable {
         } catch let failure as ValidationFailure {
             page.passwordErrors = FieldErrors(failure, request.t)
             return .page(page, status: .unprocessableContent)
-        } catch let problem as Problem where problem.status == .forbidden {
-            page.passwordErrors = FieldErrors("currentPassword", request.t.detail(problem))
+        } catch let refusal as Refusal where refusal.reason == .notAllowed {
+            page.passwordErrors = FieldErrors("currentPassword", request.t.detail(refusal))
             return .page(page, status: .forbidden)
         }
     }
@@ -107,8 +107,8 @@ struct ProfilePages: Sendable {
         } catch let failure as ValidationFailure {
             page.avatarError = request.t.detail(failure)
             return .page(page, status: .unprocessableContent)
-        } catch let problem as Problem where problem.status == .contentTooLarge {
-            page.avatarError = request.t.detail(problem)
+        } catch let refusal as Refusal where refusal.reason == .tooLarge {
+            page.avatarError = request.t.detail(refusal)
             return .page(page, status: .contentTooLarge)
         }
     }
@@ -123,10 +123,10 @@ struct ProfilePages: Sendable {
     {
         do {
             try await accounts.deleteAccount(of: account.user, password: form.password ?? "")
-        } catch let problem as Problem where [.forbidden, .conflict].contains(problem.status) {
+        } catch let refusal as Refusal where [.notAllowed, .conflict].contains(refusal.reason) {
             var page = ProfilePage(account.user, request.t)
-            page.deleteError = request.t.detail(problem)
-            return .page(page, status: problem.status)
+            page.deleteError = request.t.detail(refusal)
+            return .page(page, status: refusal.status)
         }
         return .redirect(
             SiteRoutes.home.path, flash: request.t("Your account and its data are deleted. Goodbye!"), session: .signOut

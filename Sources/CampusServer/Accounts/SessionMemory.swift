@@ -1,3 +1,4 @@
+import Accounts
 import NIOConcurrencyHelpers
 import ServiceLifecycle
 import Storage
@@ -98,7 +99,7 @@ final class SessionMemory: Service, Sendable {
     /// What an account's player signs in with, kept so that a Subsonic request reads no
     /// database: the account, and its app passwords (opened) for the `u` sign-ins.
     struct PlayerAccount: Sendable {
-        var user: UserRecord
+        var user: Account
         var passwords: [(id: Int64, secret: String)] = []
     }
 

@@ -67,14 +67,21 @@ struct SignInPages: Sendable {
             return .redirect(
                 next, flash: t("Welcome, {name}!", ["name": result.user.firstName]),
                 session: .signIn(token: result.token))
-        } catch let problem as Problem where [.unauthorized, .tooManyRequests].contains(problem.status) {
+        } catch let refusal as Refusal {
+            var headers = HTTPFields()
+            let status: HTTPResponse.Status
+            switch refusal.reason {
+            case .notSignedIn: status = .unauthorized
+            case .tooMany(let seconds):
+                status = .tooManyRequests
+                headers[.retryAfter] = String(seconds)
+            default: throw refusal
+            }
             let demoAccounts = demoAccountList(request.t)
             let page = LoginPage(
                 next: next, registerURL: Self.withNext(SiteRoutes.register, next), email: email,
-                error: request.t.detail(problem), demoAccounts: demoAccounts, hasDemoAccounts: !demoAccounts.isEmpty)
-            var headers = HTTPFields()
-            if let retryAfter = problem.headers[.retryAfter] { headers[.retryAfter] = retryAfter }
-            return .page(page, status: problem.status, headers: headers)
+                error: request.t.detail(refusal), demoAccounts: demoAccounts, hasDemoAccounts: !demoAccounts.isEmpty)
+            return .page(page, status: status, headers: headers)
         }
     }
 
@@ -177,8 +184,8 @@ struct SignInPages: Sendable {
         } catch let failure as ValidationFailure {
             return .page(
                 ResetPasswordPage(token: token, errors: FieldErrors(failure, request.t)), status: .unprocessableContent)
-        } catch let problem as Problem where problem.status == .forbidden {
-            return .page(ResetPasswordPage(token: token, error: request.t.detail(problem)), status: .forbidden)
+        } catch let refusal as Refusal where refusal.reason == .notAllowed {
+            return .page(ResetPasswordPage(token: token, error: request.t.detail(refusal)), status: .forbidden)
         }
         return .redirect(
             SiteRoutes.login.path, flash: request.t("Your password is changed. Log in with the new one."),

@@ -29,7 +29,7 @@ public struct Administration: Sendable {
     /// Creates an account with a role; the password is checked like any other.
     public func createUser(
         email: String, password: String, firstName: String, lastName: String, role: Role
-    ) async throws -> UserRecord {
+    ) async throws -> Account {
         let user = try await accounts.register(
             email: email, password: password, firstName: firstName, lastName: lastName, organizer: role == .organizer)
         guard role == .admin else { return user }
@@ -44,7 +44,7 @@ public struct Administration: Sendable {
     }
 
     /// Changes the role of the account with this email.
-    public func setRole(email: String, role: Role) async throws -> UserRecord? {
+    public func setRole(email: String, role: Role) async throws -> Account? {
         guard let user = try await database.read({ db in try await AccountStore(db).credentials(email: email)?.user })
         else { return nil }
         if user.role == .admin, role != .admin {
@@ -55,7 +55,7 @@ public struct Administration: Sendable {
         return try await database.read { db in try await AccountStore(db).user(id: user.id) }
     }
 
-    public func users(search: String?, limit: Int) async throws -> (users: [UserRecord], total: Int) {
+    public func users(search: String?, limit: Int) async throws -> (users: [Account], total: Int) {
         try await database.read { db in
             try await AccountStore(db).users(search: search, role: nil, limit: limit, offset: 0)
         }

@@ -149,11 +149,15 @@ public enum CampusApp {
         router.add(middleware: scopes)
         router.add(middleware: RequestValidationMiddleware(validator: documentation.validator))
         // The fast operations (`x-campus-fast-path`), asked by name by one middleware.
-        let schedules = ScheduleFastPath(services: services, validator: documentation.validator)
-        let media = MediaStreamFastPath(services: services)
-        let fastPaths = try FastPathMiddleware([
-            RankingPageFastPath(services: services), RecordsFastPath(services: services), schedules, media,
+        let media = MediaStreamFastPath(services: services, scopes: scopes)
+        let fastPaths = try FastPaths([
+            RankingPageFastPath(services: services), RecordsFastPath(services: services),
+            ScheduleFastPath(
+                services: services, validator: documentation.validator, cache: services.responseCache,
+                today: { timetable.todayKey() }),
+            media,
         ])
+        try fastPaths.check(documentation.routeProperties)
         router.add(middleware: fastPaths)
 
         try APIHandler(services: services).registerHandlers(
@@ -209,13 +213,6 @@ public enum CampusApp {
         }
         // Last, after every route: it wraps only the not-found responder.
         router.add(middleware: MethodNotAllowedMiddleware(routes: routes))
-        return (
-            router,
-            [
-                EarlyScheduleAnswer(
-                    schedules: schedules, cache: services.responseCache, today: { timetable.todayKey() }),
-                EarlyStreamAnswer(media: media, scopes: scopes),
-            ]
-        )
+        return (router, fastPaths.earlyAnswers)
     }
 }

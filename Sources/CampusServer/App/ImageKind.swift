@@ -1,4 +1,3 @@
-import CampusHTTP
 import InputRules
 import Localization
 
@@ -32,10 +31,10 @@ enum ImageKind {
     /// says nothing).
     static func of(_ data: [UInt8], sentAs contentType: String, field: String, notAnImage: Phrase) throws -> ImageKind {
         guard let detected = ImageKind(sniffing: data) else {
-            throw Problem.invalid(FieldProblem(field: field, notAnImage))
+            throw Refusal.invalid(FieldProblem(field: field, notAnImage))
         }
         guard detected.mediaType == contentType || contentType == "application/octet-stream" else {
-            throw Problem.invalid(
+            throw Refusal.invalid(
                 FieldProblem(
                     field: field, detail: "The file is a {fileType} image but was sent as {sentType}.",
                     ["fileType": detected.mediaType, "sentType": contentType]))

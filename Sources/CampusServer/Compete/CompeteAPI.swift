@@ -168,7 +168,7 @@ extension APIHandler {
         return .ok(.init(body: .json(try await rankedEntry(entry, in: id, for: user))))
     }
 
-    private func rankedEntry(_ entry: Entry, in id: Int64, for user: UserRecord) async throws
+    private func rankedEntry(_ entry: Entry, in id: Int64, for user: Account) async throws
         -> Components.Schemas.Entry
     {
         guard let snapshot = try await services.leaderboards.snapshot(id) else { throw CompeteService.notFound(id) }

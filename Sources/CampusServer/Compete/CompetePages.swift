@@ -60,7 +60,7 @@ struct CompetePages: Sendable {
     private func action(
         _ route: Route<Int64>, on pages: PageRouter, done: @escaping @Sendable (Translator) -> String,
         to location: String? = nil,
-        _ body: @escaping @Sendable (Int64, UserRecord) async throws -> Void
+        _ body: @escaping @Sendable (Int64, Account) async throws -> Void
     ) {
         pages.form(route, CSRFForm.self) { request, account, _ in
             let answer = try await refusalShown(request) { id in
@@ -101,7 +101,7 @@ struct CompetePages: Sendable {
                 empty: result.rows.isEmpty, isOrganizer: account.user.role.includes(.organizer)))
     }
 
-    private func owned(by user: UserRecord) async throws -> [CompeteService.Visible] {
+    private func owned(by user: Account) async throws -> [CompeteService.Visible] {
         try await compete.list(CompetitionFilter(ownerID: user.id), for: user, limit: 200, offset: 0).rows
     }
 
@@ -202,7 +202,7 @@ struct CompetePages: Sendable {
     }
 
     /// The organizer's panel: the competition's actions and every participant with their result.
-    private func organizer(of competition: Competition, by user: UserRecord, _ text: CompeteText) async throws
+    private func organizer(of competition: Competition, by user: Account, _ text: CompeteText) async throws
         -> CompetitionPage.Organizer
     {
         let id = competition.id

@@ -1,5 +1,4 @@
 import Accounts
-import CampusHTTP
 import Compete
 import Formats
 import Foundation
@@ -27,14 +26,14 @@ struct CompeteService: Sendable {
 
     // MARK: Permissions
 
-    static func canManage(_ competition: Competition, _ user: UserRecord) -> Bool {
+    static func canManage(_ competition: Competition, _ user: Account) -> Bool {
         user.role == .admin || competition.ownerID == user.id
     }
 
     /// The competition with what the user may do with it. Every signed-in user may see every
     /// competition: a deactivated one keeps its ranking visible (seed 002), and a join is then
     /// refused with 409, not hidden.
-    func visible(_ id: Int64, to user: UserRecord) async throws -> Visible {
+    func visible(_ id: Int64, to user: Account) async throws -> Visible {
         guard
             let row = try await database.read({ db in
                 try await CompeteStore(db).competitionRow(id: id, viewerID: user.id)
@@ -44,24 +43,24 @@ struct CompeteService: Sendable {
     }
 
     /// The competition if the user may manage it (its organizer or an admin): 403 otherwise.
-    func managed(_ id: Int64, by user: UserRecord) async throws -> Visible {
+    func managed(_ id: Int64, by user: Account) async throws -> Visible {
         let visible = try await visible(id, to: user)
         guard visible.canManage else {
-            throw Problem.forbidden("Only the competition's organizer or an admin may do this.")
+            throw Refusal.notAllowed("Only the competition's organizer or an admin may do this.")
         }
         return visible
     }
 
     /// The ranking kept in memory, so that reading a page of a big ranking costs at most one
     /// query for its version.
-    func ranking(_ id: Int64, for user: UserRecord) async throws -> Leaderboards.Snapshot {
+    func ranking(_ id: Int64, for user: Account) async throws -> Leaderboards.Snapshot {
         guard let snapshot = try await leaderboards.snapshot(id) else { throw Self.notFound(id) }
         return snapshot
     }
 
     /// The competition exists, but the account has no entry in it.
     /// A competition's participants with their emails, by name, for its organizer (or an admin).
-    func participants(_ id: Int64, by user: UserRecord) async throws -> (
+    func participants(_ id: Int64, by user: Account) async throws -> (
         visible: Visible, entries: [(entry: Entry, email: String)]
     ) {
         let visible = try await managed(id, by: user)
@@ -70,36 +69,40 @@ struct CompeteService: Sendable {
     }
 
     /// `detail` is a literal message (scripts/extract-messages finds it), `values` its changing parts.
-    static func notParticipant(detail message: String, _ values: [String: String]) -> Problem {
-        Problem(.conflict, type: "/problems/not-a-participant", title: "Not a participant", detail: message, values)
+    static func notParticipant(detail message: String, _ values: [String: String]) -> Refusal {
+        Refusal(.conflict, detail: message, values, kind: Refusal.Kind("not-a-participant", title: "Not a participant"))
     }
 
-    static func notFound(_ id: Int64) -> Problem {
-        Problem.notFound("There is no competition {id}.", ["id": String(id)])
+    /// A GPX file that gives no result.
+    static let unusableGPX = Refusal.Kind("unusable-gpx", title: "The GPX file cannot give a result")
+
+    static func notFound(_ id: Int64) -> Refusal {
+        Refusal.notFound("There is no competition {id}.", ["id": String(id)])
     }
 
     /// `detail` is a literal message (scripts/extract-messages finds it) that names the
     /// competition as `{name}`: a whole sentence for each thing that cannot happen.
-    static func inactive(_ competition: Competition, detail message: String) -> Problem {
-        Problem(
-            .conflict, type: "/problems/competition-inactive", title: "The competition is deactivated",
-            detail: message, ["name": competition.name])
+    static func inactive(_ competition: Competition, detail message: String) -> Refusal {
+        Refusal(
+            .conflict, detail: message, ["name": competition.name],
+            kind: Refusal.Kind("competition-inactive", title: "The competition is deactivated"))
     }
 
     // MARK: Organizer
 
-    func create(_ draft: CompetitionDraft, by user: UserRecord, reusing template: Competition? = nil) async throws
+    func create(_ draft: CompetitionDraft, by user: Account, reusing template: Competition? = nil) async throws
         -> Competition
     {
         guard user.role.includes(.organizer) else {
-            throw Problem.forbidden("Only organizers create competitions. An admin can make your account an organizer.")
+            throw Refusal.notAllowed(
+                "Only organizers create competitions. An admin can make your account an organizer.")
         }
         let draft = try CompetitionRules.validated(draft)
         let now = now()
         let competition = try await database.write { db in
             let store = CompeteStore(db)
             guard try await store.competitionCount(ownerID: user.id) < CompetitionRules.ownedLimit else {
-                throw Problem.conflict(
+                throw Refusal.conflict(
                     "You have {limit} competitions already; delete some you no longer need first.",
                     ["limit": String(CompetitionRules.ownedLimit)])
             }
@@ -112,13 +115,13 @@ struct CompeteService: Sendable {
     }
 
     /// A new competition pre-filled from one in the organizer's library, with `change` applied.
-    func reuse(_ id: Int64, change: CompetitionChange, by user: UserRecord) async throws -> Competition {
+    func reuse(_ id: Int64, change: CompetitionChange, by user: Account) async throws -> Competition {
         let template = try await managed(id, by: user).competition
         return try await create(change.applied(to: CompetitionDraft(reusing: template)), by: user, reusing: template)
     }
 
     /// Edits a competition while it is active.
-    func edit(_ id: Int64, change: CompetitionChange, by user: UserRecord) async throws -> Competition {
+    func edit(_ id: Int64, change: CompetitionChange, by user: Account) async throws -> Competition {
         let competition = try await managed(id, by: user).competition
         guard competition.isActive else {
             throw Self.inactive(
@@ -131,7 +134,7 @@ struct CompeteService: Sendable {
                 try await CompeteStore(db).entries(competitionID: id).contains { $0.entry.result != nil }
             }
             if hasResults {
-                throw Problem.invalid(
+                throw Refusal.invalid(
                     FieldProblem(
                         field: "metric",
                         detail:
@@ -144,7 +147,7 @@ struct CompeteService: Sendable {
         return try await visible(id, to: user).competition
     }
 
-    func setActive(_ id: Int64, _ active: Bool, by user: UserRecord) async throws -> Competition {
+    func setActive(_ id: Int64, _ active: Bool, by user: Account) async throws -> Competition {
         let competition = try await managed(id, by: user).competition
         if competition.isActive != active {
             let now = now()
@@ -155,14 +158,14 @@ struct CompeteService: Sendable {
         return try await visible(id, to: user).competition
     }
 
-    func delete(_ id: Int64, by user: UserRecord) async throws {
+    func delete(_ id: Int64, by user: Account) async throws {
         _ = try await managed(id, by: user)
         try await database.write { db in try await CompeteStore(db).deleteCompetition(id: id) }
         await leaderboards.changed(id)
         logger.info("competition deleted", metadata: ["competition": "\(id)", "by": "\(user.id)"])
     }
 
-    func kick(_ id: Int64, participant: Int64, by user: UserRecord) async throws {
+    func kick(_ id: Int64, participant: Int64, by user: Account) async throws {
         let competition = try await managed(id, by: user).competition
         guard competition.isActive else {
             throw Self.inactive(
@@ -182,7 +185,7 @@ struct CompeteService: Sendable {
     }
 
     /// Enters, corrects (or with nil clears) a participant's result.
-    func setResult(_ id: Int64, participant: Int64, value: Double?, by user: UserRecord) async throws -> Entry {
+    func setResult(_ id: Int64, participant: Int64, value: Double?, by user: Account) async throws -> Entry {
         let competition = try await managed(id, by: user).competition
         guard competition.isActive else {
             throw Self.inactive(
@@ -194,7 +197,7 @@ struct CompeteService: Sendable {
             do {
                 stored = try CompetitionRules.result(value, for: competition.metric)
             } catch {
-                throw Problem.invalid(error.fieldProblem)
+                throw Refusal.invalid(error.fieldProblem)
             }
         }
         return try await store(stored, track: nil, in: competition, participant: participant)
@@ -224,14 +227,14 @@ struct CompeteService: Sendable {
 
     /// A result from a GPX track, uploaded by the organizer (or an admin), or by the participant
     /// when the competition allows it.
-    func uploadTrack(_ id: Int64, participant: Int64, gpx data: Data, by user: UserRecord) async throws -> Entry {
+    func uploadTrack(_ id: Int64, participant: Int64, gpx data: Data, by user: Account) async throws -> Entry {
         let visible = try await visible(id, to: user)
         let competition = visible.competition
         guard visible.canManage || (participant == user.id && competition.participantUploads) else {
             if participant == user.id {
-                throw Problem.forbidden("This competition takes tracks from its organizer only.")
+                throw Refusal.notAllowed("This competition takes tracks from its organizer only.")
             }
-            throw Problem.forbidden(
+            throw Refusal.notAllowed(
                 "Only the competition's organizer or an admin may upload another participant's track.")
         }
         guard competition.isActive else {
@@ -246,20 +249,17 @@ struct CompeteService: Sendable {
             statistics = try await NIOThreadPool.singleton.runIfActive { try GPX.read(data).statistics }
             value = try statistics.result(for: competition.metric)
         } catch let error as GPXError {
-            throw Problem(
-                .unprocessableContent, type: "/problems/unusable-gpx", title: "The GPX file cannot give a result",
-                phrase: error.phrase,
-                errors: [FieldProblem(field: "gpx", error.phrase)])
+            throw Refusal(
+                .invalid, phrase: error.phrase, kind: Self.unusableGPX,
+                fields: [FieldProblem(field: "gpx", error.phrase)])
         } catch let error as CompeteFieldError {
-            throw Problem(
-                .unprocessableContent, type: "/problems/unusable-gpx", title: "The GPX file cannot give a result",
-                phrase: error.phrase, errors: [error.fieldProblem])
+            throw Refusal(.invalid, phrase: error.phrase, kind: Self.unusableGPX, fields: [error.fieldProblem])
         }
         let stored: Double
         do {
             stored = try CompetitionRules.result(value, for: competition.metric)
         } catch {
-            throw Problem.invalid(FieldProblem(field: "gpx", error.phrase))
+            throw Refusal.invalid(FieldProblem(field: "gpx", error.phrase))
         }
         let entry = try await store(stored, track: statistics, in: competition, participant: participant)
         logger.info(
@@ -270,7 +270,7 @@ struct CompeteService: Sendable {
 
     // MARK: Participant
 
-    func join(_ id: Int64, user: UserRecord) async throws -> Entry {
+    func join(_ id: Int64, user: Account) async throws -> Entry {
         let visible = try await visible(id, to: user)
         guard visible.competition.isActive else {
             throw Self.inactive(
@@ -289,16 +289,16 @@ struct CompeteService: Sendable {
                 return (entry, version)
             }
         } catch CompeteStoreError.alreadyJoined {
-            throw Problem(
-                .conflict, type: "/problems/already-joined", title: "Already joined",
-                detail: "You are in “{name}” already.", ["name": visible.competition.name])
+            throw Refusal(
+                .conflict, detail: "You are in “{name}” already.", ["name": visible.competition.name],
+                kind: Refusal.Kind("already-joined", title: "Already joined"))
         }
         guard let (entry, version) = joined else { throw Self.notFound(id) }
         await leaderboards.changed(id, version: version, participant: user.id, entry: entry)
         return entry
     }
 
-    func leave(_ id: Int64, user: UserRecord) async throws {
+    func leave(_ id: Int64, user: Account) async throws {
         let visible = try await visible(id, to: user)
         guard visible.isJoined else {
             throw Self.notParticipant(detail: "You are not in competition {id}.", ["id": String(id)])
@@ -318,7 +318,7 @@ struct CompeteService: Sendable {
 
     // MARK: Reading
 
-    func list(_ filter: CompetitionFilter, for user: UserRecord, limit: Int, offset: Int) async throws -> (
+    func list(_ filter: CompetitionFilter, for user: Account, limit: Int, offset: Int) async throws -> (
         rows: [Visible], total: Int
     ) {
         let result = try await database.read { [filter] db in
@@ -329,7 +329,7 @@ struct CompeteService: Sendable {
 
     /// The participant's history: joined (active) and previous (inactive) competitions, each with
     /// their own rank.
-    func history(of user: UserRecord) async throws -> [(visible: Visible, rank: Int?)] {
+    func history(of user: Account) async throws -> [(visible: Visible, rank: Int?)] {
         let rows = try await database.read { db in
             try await CompeteStore(db).competitions(
                 CompetitionFilter(participantID: user.id), viewerID: user.id, limit: 10_000, offset: 0)
@@ -343,7 +343,7 @@ struct CompeteService: Sendable {
         return history
     }
 
-    func statistics(of user: UserRecord) async throws -> Statistics {
+    func statistics(of user: Account) async throws -> Statistics {
         let (results, count) = try await database.read { db in
             let store = CompeteStore(db)
             return (

@@ -15,7 +15,7 @@ struct RankingPageFastPath: FastOperation {
     let services: Services
 
     /// The operation's `x-campus-fast-path`.
-    static let name = "ranking-page"
+    static let name = FastOperationName.rankingPage
 
     func answer(_ request: Request, context: CampusRequestContext) async throws -> Response? {
         guard request.method == .get,
@@ -44,4 +44,8 @@ struct RankingPageFastPath: FastOperation {
     }
 
     static func number(_ text: Substring?) -> Int? { text.flatMap { Int($0) } }
+}
+
+extension FastOperationName {
+    static let rankingPage = FastOperationName("ranking-page")
 }

@@ -15,7 +15,7 @@ struct RecordsFastPath: FastOperation {
     let services: Services
 
     /// The operation's `x-campus-fast-path`.
-    static let name = "competition-records"
+    static let name = FastOperationName.competitionRecords
 
     func answer(_ request: Request, context: CampusRequestContext) async throws -> Response? {
         guard request.method == .get,
@@ -43,4 +43,8 @@ struct RecordsFastPath: FastOperation {
             competition: answer.competition?.api, series: answer.series?.api, runs: answer.runs)
         return (try? APIJSON.encoder().encode(document)).map(Array.init) ?? Array("{}".utf8)
     }
+}
+
+extension FastOperationName {
+    static let competitionRecords = FastOperationName("competition-records")
 }

@@ -1,3 +1,4 @@
+import Accounts
 import CampusAPI
 import Foundation
 import InputRules
@@ -11,7 +12,7 @@ import Storage
 extension HomeFeed {
     /// One block, or nil when it would be empty.
     func build(
-        _ configuration: FeedBlockConfiguration, user: UserRecord, settings: ListenSettings, genre: Int64?,
+        _ configuration: FeedBlockConfiguration, user: Account, settings: ListenSettings, genre: Int64?,
         store: ListenStore, radio: RadioStore
     ) async throws -> Block? {
         guard let source = FeedBlockConfiguration.Source(configuration.source) else { return nil }

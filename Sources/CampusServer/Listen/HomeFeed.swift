@@ -126,7 +126,7 @@ struct HomeFeed: Sendable {
     }
 
     /// The feed's blocks for the listener (the API dates them with the ``Version`` it read first).
-    func blocks(for user: UserRecord, genre: Int64?) async throws -> [Block] {
+    func blocks(for user: Account, genre: Int64?) async throws -> [Block] {
         try await services.database.read { db in
             let store = ListenStore(db)
             let configured = try await store.feedBlocks()
@@ -154,11 +154,11 @@ struct HomeFeed: Sendable {
         var updatedAt: Date
     }
 
-    func version(for user: UserRecord, genre: Int64?) async throws -> Version {
+    func version(for user: Account, genre: Int64?) async throws -> Version {
         try await services.database.read { db in try await Self.version(for: user, genre: genre, db: db) }
     }
 
-    static func version(for user: UserRecord, genre: Int64?, db: any SQLDatabase) async throws -> Version {
+    static func version(for user: Account, genre: Int64?, db: any SQLDatabase) async throws -> Version {
         let store = ListenStore(db)
         let catalogue = try await store.catalogueVersion()
         let configuredAt = try await store.feedChanged()

@@ -2,6 +2,7 @@ import Accounts
 import CampusHTTP
 import Foundation
 import HTTPInput
+import InputRules
 import Listen
 import Localization
 import MultipartKit
@@ -31,8 +32,8 @@ struct LibraryPages: Sendable {
     }
 
     /// Back to the library with what went wrong.
-    private static func refused(_ problem: Problem, _ request: PageRequest) -> PageAnswer {
-        .redirect(SiteRoutes.listenLibrary.path, flash: request.t.detail(problem), kind: .error)
+    private static func refused(_ refusal: Refusal, _ request: PageRequest) -> PageAnswer {
+        .redirect(SiteRoutes.listenLibrary.path, flash: request.t.detail(refusal), kind: .error)
     }
 
     func library(_ t: Translator) async throws -> PageAnswer {
@@ -82,8 +83,8 @@ struct LibraryPages: Sendable {
                     "Scanned: {added} added, {updated} updated, {unchanged} unchanged, {removed} removed, {failed} not readable.",
                     values)
             return .redirect(SiteRoutes.listenLibrary.path, flash: flash)
-        } catch let problem as Problem where problem.status == .unprocessableContent {
-            return Self.refused(problem, request)
+        } catch let refusal as Refusal where refusal.reason == .invalid {
+            return Self.refused(refusal, request)
         }
     }
 
@@ -111,8 +112,8 @@ struct LibraryPages: Sendable {
                 flash: request.t(
                     "Imported “{title}”: new episodes: {added}, updated: {updated}, left out: {skipped}. {reason}",
                     values))
-        } catch let problem as Problem where problem.status == .unprocessableContent {
-            return Self.refused(problem, request)
+        } catch let refusal as Refusal where refusal.reason == .invalid {
+            return Self.refused(refusal, request)
         }
     }
 
@@ -148,8 +149,8 @@ struct LibraryPages: Sendable {
                 [bytes[...]].async, name: name, folder: form.folder.flatMap { $0.isEmpty ? nil : $0 },
                 for: account.user)
             return .redirect(view.api.url, flash: request.t("“{title}” is in the library.", ["title": view.item.title]))
-        } catch let problem as Problem where problem.status == .unprocessableContent {
-            return Self.refused(problem, request)
+        } catch let refusal as Refusal where refusal.reason == .invalid {
+            return Self.refused(refusal, request)
         }
     }
 
@@ -183,8 +184,8 @@ struct LibraryPages: Sendable {
                 // The block's image (a background, an ad's banner) is kept first; an image no
                 // block came to show is removed after a day.
                 imageID = try await keep(form.image, by: account.user)
-            } catch let problem as Problem where problem.status == .unprocessableContent {
-                return Self.refused(problem, request)
+            } catch let refusal as Refusal where refusal.reason == .invalid {
+                return Self.refused(refusal, request)
             }
             blocks.append(
                 FeedBlockConfiguration(
@@ -199,8 +200,8 @@ struct LibraryPages: Sendable {
         }
         do {
             _ = try await listen.saveFeedBlocks(blocks, by: account.user)
-        } catch let problem as Problem where problem.status == .unprocessableContent {
-            return Self.refused(problem, request)
+        } catch let refusal as Refusal where refusal.reason == .invalid {
+            return Self.refused(refusal, request)
         }
         return .redirect(SiteRoutes.listenLibrary.path, flash: request.t("The home feed is changed."))
     }
@@ -230,13 +231,13 @@ struct LibraryPages: Sendable {
             return .redirect(
                 SiteRoutes.listenLibrary.path,
                 flash: imageID == nil ? request.t("The picture is removed.") : request.t("The picture is set."))
-        } catch let problem as Problem where [.unprocessableContent, .notFound].contains(problem.status) {
-            return Self.refused(problem, request)
+        } catch let refusal as Refusal where [.invalid, .notFound].contains(refusal.reason) {
+            return Self.refused(refusal, request)
         }
     }
 
     /// Keeps an image a form uploaded (for a block or a picture); nil when no file came.
-    private func keep(_ file: UploadedFile?, by user: UserRecord) async throws -> Int64? {
+    private func keep(_ file: UploadedFile?, by user: Account) async throws -> Int64? {
         guard let part = file?.part, part.body.readableBytes > 0 else { return nil }
         return try await listen.addLibraryImage(
             contentType: part.headers.first(name: "Content-Type") ?? "application/octet-stream",

@@ -88,7 +88,10 @@ extension APIHandler {
     }
 
     /// Answered by ``MediaStreamFastPath`` before it gets here.
+    /// The file's bytes, their content type and validators are more than the typed answer can
+    /// say: the operation's fast operation (``MediaStreamFastPath``) answers it, here too.
     func streamMedia(_ input: Operations.streamMedia.Input) async throws -> Operations.streamMedia.Output {
+        try await FastPaths.answer()
         _ = try await requireUser()
         throw Problem.notFound(
             "There is no media item {id} with a file to stream.", ["id": String(input.path.mediaId)])

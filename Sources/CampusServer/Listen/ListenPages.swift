@@ -58,7 +58,7 @@ struct ListenPages: Sendable {
         }
     }
 
-    private func feed(for user: UserRecord, genre: Int64?, _ t: Translator) async throws -> [ListenHomePage.Block] {
+    private func feed(for user: Account, genre: Int64?, _ t: Translator) async throws -> [ListenHomePage.Block] {
         try await HomeFeed(services: services).blocks(for: user, genre: genre).map { block in
             let title = HomeFeed.title(of: block, t)
             let image = block.type == .background ? block.image?.large : block.image?.original
@@ -95,7 +95,7 @@ struct ListenPages: Sendable {
         }
     }
 
-    private func search(_ query: String?, for user: UserRecord, _ t: Translator) async throws -> PageAnswer {
+    private func search(_ query: String?, for user: Account, _ t: Translator) async throws -> PageAnswer {
         var hits: [ListenSearchPage.Hit] = []
         if let query {
             hits = try await listen.search(query, limit: 100, for: user).map { hit in

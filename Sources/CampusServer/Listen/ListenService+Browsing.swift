@@ -1,6 +1,6 @@
 import Accounts
-import CampusHTTP
 import Foundation
+import InputRules
 import Listen
 import SharedHelpers
 import Storage
@@ -10,7 +10,7 @@ import Storage
 /// left out, as in the web app.
 extension ListenService {
     /// A page of albums in `order`, each with when the listener liked it.
-    func albums(_ order: AlbumOrder, kinds: [ParentKind], for user: UserRecord, limit: Int, offset: Int)
+    func albums(_ order: AlbumOrder, kinds: [ParentKind], for user: Account, limit: Int, offset: Int)
         async throws -> [(parent: Parent, likedAt: Date?)]
     {
         try await database.read { db in
@@ -18,12 +18,25 @@ extension ListenService {
         }
     }
 
-    func authors(kinds: [ParentKind], for user: UserRecord) async throws -> [(author: Author, albumCount: Int)] {
+    /// When the catalogue last changed (a player's `ifModifiedSince`).
+    func catalogueVersion() async throws -> (updated: Int64, count: Int) {
+        try await database.read { db in try await ListenStore(db).catalogueVersion() }
+    }
+
+    /// Of `parents`, those the listener has not hidden.
+    func unhidden(_ parents: [Parent], for user: Account) async throws -> [Parent] {
+        let marks = try await database.read { db in
+            try await ListenStore(db).marks(userID: user.id, targets: parents.map { .parent($0.kind, $0.id) })
+        }
+        return parents.filter { marks[.parent($0.kind, $0.id)] != .hide }
+    }
+
+    func authors(kinds: [ParentKind], for user: Account) async throws -> [(author: Author, albumCount: Int)] {
         try await database.read { db in try await ListenStore(db).authors(kinds: kinds, userID: user.id) }
     }
 
     func randomMedia(
-        kinds: [ParentKind], genre: String?, fromYear: Int?, toYear: Int?, limit: Int, for user: UserRecord
+        kinds: [ParentKind], genre: String?, fromYear: Int?, toYear: Int?, limit: Int, for user: Account
     ) async throws -> [MediaView] {
         try await database.read { db in
             let store = ListenStore(db)
@@ -33,7 +46,7 @@ extension ListenService {
         }
     }
 
-    func media(genre: String, limit: Int, offset: Int, for user: UserRecord) async throws -> [MediaView] {
+    func media(genre: String, limit: Int, offset: Int, for user: Account) async throws -> [MediaView] {
         try await database.read { db in
             let store = ListenStore(db)
             let items = try await store.media(genre: genre, userID: user.id, limit: limit, offset: offset)
@@ -46,7 +59,7 @@ extension ListenService {
     }
 
     /// When the listener liked each of these.
-    func likeDates(_ targets: [Reference], for user: UserRecord) async throws -> [Reference: Date] {
+    func likeDates(_ targets: [Reference], for user: Account) async throws -> [Reference: Date] {
         try await database.read { db in try await ListenStore(db).likeDates(userID: user.id, targets: targets) }
     }
 
@@ -58,7 +71,7 @@ extension ListenService {
     }
 
     /// Everything the listener liked (what they hid since is left out).
-    func liked(for user: UserRecord) async throws -> Liked {
+    func liked(for user: Account) async throws -> Liked {
         try await database.read { db in
             let store = ListenStore(db)
             let likes = try await store.likes(userID: user.id, limit: 5000)
@@ -85,7 +98,7 @@ extension ListenService {
 
     /// The newest items of a kind the listener has not hidden (Subsonic's newest podcast
     /// episodes), read a page at a time until there are enough.
-    func newest(_ kind: MediaKind, limit: Int, for user: UserRecord) async throws -> [MediaView] {
+    func newest(_ kind: MediaKind, limit: Int, for user: Account) async throws -> [MediaView] {
         try await database.read { db in
             let store = ListenStore(db)
             var found: [MediaView] = []
@@ -101,7 +114,7 @@ extension ListenService {
     }
 
     /// Where the listener stopped in spoken items, with the items.
-    func bookmarks(for user: UserRecord) async throws -> [(item: MediaView, position: Double, at: Date)] {
+    func bookmarks(for user: Account) async throws -> [(item: MediaView, position: Double, at: Date)] {
         try await database.read { db in
             let store = ListenStore(db)
             let positions = try await store.resumePositions(userID: user.id, limit: 500)
@@ -127,7 +140,7 @@ extension ListenService {
     /// them when it is empty, which is how players read the whole library).
     func search(
         _ query: String, kinds: [ParentKind], authors: (limit: Int, offset: Int), parents: (limit: Int, offset: Int),
-        items: (limit: Int, offset: Int), for user: UserRecord
+        items: (limit: Int, offset: Int), for user: Account
     ) async throws -> SearchPage {
         let words = query.searchWords
         return try await database.read { db in

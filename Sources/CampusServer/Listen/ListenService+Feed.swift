@@ -1,5 +1,4 @@
 import Accounts
-import CampusHTTP
 import Foundation
 import InputRules
 import Listen
@@ -15,12 +14,12 @@ extension ListenService {
         return (!blocks.isEmpty, blocks.isEmpty ? HomeFeed.defaultBlocks : blocks)
     }
 
-    func saveFeedBlocks(_ blocks: [FeedBlockConfiguration], by user: UserRecord) async throws
+    func saveFeedBlocks(_ blocks: [FeedBlockConfiguration], by user: Account) async throws
         -> (configured: Bool, blocks: [FeedBlockConfiguration])
     {
-        guard user.role == .admin else { throw Problem.forbidden("Only admins configure the home feed.") }
+        guard user.role == .admin else { throw Refusal.notAllowed("Only admins configure the home feed.") }
         guard blocks.count <= FeedBlockConfiguration.blockLimit else {
-            throw Problem.invalid(
+            throw Refusal.invalid(
                 FieldProblem(
                     field: "blocks", detail: "The feed has at most {maximum} blocks.",
                     ["maximum": String(FeedBlockConfiguration.blockLimit)]))
@@ -30,7 +29,7 @@ extension ListenService {
             do {
                 checked.append(try block.validated())
             } catch {
-                throw Problem.invalid(
+                throw Refusal.invalid(
                     FieldProblem(field: "blocks[\(index)].\(error.field)", error.phrase))
             }
         }
@@ -40,22 +39,22 @@ extension ListenService {
             for (index, block) in saved.enumerated() {
                 switch FeedBlockConfiguration.Source(block.source) {
                 case .genre(let id) where try await store.genre(id: id) == nil:
-                    throw Problem.invalid(
+                    throw Refusal.invalid(
                         FieldProblem(
                             field: "blocks[\(index)].source", detail: "There is no genre {id}.", ["id": String(id)]))
                 case .author(let id) where try await store.author(id: id) == nil:
-                    throw Problem.invalid(
+                    throw Refusal.invalid(
                         FieldProblem(
                             field: "blocks[\(index)].source", detail: "There is no author {id}.", ["id": String(id)]))
                 case .items(let id) where try await store.parent(id: id) == nil:
-                    throw Problem.invalid(
+                    throw Refusal.invalid(
                         FieldProblem(
                             field: "blocks[\(index)].source", detail: "There is no album or podcast {id}.",
                             ["id": String(id)]))
                 default: break
                 }
                 if let image = block.imageID, !(try await store.libraryImageExists(id: image)) {
-                    throw Problem.invalid(
+                    throw Refusal.invalid(
                         FieldProblem(
                             field: "blocks[\(index)].imageId", detail: "There is no uploaded image {id}.",
                             ["id": String(image)]))
@@ -69,10 +68,10 @@ extension ListenService {
     // MARK: Uploaded images and pictures
 
     /// Keeps an image for a block or a picture (admins): a PNG, JPEG or WebP image of at most 2 MiB.
-    func addLibraryImage(contentType: String, data: [UInt8], by user: UserRecord) async throws -> Int64 {
+    func addLibraryImage(contentType: String, data: [UInt8], by user: Account) async throws -> Int64 {
         // An image may become a block's or an author's or genre's picture: the library's, not the feed's.
-        guard user.role == .admin else { throw Problem.forbidden("Only admins manage the media library.") }
-        guard data.count <= BodyLimits.libraryImage else { throw Problem.tooLarge(limit: BodyLimits.libraryImage) }
+        guard user.role == .admin else { throw Refusal.notAllowed("Only admins manage the media library.") }
+        guard data.count <= BodyLimits.libraryImage else { throw Refusal.tooLarge(limit: BodyLimits.libraryImage) }
         let kind = try ImageKind.of(
             data, sentAs: contentType, field: "image",
             notAnImage: Phrase("An image must be a PNG, JPEG or WebP image."))
@@ -83,7 +82,7 @@ extension ListenService {
 
     func libraryImage(_ id: Int64) async throws -> StoredImage {
         guard let image = try await database.read({ db in try await ListenStore(db).libraryImage(id: id) }) else {
-            throw Problem.notFound("There is no image {id}.", ["id": String(id)])
+            throw Refusal.notFound("There is no image {id}.", ["id": String(id)])
         }
         return image
     }
@@ -106,24 +105,24 @@ extension ListenService {
 
     /// Sets (or, with nil, clears) the picture of an author or a genre (admins): 404 for an
     /// author or genre that is not there, 422 for an image that is not.
-    func setPicture(of owner: PictureOwner, imageID: Int64?, by user: UserRecord) async throws {
-        guard user.role == .admin else { throw Problem.forbidden("Only admins manage the media library.") }
+    func setPicture(of owner: PictureOwner, imageID: Int64?, by user: Account) async throws {
+        guard user.role == .admin else { throw Refusal.notAllowed("Only admins manage the media library.") }
         try await database.write { db in
             let store = ListenStore(db)
             if let imageID, !(try await store.libraryImageExists(id: imageID)) {
-                throw Problem.invalid(
+                throw Refusal.invalid(
                     FieldProblem(
                         field: "imageId", detail: "There is no uploaded image {id}.", ["id": String(imageID)]))
             }
             switch owner {
             case .author(let id):
                 guard try await store.author(id: id) != nil else {
-                    throw Problem.notFound("There is no author {id}.", ["id": String(id)])
+                    throw Refusal.notFound("There is no author {id}.", ["id": String(id)])
                 }
                 try await store.setPicture(authorID: id, imageID: imageID)
             case .genre(let id):
                 guard try await store.genre(id: id) != nil else {
-                    throw Problem.notFound("There is no genre {id}.", ["id": String(id)])
+                    throw Refusal.notFound("There is no genre {id}.", ["id": String(id)])
                 }
                 try await store.setPicture(genreID: id, imageID: imageID)
             }

@@ -1,5 +1,4 @@
 import Accounts
-import CampusHTTP
 import Formats
 import Foundation
 import InputRules
@@ -16,7 +15,7 @@ extension ListenService {
             return try await LibraryScanner(database: database, dataDirectory: dataDirectory, logger: logger, now: now)
                 .scan(folder)
         } catch let error as LibraryScanner.NotAFolder {
-            throw Problem.invalid(
+            throw Refusal.invalid(
                 FieldProblem(field: "folder", detail: "{path} is not a folder Campus can read.", ["path": error.path]))
         }
     }
@@ -28,7 +27,7 @@ extension ListenService {
                 allowPrivateAddresses: outbound.allowPrivateAddresses, deadline: outbound.deadline
             ).add(source)
         } catch let error as Podcasts.Failed {
-            throw Problem.invalid(FieldProblem(field: "url", error.phrase))
+            throw Refusal.invalid(FieldProblem(field: "url", error.phrase))
         }
     }
 
@@ -37,7 +36,7 @@ extension ListenService {
 
     /// Keeps an uploaded file in `uploads/FOLDER/NAME` of the data directory and reads it into
     /// the catalogue (scanning the uploads folder, which leaves everything else as it is).
-    func upload<Bytes: AsyncSequence & Sendable>(_ body: Bytes, name: String, folder: String?, for user: UserRecord)
+    func upload<Bytes: AsyncSequence & Sendable>(_ body: Bytes, name: String, folder: String?, for user: Account)
         async throws -> MediaView where Bytes.Element == ArraySlice<UInt8>
     {
         let name = name.trimmingCharacters(in: .whitespaces)
@@ -45,7 +44,7 @@ extension ListenService {
         guard !name.contains("/"), !name.contains("\\"), !name.hasPrefix("."), !name.containsControlCharacters,
             name.utf8.count <= 200, ScannedAudio.extensions[ext] != nil
         else {
-            throw Problem.invalid(
+            throw Refusal.invalid(
                 FieldProblem(
                     field: "name",
                     detail:
@@ -59,7 +58,7 @@ extension ListenService {
                     && !$0.contains("\\") && !$0.containsControlCharacters
             })
         else {
-            throw Problem.invalid(
+            throw Refusal.invalid(
                 FieldProblem(
                     field: "folder",
                     detail:
@@ -80,10 +79,10 @@ extension ListenService {
         do {
             for try await chunk in body {
                 written += chunk.count
-                guard written <= Self.uploadLimit else { throw Problem.tooLarge(limit: Self.uploadLimit) }
+                guard written <= Self.uploadLimit else { throw Refusal.tooLarge(limit: Self.uploadLimit) }
                 try handle.write(contentsOf: chunk)
             }
-            guard written > 0 else { throw Problem.invalid(FieldProblem(field: "body", detail: "The file is empty.")) }
+            guard written > 0 else { throw Refusal.invalid(FieldProblem(field: "body", detail: "The file is empty.")) }
             // On disk before it has its name, and named in one step that replaces an earlier file of
             // that name: a crash leaves the old file or the new one whole, never a part of either.
             try handle.synchronize()
@@ -102,10 +101,10 @@ extension ListenService {
         guard let id = try await database.read({ db in try await ListenStore(db).mediaID(path: path) }) else {
             try? FileManager.default.removeItem(at: target)
             guard let failure = summary.failed.first else {
-                throw Problem.invalid(
+                throw Refusal.invalid(
                     FieldProblem(field: "body", detail: "ffprobe cannot read it as audio: no audio stream."))
             }
-            throw Problem.invalid(
+            throw Refusal.invalid(
                 FieldProblem(
                     field: "body",
                     Phrase("ffprobe cannot read it as audio: {reason}", parts: ["reason": failure.reason])))
@@ -154,12 +153,12 @@ extension ListenService {
     /// The cover file of a parent in a size, if it has one.
     func coverPath(_ parentID: Int64, size: ImageSize) async throws -> String {
         guard try await database.read({ db in try await ListenStore(db).cover(parentID: parentID) }) != nil else {
-            throw Problem.notFound("There is no cover for {id}.", ["id": String(parentID)])
+            throw Refusal.notFound("There is no cover for {id}.", ["id": String(parentID)])
         }
         let path = URL(fileURLWithPath: dataDirectory).appendingPathComponent("covers")
             .appendingPathComponent(LibraryScanner.coverName(parentID: parentID, size: size)).path
         guard FileManager.default.fileExists(atPath: path) else {
-            throw Problem.notFound("There is no cover for {id}.", ["id": String(parentID)])
+            throw Refusal.notFound("There is no cover for {id}.", ["id": String(parentID)])
         }
         return path
     }

@@ -1,6 +1,6 @@
 import Accounts
-import CampusHTTP
 import Foundation
+import InputRules
 import Listen
 import Storage
 
@@ -16,7 +16,7 @@ extension ListenService {
     }
 
     /// Takes back a like (a hide stays).
-    func unlike(_ target: Reference, for user: UserRecord) async throws {
+    func unlike(_ target: Reference, for user: Account) async throws {
         try await database.write { db in
             let store = ListenStore(db)
             guard try await store.marks(userID: user.id, targets: [target])[target] == .like else { return }
@@ -25,7 +25,7 @@ extension ListenService {
     }
 
     /// Removes the listener's rating of a parent.
-    func clearRating(_ parentID: Int64, for user: UserRecord) async throws {
+    func clearRating(_ parentID: Int64, for user: Account) async throws {
         try await database.write { db in
             let store = ListenStore(db)
             guard try await store.parent(id: parentID) != nil else { throw Self.noParent(nil, parentID) }
@@ -35,12 +35,12 @@ extension ListenService {
 
     /// Items a player played to the end, each when it was heard: into the listening history, and
     /// a spoken item starts from the beginning next time.
-    func scrobble(_ plays: [(mediaID: Int64, at: Date)], for user: UserRecord) async throws {
+    func scrobble(_ plays: [(mediaID: Int64, at: Date)], for user: Account) async throws {
         try await database.write { db in
             let store = ListenStore(db)
             let items = try await store.media(ids: Array(Set(plays.map(\.mediaID))))
             if let missing = plays.first(where: { play in !items.contains { $0.id == play.mediaID } }) {
-                throw Problem.notFound("There is no media item {id}.", ["id": String(missing.mediaID)])
+                throw Refusal.notFound("There is no media item {id}.", ["id": String(missing.mediaID)])
             }
             for play in plays {
                 let item = items.first { $0.id == play.mediaID }
@@ -57,16 +57,16 @@ extension ListenService {
     }
 
     /// When the listener's player last changed (on any device).
-    func playerChanged(for user: UserRecord) async throws -> Date? {
+    func playerChanged(for user: Account) async throws -> Date? {
         try await database.read { db in try await ListenStore(db).playerUpdatedAt(userID: user.id) }
     }
 
     /// Keeps where the listener stopped in an item (nil forgets it).
-    func saveBookmark(_ mediaID: Int64, position: Double?, for user: UserRecord) async throws {
+    func saveBookmark(_ mediaID: Int64, position: Double?, for user: Account) async throws {
         try await database.write { db in
             let store = ListenStore(db)
             guard try await store.media(id: mediaID) != nil else {
-                throw Problem.notFound("There is no media item {id}.", ["id": String(mediaID)])
+                throw Refusal.notFound("There is no media item {id}.", ["id": String(mediaID)])
             }
             try await store.saveResumePosition(userID: user.id, mediaID: mediaID, position: position, now: now())
         }

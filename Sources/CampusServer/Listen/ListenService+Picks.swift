@@ -1,5 +1,4 @@
 import Accounts
-import CampusHTTP
 import Foundation
 import InputRules
 import Listen
@@ -28,7 +27,7 @@ extension ListenService {
 
     /// Every genre, and the authors with the most items (and any the listener picked), each
     /// marked when picked.
-    func picks(for user: UserRecord) async throws -> Picks {
+    func picks(for user: Account) async throws -> Picks {
         try await database.read { db in
             let store = ListenStore(db)
             let picked = try await store.picks(userID: user.id)
@@ -52,17 +51,17 @@ extension ListenService {
     }
 
     /// Replaces the listener's picks: 422 for a genre or author that does not exist, or too many.
-    func savePicks(genres: [Int64], authors: [Int64], for user: UserRecord) async throws -> Picks {
+    func savePicks(genres: [Int64], authors: [Int64], for user: Account) async throws -> Picks {
         let genres = genres.uniqued()
         let authors = authors.uniqued()
         guard genres.count <= Self.pickLimits.genres else {
-            throw Problem.invalid(
+            throw Refusal.invalid(
                 FieldProblem(
                     field: "genres", detail: "Pick at most {maximum} genres.",
                     ["maximum": String(Self.pickLimits.genres)]))
         }
         guard authors.count <= Self.pickLimits.authors else {
-            throw Problem.invalid(
+            throw Refusal.invalid(
                 FieldProblem(
                     field: "authors", detail: "Pick at most {maximum} authors.",
                     ["maximum": String(Self.pickLimits.authors)]))
@@ -70,11 +69,11 @@ extension ListenService {
         try await database.write { db in
             let store = ListenStore(db)
             for (index, id) in genres.enumerated() where try await store.genre(id: id) == nil {
-                throw Problem.invalid(
+                throw Refusal.invalid(
                     FieldProblem(field: "genres[\(index)]", detail: "There is no genre {id}.", ["id": String(id)]))
             }
             for (index, id) in authors.enumerated() where try await store.author(id: id) == nil {
-                throw Problem.invalid(
+                throw Refusal.invalid(
                     FieldProblem(field: "authors[\(index)]", detail: "There is no author {id}.", ["id": String(id)]))
             }
             try await store.setPicks(userID: user.id, genres: genres, authors: authors, now: now())
@@ -84,7 +83,7 @@ extension ListenService {
 
     /// “I'm listening”: the albums, podcasts, books and programmes the listener played from, the
     /// last played first.
-    func listening(for user: UserRecord, limit: Int = 12) async throws -> [Parent] {
+    func listening(for user: Account, limit: Int = 12) async throws -> [Parent] {
         try await database.read { db in
             let store = ListenStore(db)
             return try await store.parents(ids: try await store.recentParents(userID: user.id, limit: limit))

@@ -1,5 +1,4 @@
 import Accounts
-import CampusHTTP
 import Foundation
 import InputRules
 import Listen
@@ -34,7 +33,7 @@ extension ListenService {
         var items: [Int64: MediaView]
     }
 
-    func player(for user: UserRecord) async throws -> PlayerView {
+    func player(for user: Account) async throws -> PlayerView {
         try await database.read { db in
             let store = ListenStore(db)
             let (state, version) = try await Self.load(store, user.id)
@@ -48,7 +47,7 @@ extension ListenService {
         return (state, stored.version)
     }
 
-    private func view(_ state: PlayerState, version: Int64?, for user: UserRecord, store: ListenStore) async throws
+    private func view(_ state: PlayerState, version: Int64?, for user: Account, store: ListenStore) async throws
         -> PlayerView
     {
         let ids = Array(Set(state.queue.map(\.mediaID)))
@@ -62,19 +61,19 @@ extension ListenService {
     /// Applies one action to the listener's player and stores it, with the listening history
     /// and resume positions it causes. Two devices acting at once both succeed, one after the
     /// other: a write that finds the state changed reads it again and applies its action anew.
-    func act(_ request: PlayerRequest, for user: UserRecord) async throws -> PlayerView {
+    func act(_ request: PlayerRequest, for user: Account) async throws -> PlayerView {
         try await perform(for: user) { store in try await action(request, for: user, store: store) }
     }
 
     /// Takes the queue another player saved (the Subsonic API's savePlayQueue): the items, the
     /// current one and the position in it, paused; an empty list clears the queue.
-    func restoreQueue(_ mediaIDs: [Int64], current: Int64?, position: Double, for user: UserRecord) async throws
+    func restoreQueue(_ mediaIDs: [Int64], current: Int64?, position: Double, for user: Account) async throws
         -> PlayerView
     {
         try await perform(for: user) { store in
             let found = Set(try await store.media(ids: Array(Set(mediaIDs))).map(\.id))
             if let missing = mediaIDs.first(where: { !found.contains($0) }) {
-                throw Problem.notFound("There is no media item {id}.", ["id": String(missing)])
+                throw Refusal.notFound("There is no media item {id}.", ["id": String(missing)])
             }
             return .restore(items: mediaIDs.map { QueueItem(mediaID: $0) }, current: current, position: position)
         }
@@ -82,7 +81,7 @@ extension ListenService {
 
     /// Applies the action `makeAction` makes (inside the transaction) to the listener's player.
     private func perform(
-        for user: UserRecord, _ makeAction: @escaping @Sendable (ListenStore) async throws -> PlayerAction
+        for user: Account, _ makeAction: @escaping @Sendable (ListenStore) async throws -> PlayerAction
     ) async throws -> PlayerView {
         for _ in 0..<5 {
             do {
@@ -108,7 +107,7 @@ extension ListenService {
                                 &state, userID: user.id, store: store, random: &generator)
                         }
                     } catch let error as PlayerError {
-                        throw Problem.invalid(error.fieldProblem)
+                        throw Refusal.invalid(error.fieldProblem)
                     }
                     let now = now()
                     let json = String(decoding: try JSONEncoder().encode(state), as: UTF8.self)
@@ -127,7 +126,7 @@ extension ListenService {
                 continue
             }
         }
-        throw Problem.conflict("The player is changing on another device right now; try again.")
+        throw Refusal.conflict("The player is changing on another device right now; try again.")
     }
 
     /// When the queue ends and the listener asked for an endless queue: similar items (and items
@@ -144,19 +143,19 @@ extension ListenService {
     }
 
     /// The domain action for a request, with references resolved to items.
-    private func action(_ request: PlayerRequest, for user: UserRecord, store: ListenStore) async throws
+    private func action(_ request: PlayerRequest, for user: Account, store: ListenStore) async throws
         -> PlayerAction
     {
         func position() throws -> Double {
             guard let position = request.position else {
-                throw Problem.invalid(
+                throw Refusal.invalid(
                     FieldProblem(field: "payload.position", detail: "Say where playback is (seconds)."))
             }
             return position
         }
         func number(_ value: Int?, _ name: String) throws -> Int {
             guard let value else {
-                throw Problem.invalid(
+                throw Refusal.invalid(
                     FieldProblem(
                         field: "payload.\(name)", detail: "{field} is needed for this action.", ["field": name]))
             }
@@ -164,14 +163,14 @@ extension ListenService {
         }
         func resolved(_ references: [String]?) async throws -> [QueueItem] {
             guard let references, !references.isEmpty else {
-                throw Problem.invalid(FieldProblem(field: "payload.ids", detail: "Say what to play in ids."))
+                throw Refusal.invalid(FieldProblem(field: "payload.ids", detail: "Say what to play in ids."))
             }
             var items: [QueueItem] = []
             for text in references {
                 let reference = try Self.playerReference(text, field: "payload.ids", bareIDIsItem: true)
                 items += try await self.items(of: reference, for: user, store: store).map { QueueItem(mediaID: $0) }
                 guard items.count <= PlayerState.capacity else {
-                    throw Problem.invalid(
+                    throw Refusal.invalid(
                         FieldProblem(
                             field: "payload.ids", detail: "A queue holds at most {maximum} items.",
                             ["maximum": String(PlayerState.capacity)]))
@@ -190,7 +189,7 @@ extension ListenService {
                     guard
                         case .media(let id) = try Self.playerReference(first, field: "payload.ids", bareIDIsItem: true)
                     else {
-                        throw Problem.invalid(
+                        throw Refusal.invalid(
                             FieldProblem(
                                 field: "payload.ids", detail: "With a context, ids names the item to start with."))
                     }
@@ -218,7 +217,7 @@ extension ListenService {
         case "repeat_disable": return .repeatDisable
         case "track_delete":
             guard let places = request.places, !places.isEmpty else {
-                throw Problem.invalid(FieldProblem(field: "payload.places", detail: "Say which places to delete."))
+                throw Refusal.invalid(FieldProblem(field: "payload.places", detail: "Say which places to delete."))
             }
             return .trackDelete(places: places)
         case "track_reorder":
@@ -227,13 +226,13 @@ extension ListenService {
         case "clear_queue": return .clearQueue
         case "queue_ended": return .queueEnded
         default:
-            throw Problem.badRequest(
+            throw Refusal.malformed(
                 "“{action}” is not a player action.", ["action": String(request.action.prefix(40))])
         }
     }
 
     /// The listener's history with its items.
-    func history(for user: UserRecord, limit: Int) async throws -> [(MediaView, ListeningEvent, Date)] {
+    func history(for user: Account, limit: Int) async throws -> [(MediaView, ListeningEvent, Date)] {
         try await database.read { db in
             let store = ListenStore(db)
             let entries = try await store.history(userID: user.id, limit: limit)
@@ -249,15 +248,15 @@ extension ListenService {
 
     // MARK: Settings
 
-    func settings(for user: UserRecord) async throws -> ListenSettings {
+    func settings(for user: Account) async throws -> ListenSettings {
         try await database.read { db in try await ListenStore(db).settings(userID: user.id) }
     }
 
-    func saveSettings(_ settings: ListenSettings, for user: UserRecord) async throws -> ListenSettings {
+    func saveSettings(_ settings: ListenSettings, for user: Account) async throws -> ListenSettings {
         var settings = settings
         settings.radioRegion = TextRules.trimmed(settings.radioRegion)
         guard settings.radioRegion.count <= 100 else {
-            throw Problem.invalid(FieldProblem(field: "radioRegion", detail: "A region has at most 100 characters."))
+            throw Refusal.invalid(FieldProblem(field: "radioRegion", detail: "A region has at most 100 characters."))
         }
         let saved = settings
         try await database.write { db in try await ListenStore(db).saveSettings(userID: user.id, saved, now: now()) }

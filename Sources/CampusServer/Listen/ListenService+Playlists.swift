@@ -1,5 +1,4 @@
 import Accounts
-import CampusHTTP
 import Foundation
 import InputRules
 import Listen
@@ -35,7 +34,7 @@ extension ListenService {
     /// The listener's own playlists (at most ``ListenerLimits/playlists``), then (unless a caller
     /// has no use for them: a Subsonic player lists only playlists it can change) the system
     /// playlists with their sizes and covers: all of them, or the page `page` of that list.
-    func playlists(for user: UserRecord, includingSystem: Bool = true, page: Paging? = nil) async throws -> [Listed] {
+    func playlists(for user: Account, includingSystem: Bool = true, page: Paging? = nil) async throws -> [Listed] {
         try await database.read { db in
             let store = ListenStore(db)
             let own = try await store.playlists(userID: user.id, limit: page?.limit, offset: page?.offset ?? 0)
@@ -61,22 +60,22 @@ extension ListenService {
     }
 
     /// The listener's own playlist: 404 when there is none, 403 when it is someone else's.
-    private func own(_ id: Int64, _ user: UserRecord, _ store: ListenStore) async throws -> Playlist {
+    private func own(_ id: Int64, _ user: Account, _ store: ListenStore) async throws -> Playlist {
         guard let playlist = try await store.playlist(id: id) else {
-            throw Problem.notFound("There is no playlist {id}.", ["id": String(id)])
+            throw Refusal.notFound("There is no playlist {id}.", ["id": String(id)])
         }
-        guard playlist.ownerID == user.id else { throw Problem.forbidden("This playlist is someone else's.") }
+        guard playlist.ownerID == user.id else { throw Refusal.notAllowed("This playlist is someone else's.") }
         return playlist
     }
 
     /// The owner's playlist, or a public one; someone else's private playlist is refused (and,
     /// to a visitor without an account, not there at all).
-    private func readable(_ id: Int64, _ user: UserRecord?, _ store: ListenStore) async throws -> Playlist {
+    private func readable(_ id: Int64, _ user: Account?, _ store: ListenStore) async throws -> Playlist {
         guard let playlist = try await store.playlist(id: id), playlist.isPublic || user != nil else {
-            throw Problem.notFound("There is no playlist {id}.", ["id": String(id)])
+            throw Refusal.notFound("There is no playlist {id}.", ["id": String(id)])
         }
         guard playlist.isPublic || playlist.ownerID == user?.id else {
-            throw Problem.forbidden("This playlist is someone else's.")
+            throw Refusal.notAllowed("This playlist is someone else's.")
         }
         return playlist
     }
@@ -84,19 +83,19 @@ extension ListenService {
     static func playlistID(_ text: String) throws -> Reference {
         if let system = SystemPlaylist(rawValue: text) { return .system(system) }
         guard let id = Int64(text), id > 0 else {
-            throw Problem.notFound("There is no playlist {id}.", ["id": String(text.prefix(20))])
+            throw Refusal.notFound("There is no playlist {id}.", ["id": String(text.prefix(20))])
         }
         return .playlist(id)
     }
 
     /// A playlist the listener may read: their own, a system playlist of theirs, or anyone's
     /// public one — the only kind a visitor without an account (`user` nil) reads.
-    func playlist(_ id: String, for user: UserRecord?) async throws -> PlaylistView {
+    func playlist(_ id: String, for user: Account?) async throws -> PlaylistView {
         try await database.read { db in
             let store = ListenStore(db)
             switch try Self.playlistID(id) {
             case .system(let system):
-                guard let user else { throw Problem.notFound("There is no playlist {id}.", ["id": id]) }
+                guard let user else { throw Refusal.notFound("There is no playlist {id}.", ["id": id]) }
                 let ids = try await store.systemPlaylist(system, userID: user.id, limit: 100)
                 return PlaylistView(
                     id: system.rawValue, name: system.title, kind: .track, isSystem: true,
@@ -109,17 +108,17 @@ extension ListenService {
                     id: String(number), name: playlist.name, kind: playlist.kind, isSystem: false, items: items,
                     isPublic: playlist.isPublic, mine: playlist.ownerID == user?.id)
             default:
-                throw Problem.notFound("There is no playlist {id}.", ["id": id])
+                throw Refusal.notFound("There is no playlist {id}.", ["id": id])
             }
         }
     }
 
-    func createPlaylist(name: String?, kind: MediaKind, for user: UserRecord) async throws -> PlaylistView {
+    func createPlaylist(name: String?, kind: MediaKind, for user: Account) async throws -> PlaylistView {
         let name = try Self.playlistName(name)
         let playlist = try await database.write { db in
             let store = ListenStore(db)
             guard try await store.playlistCount(userID: user.id) < ListenerLimits.playlists else {
-                throw Problem.conflict(
+                throw Refusal.conflict(
                     "You keep {limit} playlists already; delete some first.",
                     ["limit": String(ListenerLimits.playlists)])
             }
@@ -132,17 +131,17 @@ extension ListenService {
         do {
             return try Playlist.name(text)
         } catch {
-            throw Problem.invalid(error.fieldProblem)
+            throw Refusal.invalid(error.fieldProblem)
         }
     }
 
     /// Renames the playlist and/or sets its items: every item must exist and be of the
     /// playlist's kind, each at most once.
     func updatePlaylist(
-        _ id: String, name: String?, items: [Int64]?, isPublic: Bool? = nil, for user: UserRecord
+        _ id: String, name: String?, items: [Int64]?, isPublic: Bool? = nil, for user: Account
     ) async throws -> PlaylistView {
         guard case .playlist(let number) = try Self.playlistID(id) else {
-            throw Problem.forbidden("System playlists are made by Campus and cannot be changed.")
+            throw Refusal.notAllowed("System playlists are made by Campus and cannot be changed.")
         }
         let newName = try name.map { try Self.playlistName($0) }
         try await database.write { db in
@@ -151,21 +150,21 @@ extension ListenService {
             var list = try await store.playlistItems(number)
             if let items {
                 guard items.count <= Playlist.capacity else {
-                    throw Problem.invalid(
+                    throw Refusal.invalid(
                         FieldProblem(
                             field: "items", detail: "A playlist holds at most {maximum} items.",
                             ["maximum": String(Playlist.capacity)]))
                 }
                 guard Set(items).count == items.count else {
-                    throw Problem.invalid(FieldProblem(field: "items", detail: "Each item is in a playlist once."))
+                    throw Refusal.invalid(FieldProblem(field: "items", detail: "Each item is in a playlist once."))
                 }
                 let found = try await store.media(ids: items)
                 if let wrong = items.first(where: { id in !found.contains { $0.id == id } }) {
-                    throw Problem.invalid(
+                    throw Refusal.invalid(
                         FieldProblem(field: "items", detail: "There is no media item {id}.", ["id": String(wrong)]))
                 }
                 if let other = found.first(where: { $0.kind != playlist.kind }) {
-                    throw Problem.invalid(
+                    throw Refusal.invalid(
                         FieldProblem(
                             field: "items", detail: "“{title}” is a {kind}; this playlist holds {playlistKind} items.",
                             [
@@ -182,9 +181,9 @@ extension ListenService {
         return try await playlist(id, for: user)
     }
 
-    func deletePlaylist(_ id: String, for user: UserRecord) async throws {
+    func deletePlaylist(_ id: String, for user: Account) async throws {
         guard case .playlist(let number) = try Self.playlistID(id) else {
-            throw Problem.forbidden("System playlists are made by Campus and cannot be deleted.")
+            throw Refusal.notAllowed("System playlists are made by Campus and cannot be deleted.")
         }
         try await database.write { db in
             let store = ListenStore(db)
@@ -194,9 +193,9 @@ extension ListenService {
     }
 
     /// Items of the playlist's kind not in it yet, matching `query` when given.
-    func addable(_ id: String, query: String?, for user: UserRecord) async throws -> [MediaView] {
+    func addable(_ id: String, query: String?, for user: Account) async throws -> [MediaView] {
         guard case .playlist(let number) = try Self.playlistID(id) else {
-            throw Problem.forbidden("System playlists are made by Campus and cannot be changed.")
+            throw Refusal.notAllowed("System playlists are made by Campus and cannot be changed.")
         }
         return try await database.read { db in
             let store = ListenStore(db)

@@ -1,5 +1,4 @@
 import Accounts
-import CampusHTTP
 import Foundation
 import InputRules
 import Listen
@@ -18,15 +17,15 @@ extension ListenService {
 
     /// Files a report on `target` (nil: feedback on Campus itself, which needs the reason
     /// `feedback`); the target must exist and be readable by the listener.
-    func report(target text: String?, reason: ContentReport.Reason, note given: String?, by user: UserRecord)
+    func report(target text: String?, reason: ContentReport.Reason, note given: String?, by user: Account)
         async throws -> ReportView
     {
         let target = try text.map { try Self.reference($0, field: "target") }
         if case .some(.system) = target {
-            throw Problem.invalid(FieldProblem(field: "target", detail: "System playlists are made by Campus."))
+            throw Refusal.invalid(FieldProblem(field: "target", detail: "System playlists are made by Campus."))
         }
         guard (target == nil) == (reason == .feedback) else {
-            throw Problem.invalid(
+            throw Refusal.invalid(
                 FieldProblem(
                     field: "reason", detail: "Feedback is about Campus itself; a report on content names its item."))
         }
@@ -34,7 +33,7 @@ extension ListenService {
         do {
             note = try ContentReport.note(given, reason: reason)
         } catch {
-            throw Problem.invalid(error.fieldProblem)
+            throw Refusal.invalid(error.fieldProblem)
         }
         return try await database.write { db in
             let store = ListenStore(db)
@@ -42,7 +41,7 @@ extension ListenService {
             if let target { named = try await described(target, for: user, store: store) }
             // Nothing is wrong with the report itself: the listener's waiting reports are many.
             guard try await store.openReportCount(userID: user.id) < ContentReport.openLimit else {
-                throw Problem.conflict(
+                throw Refusal.conflict(
                     "You have {count} reports waiting; the admins will read them first.",
                     ["count": String(ContentReport.openLimit)])
             }
@@ -53,7 +52,7 @@ extension ListenService {
     }
 
     /// The title of what a report would name, if the listener may name it (for the report form).
-    func reportTargetTitle(_ target: Reference, for user: UserRecord) async throws -> String? {
+    func reportTargetTitle(_ target: Reference, for user: Account) async throws -> String? {
         try await database.read { db in
             try? await described(target, for: user, store: ListenStore(db)).title
         }
@@ -69,7 +68,7 @@ extension ListenService {
         }
     }
 
-    func resolveReport(_ id: Int64, by admin: UserRecord) async throws -> ReportView {
+    func resolveReport(_ id: Int64, by admin: Account) async throws -> ReportView {
         try await database.write { db in
             let store = ListenStore(db)
             guard let report = try await store.report(id: id) else { throw Self.noReport(id) }
@@ -79,8 +78,8 @@ extension ListenService {
         }
     }
 
-    private static func noReport(_ id: Int64) -> Problem {
-        Problem.notFound("There is no report {id}.", ["id": String(id)])
+    private static func noReport(_ id: Int64) -> Refusal {
+        Refusal.notFound("There is no report {id}.", ["id": String(id)])
     }
 
     /// The reports as the queue shows them, what they name read at once.
@@ -94,11 +93,11 @@ extension ListenService {
 
     /// What a reference names, by its title and page; unknown (or someone else's private
     /// playlist, for a listener) is refused.
-    private func described(_ target: Reference, for user: UserRecord?, store: ListenStore) async throws
+    private func described(_ target: Reference, for user: Account?, store: ListenStore) async throws
         -> (title: String, path: String)
     {
         guard let named = try await named([target], for: user, store: store)[target] else {
-            throw Problem.invalid(
+            throw Refusal.invalid(
                 FieldProblem(field: "target", detail: "There is no {reference}.", ["reference": target.description]))
         }
         return named
@@ -106,7 +105,7 @@ extension ListenService {
 
     /// What the references name that exists (and, for a listener, that is theirs to name), by
     /// title and page: one read per kind of reference.
-    private func named(_ targets: [Reference], for user: UserRecord?, store: ListenStore) async throws
+    private func named(_ targets: [Reference], for user: Account?, store: ListenStore) async throws
         -> [Reference: (title: String, path: String)]
     {
         var media: [Int64] = []

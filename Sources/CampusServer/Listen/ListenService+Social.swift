@@ -1,5 +1,4 @@
 import Accounts
-import CampusHTTP
 import Foundation
 import InputRules
 import Listen
@@ -9,31 +8,31 @@ import Storage
 extension ListenService {
     // MARK: Marks and ratings
 
-    func mark(_ target: Reference, _ mark: ListenStore.Mark?, for user: UserRecord) async throws {
+    func mark(_ target: Reference, _ mark: ListenStore.Mark?, for user: Account) async throws {
         try await database.write { db in
             let store = ListenStore(db)
             if mark != nil {
                 switch target {
                 case .media(let id):
                     guard try await store.media(id: id) != nil else {
-                        throw Problem.notFound("There is no {reference}.", ["reference": target.description])
+                        throw Refusal.notFound("There is no {reference}.", ["reference": target.description])
                     }
                 case .parent(let kind, let id):
                     guard let parent = try await store.parent(id: id), parent.kind == kind else {
-                        throw Problem.notFound("There is no {reference}.", ["reference": target.description])
+                        throw Refusal.notFound("There is no {reference}.", ["reference": target.description])
                     }
                 case .author(let id):
                     guard try await store.author(id: id) != nil else {
-                        throw Problem.notFound("There is no {reference}.", ["reference": target.description])
+                        throw Refusal.notFound("There is no {reference}.", ["reference": target.description])
                     }
                 case .playlist, .system:
-                    throw Problem.invalid(FieldProblem(field: "target", detail: "Playlists are not liked or hidden."))
+                    throw Refusal.invalid(FieldProblem(field: "target", detail: "Playlists are not liked or hidden."))
                 }
                 // A new mark counts towards the listener's limit; changing one (a like to a hide) does not.
                 if try await store.marks(userID: user.id, targets: [target]).isEmpty,
                     try await store.markCount(userID: user.id) >= ListenerLimits.marks
                 {
-                    throw Problem.conflict(
+                    throw Refusal.conflict(
                         "You keep {limit} likes and hides already; take some back first.",
                         ["limit": String(ListenerLimits.marks)])
                 }
@@ -43,21 +42,21 @@ extension ListenService {
     }
 
     /// The items the listener liked, the newest like first: `limit` after `offset`.
-    func likes(for user: UserRecord, limit: Int = 1000, offset: Int = 0) async throws -> [MediaView] {
+    func likes(for user: Account, limit: Int = 1000, offset: Int = 0) async throws -> [MediaView] {
         let ids = try await database.read { db in
             try await ListenStore(db).likedMedia(userID: user.id, limit: limit, offset: offset)
         }
         return try await mediaViews(ids, for: user)
     }
 
-    func rate(_ parentID: Int64, stars: Int, for user: UserRecord) async throws -> RatingSummary {
+    func rate(_ parentID: Int64, stars: Int, for user: Account) async throws -> RatingSummary {
         guard RatingSummary.stars.contains(stars) else {
-            throw Problem.invalid(FieldProblem(field: "stars", detail: "A rating is 1 to 5 stars."))
+            throw Refusal.invalid(FieldProblem(field: "stars", detail: "A rating is 1 to 5 stars."))
         }
         return try await database.write { db in
             let store = ListenStore(db)
             guard try await store.parent(id: parentID) != nil else {
-                throw Problem.notFound("There is no album or podcast {id}.", ["id": String(parentID)])
+                throw Refusal.notFound("There is no album or podcast {id}.", ["id": String(parentID)])
             }
             try await store.rate(parentID: parentID, userID: user.id, stars: stars, now: now())
             return try await store.rating(parentID: parentID, userID: user.id)
@@ -67,13 +66,13 @@ extension ListenService {
     // MARK: Comments
 
     /// A parent's comments, the newest first: `limit` after `offset`.
-    func comments(on parentID: Int64, for user: UserRecord, limit: Int = 200, offset: Int = 0) async throws
+    func comments(on parentID: Int64, for user: Account, limit: Int = 200, offset: Int = 0) async throws
         -> [(Comment, canDelete: Bool)]
     {
         try await database.read { db in
             let store = ListenStore(db)
             guard try await store.parent(id: parentID) != nil else {
-                throw Problem.notFound("There is no album or podcast {id}.", ["id": String(parentID)])
+                throw Refusal.notFound("There is no album or podcast {id}.", ["id": String(parentID)])
             }
             return try await store.comments(parentID: parentID, limit: limit, offset: offset).map {
                 ($0, $0.authorID == user.id || user.role == .admin)
@@ -81,40 +80,40 @@ extension ListenService {
         }
     }
 
-    func comment(on parentID: Int64, _ text: String, by user: UserRecord) async throws -> Comment {
+    func comment(on parentID: Int64, _ text: String, by user: Account) async throws -> Comment {
         let body: String
         do {
             body = try Comment.body(text)
         } catch {
-            throw Problem.invalid(error.fieldProblem)
+            throw Refusal.invalid(error.fieldProblem)
         }
         return try await database.write { db in
             let store = ListenStore(db)
             guard try await store.parent(id: parentID) != nil else {
-                throw Problem.notFound("There is no album or podcast {id}.", ["id": String(parentID)])
+                throw Refusal.notFound("There is no album or podcast {id}.", ["id": String(parentID)])
             }
             guard try await store.commentCount(userID: user.id) < ListenerLimits.comments else {
-                throw Problem.conflict(
+                throw Refusal.conflict(
                     "You have written {limit} comments already; delete some first.",
                     ["limit": String(ListenerLimits.comments)])
             }
             let id = try await store.addComment(parentID: parentID, userID: user.id, body: body, now: now())
             guard let comment = try await store.comment(id: id) else {
-                throw Problem.notFound("There is no comment {id}.", ["id": String(id)])
+                throw Refusal.notFound("There is no comment {id}.", ["id": String(id)])
             }
             return comment
         }
     }
 
     /// Deletes a comment: its writer or an admin may.
-    func deleteComment(_ id: Int64, by user: UserRecord) async throws -> Comment {
+    func deleteComment(_ id: Int64, by user: Account) async throws -> Comment {
         try await database.write { db in
             let store = ListenStore(db)
             guard let comment = try await store.comment(id: id) else {
-                throw Problem.notFound("There is no comment {id}.", ["id": String(id)])
+                throw Refusal.notFound("There is no comment {id}.", ["id": String(id)])
             }
             guard comment.authorID == user.id || user.role == .admin else {
-                throw Problem.forbidden("Only the comment's writer or an admin may delete it.")
+                throw Refusal.notAllowed("Only the comment's writer or an admin may delete it.")
             }
             try await store.deleteComment(id: id)
             return comment

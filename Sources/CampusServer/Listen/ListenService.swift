@@ -1,5 +1,4 @@
 import Accounts
-import CampusHTTP
 import Formats
 import Foundation
 import InputRules
@@ -50,14 +49,14 @@ struct ListenService: Sendable {
 
     /// 404 for an album, podcast, audiobook or programme, of `kind` (any kind when nil): a
     /// sentence for each, as a translator needs them.
-    static func noParent(_ kind: ParentKind?, _ id: Int64) -> Problem {
+    static func noParent(_ kind: ParentKind?, _ id: Int64) -> Refusal {
         let values = ["id": String(id)]
         switch kind {
-        case .album: return Problem.notFound("There is no album {id}.", values)
-        case .podcast: return Problem.notFound("There is no podcast {id}.", values)
-        case .audiobook: return Problem.notFound("There is no audiobook {id}.", values)
-        case .programme: return Problem.notFound("There is no programme {id}.", values)
-        case nil: return Problem.notFound("There is no album, podcast, audiobook or programme {id}.", values)
+        case .album: return Refusal.notFound("There is no album {id}.", values)
+        case .podcast: return Refusal.notFound("There is no podcast {id}.", values)
+        case .audiobook: return Refusal.notFound("There is no audiobook {id}.", values)
+        case .programme: return Refusal.notFound("There is no programme {id}.", values)
+        case nil: return Refusal.notFound("There is no album, podcast, audiobook or programme {id}.", values)
         }
     }
 
@@ -66,7 +65,7 @@ struct ListenService: Sendable {
     /// These items as the listener sees them, in the order given.
     /// What the listener sees of these items; a visitor without an account (`user` nil) sees
     /// them unmarked, with the original stream.
-    func views(_ items: [MediaItem], for user: UserRecord?, store: ListenStore) async throws -> [MediaView] {
+    func views(_ items: [MediaItem], for user: Account?, store: ListenStore) async throws -> [MediaView] {
         guard let user else {
             return items.map { item in
                 MediaView(
@@ -93,17 +92,17 @@ struct ListenService: Sendable {
         return APIRoutes.mediaStream.path(id, query: [("format", "mp3"), ("bitrate", String(bitrate))])
     }
 
-    func media(_ id: Int64, for user: UserRecord) async throws -> MediaView {
+    func media(_ id: Int64, for user: Account) async throws -> MediaView {
         try await database.read { db in
             let store = ListenStore(db)
             guard let item = try await store.media(id: id) else {
-                throw Problem.notFound("There is no media item {id}.", ["id": String(id)])
+                throw Refusal.notFound("There is no media item {id}.", ["id": String(id)])
             }
             return try await views([item], for: user, store: store)[0]
         }
     }
 
-    func mediaViews(_ ids: [Int64], for user: UserRecord) async throws -> [MediaView] {
+    func mediaViews(_ ids: [Int64], for user: Account) async throws -> [MediaView] {
         try await database.read { db in
             let store = ListenStore(db)
             return try await views(try await store.media(ids: ids), for: user, store: store)
@@ -112,7 +111,7 @@ struct ListenService: Sendable {
 
     /// An album, podcast, audiobook or programme, if it is of `kind` (any kind when nil); to a
     /// visitor without an account (`user` nil, a shared link) unmarked.
-    func parent(_ id: Int64, kind: ParentKind?, for user: UserRecord?) async throws -> ParentView {
+    func parent(_ id: Int64, kind: ParentKind?, for user: Account?) async throws -> ParentView {
         try await database.read { db in
             let store = ListenStore(db)
             guard let parent = try await store.parent(id: id), kind == nil || parent.kind == kind else {
@@ -147,7 +146,7 @@ struct ListenService: Sendable {
 
     func genre(_ id: Int64) async throws -> Genre {
         guard let genre = try await genres().first(where: { $0.id == id }) else {
-            throw Problem.notFound("There is no genre {id}.", ["id": String(id)])
+            throw Refusal.notFound("There is no genre {id}.", ["id": String(id)])
         }
         return genre
     }
@@ -158,11 +157,11 @@ struct ListenService: Sendable {
     }
 
     /// An author with their parents and items; to a visitor without an account unmarked.
-    func author(_ id: Int64, for user: UserRecord?) async throws -> AuthorView {
+    func author(_ id: Int64, for user: Account?) async throws -> AuthorView {
         try await database.read { db in
             let store = ListenStore(db)
             guard let author = try await store.author(id: id) else {
-                throw Problem.notFound("There is no author {id}.", ["id": String(id)])
+                throw Refusal.notFound("There is no author {id}.", ["id": String(id)])
             }
             let parents = try await store.parents(kind: nil, authorID: id, limit: 200)
             let items = try await views(try await store.media(byAuthor: id, limit: 500), for: user, store: store)
@@ -176,13 +175,13 @@ struct ListenService: Sendable {
 
     /// Stations, authors, parents and items matching every word of `query`; explicit items are
     /// left out for a listener who skips them.
-    func search(_ query: String, limit: Int, for user: UserRecord) async throws -> [SearchHit] {
+    func search(_ query: String, limit: Int, for user: Account) async throws -> [SearchHit] {
         let query = query.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !query.isEmpty else {
-            throw Problem.invalid(FieldProblem(field: "q", detail: "Say what to look for."))
+            throw Refusal.invalid(FieldProblem(field: "q", detail: "Say what to look for."))
         }
         guard query.unicodeScalars.count <= 100 else {
-            throw Problem.invalid(FieldProblem(field: "q", detail: "A search has at most 100 characters."))
+            throw Refusal.invalid(FieldProblem(field: "q", detail: "A search has at most 100 characters."))
         }
         let words = query.searchWords
         guard !words.isEmpty else { return [] }  // only quotes: nothing to look for
@@ -212,7 +211,7 @@ struct ListenService: Sendable {
 
     /// The items a reference stands for, in playing order: an item itself, a parent's children,
     /// an author's items, a playlist's items (the listener's own) or a system playlist.
-    func items(of reference: Reference, for user: UserRecord, store: ListenStore) async throws -> [Int64] {
+    func items(of reference: Reference, for user: Account, store: ListenStore) async throws -> [Int64] {
         switch reference {
         case .media(let id):
             guard try await store.media(id: id) != nil else { throw Self.unknown(reference) }
@@ -236,8 +235,8 @@ struct ListenService: Sendable {
         }
     }
 
-    static func unknown(_ reference: Reference) -> Problem {
-        Problem.invalid(
+    static func unknown(_ reference: Reference) -> Refusal {
+        Refusal.invalid(
             FieldProblem(
                 field: "ids", detail: "There is no {reference} to play.", ["reference": reference.description]))
     }
@@ -255,7 +254,7 @@ struct ListenService: Sendable {
     /// The reference read from `text`, or 422 on `field` when there is none.
     private static func read(_ reference: Reference?, from text: String, field: String) throws -> Reference {
         guard let reference else {
-            throw Problem.invalid(
+            throw Refusal.invalid(
                 FieldProblem(
                     field: field,
                     detail: "“{text}” is not an item such as track:12, album:3, playlist:5 or recently_played.",

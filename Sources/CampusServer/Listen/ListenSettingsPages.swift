@@ -1,6 +1,7 @@
 import Accounts
 import CampusHTTP
 import Foundation
+import InputRules
 import Listen
 import Localization
 import Storage
@@ -49,8 +50,8 @@ struct ListenSettingsPages: Sendable {
             radioRegion: form.radioRegion ?? "")
         do {
             _ = try await listen.saveSettings(settings, for: account.user)
-        } catch let problem as Problem where problem.status == .unprocessableContent {
-            return .redirect(SiteRoutes.listenSettings.path, flash: request.t.detail(problem), kind: .error)
+        } catch let refusal as Refusal where refusal.reason == .invalid {
+            return .redirect(SiteRoutes.listenSettings.path, flash: request.t.detail(refusal), kind: .error)
         }
         return .redirect(SiteRoutes.listenSettings.path, flash: request.t("Settings saved."))
     }

@@ -17,12 +17,18 @@ import Storage
 /// lower bitrate (`?format=mp3&bitrate=96`), sent as ffmpeg produces it.
 struct MediaStreamFastPath: FastOperation {
     let services: Services
+    /// Reads a request's credentials, for ``EarlyStreamAnswer``.
+    let scopes: RequestScopeMiddleware
     let files = OpenMediaFiles()
     /// The paths routed here, for ``EarlyStreamAnswer``.
     let paths = KnownPaths<Int64>()
 
+    /// A range of an item whose path the router matched here before, made before the router (at
+    /// once on the event loop when all it needs is in memory).
+    var early: (any EarlyAnswer)? { EarlyStreamAnswer(media: self, scopes: scopes) }
+
     /// The operation's `x-campus-fast-path`.
-    static let name = "media-stream"
+    static let name = FastOperationName.mediaStream
     let sources = MediaSources()
 
     /// Where items' bytes are, kept for a second: a player asks for many ranges of one item in a
@@ -262,4 +268,8 @@ struct MediaStreamFastPath: FastOperation {
         }
         return Response(status: .ok, headers: headers, body: body)
     }
+}
+
+extension FastOperationName {
+    static let mediaStream = FastOperationName("media-stream")
 }

@@ -1,6 +1,7 @@
 import Accounts
 import CampusHTTP
 import Foundation
+import InputRules
 import Listen
 import Localization
 import Storage
@@ -33,8 +34,8 @@ struct PicksPages: Sendable {
                 genres: (form.genres ?? []).compactMap { Int64($0) },
                 authors: (form.authors ?? []).compactMap { Int64($0) },
                 for: account.user)
-        } catch let problem as Problem where problem.status == .unprocessableContent {
-            return .redirect(SiteRoutes.listenPicks.path, flash: request.t.detail(problem), kind: .error)
+        } catch let refusal as Refusal where refusal.reason == .invalid {
+            return .redirect(SiteRoutes.listenPicks.path, flash: request.t.detail(refusal), kind: .error)
         }
         return .redirect(
             SiteRoutes.playlist.path(SystemPlaylist.recommended.rawValue),

@@ -64,8 +64,8 @@ struct PlaylistPages: Sendable {
             return .redirect(
                 SiteRoutes.playlist.path(created.id),
                 flash: request.t("Playlist “{name}” created.", ["name": created.name]))
-        } catch let problem as Problem where [.unprocessableContent, .conflict].contains(problem.status) {
-            return .redirect(SiteRoutes.playlists.path, flash: request.t.detail(problem), kind: .error)
+        } catch let refusal as Refusal where [.invalid, .conflict].contains(refusal.reason) {
+            return .redirect(SiteRoutes.playlists.path, flash: request.t.detail(refusal), kind: .error)
         }
     }
 
@@ -79,7 +79,7 @@ struct PlaylistPages: Sendable {
             let path = request.request.uri.path
             do {
                 return shared.playlist(try await listen.playlist(id, for: nil), path: path, request.t)
-            } catch let problem as Problem where problem.status == .notFound {
+            } catch let refusal as Refusal where refusal.reason == .notFound {
                 throw Redirect(to: SiteRoutes.login.path(query: [("next", path)]))
             }
         }
@@ -153,8 +153,8 @@ struct PlaylistPages: Sendable {
             default:
                 throw Problem.badRequest("Unknown playlist action.")
             }
-        } catch let problem as Problem where problem.status == .unprocessableContent {
-            return .redirect(back, flash: request.t.detail(problem), kind: .error)
+        } catch let refusal as Refusal where refusal.reason == .invalid {
+            return .redirect(back, flash: request.t.detail(refusal), kind: .error)
         }
     }
 }

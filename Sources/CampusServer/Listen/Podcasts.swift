@@ -1,6 +1,7 @@
 import CampusHTTP
 import Formats
 import Foundation
+import InputRules
 import Listen
 import Localization
 import Logging

@@ -1,6 +1,7 @@
 import Accounts
 import CampusHTTP
 import Foundation
+import InputRules
 import Listen
 import Localization
 import Storage
@@ -36,8 +37,8 @@ struct ReactionPages: Sendable {
         let mark = form.mark.flatMap(ListenStore.Mark.init(rawValue:))
         do {
             try await listen.mark(target, mark, for: account.user)
-        } catch let problem as Problem where problem.status == .conflict {
-            return .redirect(SignInPages.safeNext(form.back), flash: request.t.detail(problem), kind: .error)
+        } catch let refusal as Refusal where refusal.reason == .conflict {
+            return .redirect(SignInPages.safeNext(form.back), flash: request.t.detail(refusal), kind: .error)
         }
         let message =
             switch mark {
@@ -67,8 +68,8 @@ struct ReactionPages: Sendable {
         let back = SignInPages.safeNext(form.back)
         do {
             _ = try await listen.comment(on: form.parentId ?? 0, form.body ?? "", by: account.user)
-        } catch let problem as Problem where [.unprocessableContent, .conflict].contains(problem.status) {
-            return .redirect(back, flash: request.t.detail(problem), kind: .error)
+        } catch let refusal as Refusal where [.invalid, .conflict].contains(refusal.reason) {
+            return .redirect(back, flash: request.t.detail(refusal), kind: .error)
         }
         return .redirect(back, flash: request.t("Your comment is posted."))
     }

@@ -1,6 +1,7 @@
 import Accounts
 import CampusHTTP
 import Foundation
+import InputRules
 import Listen
 import Localization
 import Storage
@@ -67,7 +68,7 @@ struct ReportPages: Sendable {
     }
 
     /// What the report names, for the form to say; "" when it names nothing the listener may name.
-    private func title(of target: String?, for user: UserRecord) async -> String {
+    private func title(of target: String?, for user: Account) async -> String {
         guard let target, let reference = Reference(target) else { return "" }
         return ((try? await listen.reportTargetTitle(reference, for: user)) ?? nil) ?? ""
     }
@@ -88,12 +89,12 @@ struct ReportPages: Sendable {
         let reason = form.reason.flatMap(ContentReport.Reason.init(rawValue:)) ?? (target == nil ? .feedback : .other)
         do {
             _ = try await listen.report(target: target, reason: reason, note: form.note, by: account.user)
-        } catch let problem as Problem where [.unprocessableContent, .conflict].contains(problem.status) {
+        } catch let refusal as Refusal where [.invalid, .conflict].contains(refusal.reason) {
             let again =
                 reason == .feedback
                 ? SiteRoutes.feedback.path
                 : SiteRoutes.report.path(query: [("target", target ?? ""), ("back", back)])
-            return .redirect(again, flash: request.t.detail(problem), kind: .error)
+            return .redirect(again, flash: request.t.detail(refusal), kind: .error)
         }
         return .redirect(back, flash: request.t("Thank you: the admins will look at it."))
     }

@@ -1,6 +1,6 @@
-import CampusHTTP
 import Foundation
 import HTTPTypes
+import InputRules
 import Logging
 import NIOConcurrencyHelpers
 import NIOPosix
@@ -23,17 +23,16 @@ final class TranscodeSlots: Sendable {
     func take(for holder: String) throws -> Slot {
         try held.withLockedValue { held in
             if held[holder, default: 0] >= perHolder {
-                throw Problem(
-                    .tooManyRequests,
+                throw Refusal(
+                    .tooMany(retryAfterSeconds: 10),
                     detail: "You are already playing {count} transcoded streams; stop one, or play the original file.",
-                    ["count": String(perHolder)], headers: [.retryAfter: "10"])
+                    ["count": String(perHolder)])
             }
             if held.values.reduce(0, +) >= total {
-                throw Problem(
-                    .serviceUnavailable,
+                throw Refusal(
+                    .unavailable(retryAfterSeconds: 10),
                     detail:
-                        "The server is transcoding as many streams as it can; try again shortly, or play the original.",
-                    headers: [.retryAfter: "10"])
+                        "The server is transcoding as many streams as it can; try again shortly, or play the original.")
             }
             held[holder, default: 0] += 1
         }

@@ -1,3 +1,4 @@
+import Accounts
 import Foundation
 import Listen
 import Storage
@@ -7,7 +8,7 @@ import Storage
 extension LiveRadio {
     /// Starts a radio event for a signed-in listener; its id, or nil when it cannot be written
     /// (the listener hears the station all the same).
-    func startListening(_ station: Station, by user: UserRecord) async -> Int64? {
+    func startListening(_ station: Station, by user: Account) async -> Int64? {
         let now = now()
         do {
             return try await database.write { db in

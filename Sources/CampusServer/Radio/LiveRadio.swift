@@ -1,5 +1,5 @@
-import CampusHTTP
 import Foundation
+import InputRules
 import Listen
 import Logging
 import NIOConcurrencyHelpers
@@ -75,9 +75,8 @@ final class LiveRadio: Service, Sendable {
     /// sends to it here or on another instance) and its broadcast takes the source as its feed.
     func connect(_ station: Station, contentType: String) async throws -> SourceFeed {
         let mount = station.mount
-        let refused = Problem(
-            .forbidden, detail: "{mount} is on the air already: one source at a time.", ["mount": mount],
-            headers: [.connection: "close"])
+        // RadioRoutes closes the source's connection on any refusal.
+        let refused = Refusal.notAllowed("{mount} is on the air already: one source at a time.", ["mount": mount])
         if hub.broadcast(mount: mount)?.feed == .source { throw refused }
         guard try await announce(mount, contentType: contentType, live: true) else { throw refused }
         guard let (broadcast, token) = hub.take(station, contentType: contentType, feed: .source) else {

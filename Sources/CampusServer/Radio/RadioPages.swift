@@ -84,8 +84,8 @@ struct RadioPages: Sendable {
                 return .redirect(SiteRoutes.station.path(station.mount), flash: request.t("The image is saved."))
             } catch let invalid as ValidationFailure {
                 failure = request.t.detail(invalid)
-            } catch let problem as Problem where problem.status == .contentTooLarge {
-                failure = request.t.detail(problem)
+            } catch let refusal as Refusal where refusal.reason == .tooLarge {
+                failure = request.t.detail(refusal)
             }
         } else {
             failure = request.t("Choose an image file first.")

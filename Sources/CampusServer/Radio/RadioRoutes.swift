@@ -1,3 +1,4 @@
+import Accounts
 import CampusHTTP
 import Foundation
 import HTTPInput
@@ -53,8 +54,9 @@ struct RadioRoutes: Sendable {
             }
             services.logger.notice("source connected", metadata: ["mount": "\(mount)", "type": "\(type)"])
             return Response(status: .ok, headers: [.contentLength: "0"])
-        } catch let problem as Problem {
-            var closing = problem
+        } catch {
+            // Every refusal, the station service's included, closes the source's connection.
+            guard var closing = Problem(describing: error) else { throw error }
             closing.headers[.connection] = "close"
             throw closing
         }
@@ -136,11 +138,8 @@ struct RadioRoutes: Sendable {
 
     /// The signed-in listener (the web app's session, or a bearer token), whose history keeps
     /// what they listened to; nil for anyone else (players, apps without an account).
-    func listener() async -> UserRecord? {
-        guard let scope = RequestScope.current, let token = scope.bearerToken ?? scope.sessionCookie else {
-            return nil
-        }
-        return try? await services.accounts.authenticate(token: token)?.user
+    func listener() async -> Account? {
+        try? await Authenticator(services).requireUser().user
     }
 
     /// The live audio: a burst of the last seconds, then what the source sends; with

@@ -1,5 +1,4 @@
 import Accounts
-import CampusHTTP
 import Foundation
 import InputRules
 import Listen
@@ -42,12 +41,12 @@ struct StationService: Sendable {
     func station(mount: String) async throws -> Station {
         guard Station.isMount(mount),
             let station = try await database.read({ db in try await RadioStore(db).station(mount: mount) })
-        else { throw Problem.notFound("There is no station at {mount}.", ["mount": mount]) }
+        else { throw Refusal.notFound("There is no station at {mount}.", ["mount": mount]) }
         return station
     }
 
     /// Adds a station; `actor` nil is the command line, which the server's owner runs.
-    func add(_ draft: Draft, by actor: UserRecord?) async throws -> Station {
+    func add(_ draft: Draft, by actor: Account?) async throws -> Station {
         try Self.requireAdmin(actor)
         let station = try Self.checked(draft, id: 0, new: true)
         try await checkProgramme(station.programmeID)
@@ -56,13 +55,13 @@ struct StationService: Sendable {
             try await RadioStore(db).add(station, sourcePasswordHash: hash, now: now())
         }
         guard let added else {
-            throw Problem.conflict("Another station broadcasts at {mount}.", ["mount": station.mount])
+            throw Refusal.conflict("Another station broadcasts at {mount}.", ["mount": station.mount])
         }
         return added
     }
 
     /// Changes the station at `mount`.
-    func update(mount: String, _ draft: Draft, by actor: UserRecord?) async throws -> Station {
+    func update(mount: String, _ draft: Draft, by actor: Account?) async throws -> Station {
         try Self.requireAdmin(actor)
         let existing = try await station(mount: mount)
         let station = try Self.checked(draft, id: existing.id, new: false)
@@ -73,21 +72,21 @@ struct StationService: Sendable {
         let updated = try await database.write { db in
             let store = RadioStore(db)
             if station.mount != existing.mount, try await store.station(mount: station.mount) != nil {
-                throw Problem.conflict("Another station broadcasts at {mount}.", ["mount": station.mount])
+                throw Refusal.conflict("Another station broadcasts at {mount}.", ["mount": station.mount])
             }
             return try await store.update(station, sourcePasswordHash: hash, now: now())
         }
-        guard updated else { throw Problem.notFound("There is no station at {mount}.", ["mount": mount]) }
+        guard updated else { throw Refusal.notFound("There is no station at {mount}.", ["mount": mount]) }
         return station
     }
 
     // MARK: Images
 
     /// Stores a station's image (PNG, JPEG or WebP by its bytes, at most 2 MiB).
-    func setImage(mount: String, contentType: String, data: [UInt8], by actor: UserRecord?) async throws -> Station {
+    func setImage(mount: String, contentType: String, data: [UInt8], by actor: Account?) async throws -> Station {
         try Self.requireAdmin(actor)
         let station = try await station(mount: mount)
-        guard data.count <= BodyLimits.stationImage else { throw Problem.tooLarge(limit: BodyLimits.stationImage) }
+        guard data.count <= BodyLimits.stationImage else { throw Refusal.tooLarge(limit: BodyLimits.stationImage) }
         let kind = try ImageKind.of(
             data, sentAs: contentType, field: "image",
             notAnImage: Phrase("A station's image must be a PNG, JPEG or WebP image."))
@@ -98,7 +97,7 @@ struct StationService: Sendable {
         return station
     }
 
-    func deleteImage(mount: String, by actor: UserRecord?) async throws {
+    func deleteImage(mount: String, by actor: Account?) async throws {
         try Self.requireAdmin(actor)
         let station = try await station(mount: mount)
         try await database.write { db in try await RadioStore(db).deleteImage(stationID: station.id) }
@@ -108,7 +107,7 @@ struct StationService: Sendable {
     func image(mount: String) async throws -> StoredImage {
         let station = try await station(mount: mount)
         guard let image = try await database.read({ db in try await RadioStore(db).image(stationID: station.id) })
-        else { throw Problem.notFound("{name} has no image.", ["name": station.name]) }
+        else { throw Refusal.notFound("{name} has no image.", ["name": station.name]) }
         return image
     }
 
@@ -130,7 +129,7 @@ struct StationService: Sendable {
     }
 
     /// The listener's radio events, newest first, with the mount of each station that is still there.
-    func history(of user: UserRecord, limit: Int) async throws -> [(RadioStore.Listening, String?)] {
+    func history(of user: Account, limit: Int) async throws -> [(RadioStore.Listening, String?)] {
         try await database.read { db in
             let store = RadioStore(db)
             let mounts = Dictionary(uniqueKeysWithValues: try await store.stations().map { ($0.id, $0.mount) })
@@ -140,7 +139,7 @@ struct StationService: Sendable {
         }
     }
 
-    func remove(mount: String, by actor: UserRecord?) async throws {
+    func remove(mount: String, by actor: Account?) async throws {
         try Self.requireAdmin(actor)
         let station = try await station(mount: mount)
         _ = try await database.write { db in try await RadioStore(db).delete(stationID: station.id) }
@@ -174,8 +173,8 @@ struct StationService: Sendable {
 
     /// 429: the address tried too many wrong source passwords; it may try again after
     /// `retryAfterSeconds`.
-    static func tooManyWrongPasswords(retryAfterSeconds: Int) -> Problem {
-        Problem.tooManyAttempts(
+    static func tooManyWrongPasswords(retryAfterSeconds: Int) -> Refusal {
+        Refusal.tooManyAttempts(
             retryAfterSeconds: retryAfterSeconds,
             oneMinute: Phrase("Too many wrong source passwords from your address. Try again in {minutes} minute."),
             minutes: Phrase("Too many wrong source passwords from your address. Try again in {minutes} minutes."))
@@ -186,13 +185,13 @@ struct StationService: Sendable {
         guard let id else { return }
         let parent = try await database.read { db in try await ListenStore(db).parent(id: id) }
         guard let parent, parent.kind == .programme else {
-            throw Problem.invalid(
+            throw Refusal.invalid(
                 FieldProblem(field: "programmeId", detail: "There is no radio programme {id}.", ["id": String(id)]))
         }
     }
 
-    private static func requireAdmin(_ actor: UserRecord?) throws {
-        if let actor, actor.role != .admin { throw Problem.forbidden("Only admins manage radio stations.") }
+    private static func requireAdmin(_ actor: Account?) throws {
+        if let actor, actor.role != .admin { throw Refusal.notAllowed("Only admins manage radio stations.") }
     }
 
     /// A draft after the rules: names and words of one line within their lengths, a mount Icecast

@@ -1,3 +1,4 @@
+import Accounts
 import Foundation
 import Listen
 import Storage
@@ -31,7 +32,7 @@ struct SubsonicBrowsing: Sendable {
         var node = SubsonicNode()
         node.set("ignoredArticles", "")
         if !id3 {
-            let version = try await services.database.read { db in try await ListenStore(db).catalogueVersion() }
+            let version = try await listen.catalogueVersion()
             let modified = version.updated * 1000
             node.set("lastModified", modified)
             if let since = try call.int("ifModifiedSince"), since >= modified {
@@ -57,13 +58,10 @@ struct SubsonicBrowsing: Sendable {
     }
 
     /// The parents of an author that players browse (podcasts have their own methods), not hidden.
-    private func albums(of view: ListenService.AuthorView, for user: UserRecord) async throws -> [Parent] {
+    private func albums(of view: ListenService.AuthorView, for user: Account) async throws -> [Parent] {
         let browsed = Set(SubsonicFolder.allCases.map(\.kind))
         let parents = view.parents.filter { browsed.contains($0.kind) }
-        let marks = try await services.database.read { db in
-            try await ListenStore(db).marks(userID: user.id, targets: parents.map { .parent($0.kind, $0.id) })
-        }
-        return parents.filter { marks[.parent($0.kind, $0.id)] != .hide }
+        return try await listen.unhidden(parents, for: user)
     }
 
     func artist(_ call: SubsonicCall) async throws -> SubsonicReply {

@@ -1,3 +1,4 @@
+import Accounts
 import Foundation
 import Listen
 import Storage
@@ -99,7 +100,7 @@ struct SubsonicCollections: Sendable {
 
     /// A playlist as a player lists it: its name, size and length.
     private func node(
-        id: String, name: String, isPublic: Bool, count: Int, duration: Double, owner: UserRecord, updated: Date?
+        id: String, name: String, isPublic: Bool, count: Int, duration: Double, owner: Account, updated: Date?
     ) -> SubsonicNode {
         var node = SubsonicNode()
         node.set("id", "pl-\(id)")
@@ -114,7 +115,7 @@ struct SubsonicCollections: Sendable {
     }
 
     /// A playlist with its songs (those the listener has not hidden).
-    private func node(_ view: ListenService.PlaylistView, owner: UserRecord) async throws -> SubsonicNode {
+    private func node(_ view: ListenService.PlaylistView, owner: Account) async throws -> SubsonicNode {
         var node = node(
             id: view.id, name: view.name, isPublic: view.isPublic, count: view.items.count,
             duration: view.items.reduce(0) { $0 + $1.item.duration }, owner: owner, updated: nil)

@@ -65,6 +65,8 @@ struct SubsonicError: Error, Sendable, Equatable {
                 }
             self.init(code, problem.phrase.message, problem.phrase.values)
             self.problem = problem
+        case let refusal as Refusal:
+            self.init(Problem(refusal))
         case let failure as ValidationFailure:
             self.init(Problem.invalid(failure))
         default:

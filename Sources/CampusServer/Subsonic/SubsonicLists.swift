@@ -1,3 +1,4 @@
+import Accounts
 import Foundation
 import Listen
 import Storage
@@ -66,7 +67,7 @@ struct SubsonicLists: Sendable {
         return .answer(id3 ? "albumList2" : "albumList", node)
     }
 
-    private func songs(_ views: [ListenService.MediaView], for user: UserRecord) async throws -> [SubsonicNode] {
+    private func songs(_ views: [ListenService.MediaView], for user: Account) async throws -> [SubsonicNode] {
         let starred = try await listen.likeDates(views.map { .media($0.item.id) }, for: user)
         return views.map { SubsonicEntry.song($0, starred: starred[.media($0.item.id)]) }
     }

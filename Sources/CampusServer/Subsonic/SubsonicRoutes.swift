@@ -1,3 +1,4 @@
+import Accounts
 import CampusHTTP
 import Foundation
 import HTTPInput
@@ -64,7 +65,7 @@ struct SubsonicRoutes: Sendable {
             }
         var method = context.parameters.get("method") ?? ""
         if method.hasSuffix(".view") { method = String(method.dropLast(5)) }
-        var user: UserRecordHolder?
+        var user: AccountHolder?
         // Refusals are said in the listener's language: the account's, or else the request's.
         func translator() -> Translator {
             services.languages.choose(choice: user?.user.language, acceptLanguage: request.headers[.acceptLanguage])
@@ -98,9 +99,8 @@ struct SubsonicRoutes: Sendable {
     }
 
     /// The account of the request's credentials: `apiKey`, or `u` with `t` and `s`, or `u` with `p`.
-    func authenticate(_ fields: [(name: String, value: String)]) async throws -> UserRecordHolder {
+    func authenticate(_ fields: [(name: String, value: String)]) async throws -> AccountHolder {
         func value(_ name: String) -> String? { fields.last(where: { $0.name == name })?.value }
-        let address = RequestScope.current?.address ?? "unknown"
         let signIn: AppCredentialService.SignIn
         if let key = value("apiKey") {
             guard value("u") == nil else {
@@ -119,7 +119,7 @@ struct SubsonicRoutes: Sendable {
             }
         }
         do {
-            return UserRecordHolder(user: try await services.appCredentials.authenticate(signIn, address: address))
+            return AccountHolder(user: try await Authenticator(services).player(signIn))
         } catch let failure as AppCredentialService.SignInFailure {
             switch failure {
             case .wrongCredentials:
@@ -141,8 +141,8 @@ struct SubsonicRoutes: Sendable {
 }
 
 /// The signed-in account of a call (a wrapper, so that an open method's call holds none).
-struct UserRecordHolder: Sendable {
-    var user: UserRecord
+struct AccountHolder: Sendable {
+    var user: Account
 }
 
 /// What a method answers: a payload element, nothing but `ok`, or a response of its own (media).
@@ -157,13 +157,13 @@ enum SubsonicReply: Sendable {
 /// One call of a method: its parameters (a name may repeat: `id=1&id=2`) and its account.
 struct SubsonicCall: Sendable {
     let fields: [(name: String, value: String)]
-    private let holder: UserRecordHolder?
+    private let holder: AccountHolder?
     let request: Request
     let context: CampusRequestContext
     let format: SubsonicAnswer.Format
 
     init(
-        fields: [(name: String, value: String)], user: UserRecordHolder?, request: Request,
+        fields: [(name: String, value: String)], user: AccountHolder?, request: Request,
         context: CampusRequestContext, format: SubsonicAnswer.Format
     ) {
         self.fields = fields
@@ -174,7 +174,7 @@ struct SubsonicCall: Sendable {
     }
 
     /// The signed-in account (every method but the open ones has one).
-    var user: UserRecord {
+    var user: Account {
         get throws {
             guard let holder else { throw SubsonicError(.wrongCredentials, "Sign in first.") }
             return holder.user

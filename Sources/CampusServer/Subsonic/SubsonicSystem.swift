@@ -1,3 +1,4 @@
+import Accounts
 import Foundation
 import Storage
 
@@ -51,7 +52,7 @@ struct SubsonicSystem: Sendable {
         ]
     }
 
-    static func user(_ user: UserRecord) -> SubsonicNode {
+    static func user(_ user: Account) -> SubsonicNode {
         var node = SubsonicNode()
         node.set("username", user.email)
         node.set("email", user.email)

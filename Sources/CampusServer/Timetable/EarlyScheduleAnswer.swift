@@ -14,8 +14,6 @@ import NIOCore
 /// error (an owner that has gone), leaves the request to the router, which answers it the usual way.
 struct EarlyScheduleAnswer: EarlyAnswer {
     let schedules: ScheduleFastPath
-    let cache: ResponseCache
-    let today: @Sendable () -> String
     let route = "schedule"
 
     func answer(_ request: Request, context: CampusRequestContext) async -> Response? {
@@ -23,13 +21,13 @@ struct EarlyScheduleAnswer: EarlyAnswer {
             (try? schedules.validator.checkParameters(
                 of: known.operation, path: [:], query: RequestValidationMiddleware.query(of: request))) != nil
         else { return nil }
-        let version = known.cached ? try? await cache.currentVersion() : nil
+        let version = known.cached ? try? await schedules.cache.currentVersion() : nil
         guard let body = try? await schedules.answer(known.target, to: request) else {
             return nil
         }
         var headers: HTTPFields = [.contentType: ScheduleFastPath.contentType]
         SecurityHeadersMiddleware.addBaseHeaders(to: &headers)
         guard let version else { return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: body)) }
-        return cache.keep(body, headers: headers, version: version, for: request, today: today())
+        return schedules.cache.keep(body, headers: headers, version: version, for: request, today: schedules.today())
     }
 }

@@ -1,5 +1,6 @@
 import CampusHTTP
 import Foundation
+import InputRules
 import Localization
 import Timetable
 
@@ -101,8 +102,8 @@ struct ElectivesPages: Sendable {
                 speciality: form.speciality?.trimmingCharacters(in: .whitespaces) ?? "",
                 year: form.year.flatMap { Int($0) } ?? 0, of: account.user)
             return .redirect(SiteRoutes.electives.path, flash: request.t("Your speciality and year are saved."))
-        } catch let problem as Problem where problem.status == .unprocessableContent {
-            return .redirect(SiteRoutes.electives.path, flash: request.t.detail(problem), kind: .error)
+        } catch let refusal as Refusal where refusal.reason == .invalid {
+            return .redirect(SiteRoutes.electives.path, flash: request.t.detail(refusal), kind: .error)
         }
     }
 
@@ -120,8 +121,8 @@ struct ElectivesPages: Sendable {
             _ = try await mine.chooseElective(
                 subjectID: Int(subjectID), group: form.group.flatMap { Int($0) } ?? 0, of: account.user)
             return .redirect(SiteRoutes.electives.path, flash: request.t("Saved."))
-        } catch let problem as Problem where [.unprocessableContent, .conflict].contains(problem.status) {
-            return .redirect(SiteRoutes.electives.path, flash: request.t.detail(problem), kind: .error)
+        } catch let refusal as Refusal where [.invalid, .conflict].contains(refusal.reason) {
+            return .redirect(SiteRoutes.electives.path, flash: request.t.detail(refusal), kind: .error)
         }
     }
 
@@ -133,8 +134,8 @@ struct ElectivesPages: Sendable {
         do {
             try await mine.removeElective(subjectID: Int(subjectID), of: account.user)
             return .redirect(SiteRoutes.electives.path, flash: request.t("Removed."))
-        } catch let problem as Problem where problem.status == .conflict {
-            return .redirect(SiteRoutes.electives.path, flash: request.t.detail(problem), kind: .error)
+        } catch let refusal as Refusal where refusal.reason == .conflict {
+            return .redirect(SiteRoutes.electives.path, flash: request.t.detail(refusal), kind: .error)
         }
     }
 }

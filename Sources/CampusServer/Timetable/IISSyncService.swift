@@ -1,6 +1,7 @@
 import CampusHTTP
 import Formats
 import Foundation
+import InputRules
 import Logging
 import NIOCore
 import ServiceLifecycle

@@ -81,7 +81,7 @@ struct MyNotesPages: Sendable {
         return .page(try await model(lesson, date: date, back: back, user: account.user, request.t))
     }
 
-    func model(_ lesson: Lesson, date: LocalDate?, back: String, user: UserRecord, _ t: Translator) async throws
+    func model(_ lesson: Lesson, date: LocalDate?, back: String, user: Account, _ t: Translator) async throws
         -> LessonNotesPage
     {
         let text = ScheduleText(t: t)

@@ -98,7 +98,7 @@ struct MyTasksPages: Sendable {
     /// The task form, filled with what was sent (or a task's fields), with the subject's lessons
     /// to choose a deadline from.
     func form(
-        _ form: TaskForm, task: StudyTask? = nil, for user: UserRecord, errors: FieldErrors = FieldErrors(),
+        _ form: TaskForm, task: StudyTask? = nil, for user: Account, errors: FieldErrors = FieldErrors(),
         _ t: Translator
     ) async throws -> TaskFormPage {
         let subject = form.subject ?? ""

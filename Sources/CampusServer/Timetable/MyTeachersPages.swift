@@ -1,5 +1,6 @@
 import CampusHTTP
 import Foundation
+import InputRules
 import Localization
 import Storage
 import Timetable
@@ -23,7 +24,7 @@ struct MyTeachersPages: Sendable {
         var found: [MyTimetableService.MyTeacher] = []
         do {
             found = try await mine.teachers(of: user)
-        } catch let problem as Problem where problem.status == .notFound {
+        } catch let refusal as Refusal where refusal.reason == .notFound {
             // The group left the timetable: nobody teaches it.
         }
         let display = try await mine.displaySettings(of: user)

@@ -37,7 +37,7 @@ struct MyTimetablePages: Sendable {
 
     // MARK: Today at a glance
 
-    func glance(for user: UserRecord, _ t: Translator) async throws -> Glance {
+    func glance(for user: Account, _ t: Translator) async throws -> Glance {
         let text = ScheduleText(t: t)
         let now = LocalDateTime(services.now(), in: services.timetable.timeZone)
         var mine: Glance.Entry?
@@ -70,7 +70,7 @@ struct MyTimetablePages: Sendable {
                             noteBack: SiteRoutes.today.path, display: display)
                     }
                     ?? []
-            } catch let problem as Problem where problem.status == .notFound {
+            } catch let refusal as Refusal where refusal.reason == .notFound {
                 // The group left the timetable: the glance shows no schedule of mine.
             }
         }

@@ -1,5 +1,4 @@
 import Accounts
-import CampusHTTP
 import Foundation
 import InputRules
 import Storage
@@ -33,7 +32,7 @@ extension MyTimetableService {
     static let maximumYear = 6
 
     /// What the student takes, and which of their chosen lessons overlap.
-    func electives(of user: UserRecord) async throws -> ElectivesView {
+    func electives(of user: Account) async throws -> ElectivesView {
         let (programme, choices, catalogue) = try await database.read { db in
             let personal = PersonalStore(db)
             return (
@@ -57,7 +56,7 @@ extension MyTimetableService {
     }
 
     /// The timetable groups of the chosen groups that the timetable has.
-    func electiveGroups(of user: UserRecord) async throws -> [String] {
+    func electiveGroups(of user: Account) async throws -> [String] {
         try await database.read { db in
             let names = try await PersonalStore(db).electiveChoices(userID: user.id).filter { $0.group > 0 }.map {
                 Electives.groupName(subject: $0.subjectID, group: $0.group)
@@ -94,7 +93,7 @@ extension MyTimetableService {
 
     /// Sets the speciality (its name, or its code or the beginning of its name when that names one)
     /// and year: the normative subjects are derived again, the rest kept.
-    func setStudyProgramme(speciality: String, year: Int, of user: UserRecord) async throws -> ElectivesView {
+    func setStudyProgramme(speciality: String, year: Int, of user: Account) async throws -> ElectivesView {
         let catalogue = try await directory.subjects()
         var validator = Validator()
         let found = Electives.speciality(speciality, among: Set(catalogue.map(\.speciality)))
@@ -119,12 +118,12 @@ extension MyTimetableService {
     }
 
     /// Adds a subject (group 0: not chosen yet) or chooses its group.
-    func chooseElective(subjectID: Int, group: Int, of user: UserRecord) async throws -> ElectivesView {
+    func chooseElective(subjectID: Int, group: Int, of user: Account) async throws -> ElectivesView {
         guard let subject = try await directory.subjects().first(where: { $0.id == subjectID }) else {
-            throw Problem.notFound("There is no subject {id}.", ["id": String(subjectID)])
+            throw Refusal.notFound("There is no subject {id}.", ["id": String(subjectID)])
         }
         guard (0...subject.numberOfGroups).contains(group) else {
-            throw Problem.invalid(
+            throw Refusal.invalid(
                 FieldProblem(
                     field: "group", detail: "{name} has groups 1 to {count} (0: not chosen yet).",
                     ["name": subject.name, "count": String(subject.numberOfGroups)]))
@@ -132,20 +131,20 @@ extension MyTimetableService {
         try await database.write { db in
             let store = PersonalStore(db)
             guard let programme = try await store.studyProgramme(userID: user.id) else {
-                throw Problem.conflict("Choose your speciality and year first.")
+                throw Refusal.conflict("Choose your speciality and year first.")
             }
             let choices = try await store.electiveChoices(userID: user.id)
             let existing = choices.first { $0.subjectID == subjectID }
             guard let kind = Electives.kind(of: subject, speciality: programme.speciality, year: programme.year)
             else {
-                throw Problem.invalid(
+                throw Refusal.invalid(
                     FieldProblem(
                         field: "subjectId",
                         detail: "{name} is a normative subject of another year of your speciality; it cannot be taken.",
                         ["name": subject.name]))
             }
             guard existing != nil || choices.count < Electives.maximumChoices else {
-                throw Problem.conflict(
+                throw Refusal.conflict(
                     "You take {limit} subjects already; remove one first.", ["limit": String(Electives.maximumChoices)])
             }
             try await store.setElective(
@@ -157,15 +156,15 @@ extension MyTimetableService {
     }
 
     /// Stops taking a subject; normative ones stay (their group can be left unchosen).
-    func removeElective(subjectID: Int, of user: UserRecord) async throws {
+    func removeElective(subjectID: Int, of user: Account) async throws {
         try await database.write { db in
             let store = PersonalStore(db)
             guard
                 let choice = try await store.electiveChoices(userID: user.id).first(where: { $0.subjectID == subjectID }
                 )
-            else { throw Problem.notFound("You do not take subject {id}.", ["id": String(subjectID)]) }
+            else { throw Refusal.notFound("You do not take subject {id}.", ["id": String(subjectID)]) }
             guard !choice.isNormative else {
-                throw Problem.conflict(
+                throw Refusal.conflict(
                     "Normative subjects stay with your speciality and year; leave the group unchosen instead.")
             }
             _ = try await store.removeElective(subjectID: subjectID, userID: user.id)

@@ -1,5 +1,4 @@
 import Accounts
-import CampusHTTP
 import Foundation
 import InputRules
 import Localization
@@ -8,25 +7,25 @@ import Timetable
 
 /// Notes on lessons: each student's own. Another user's note is never found (404).
 extension MyTimetableService {
-    func notes(of user: UserRecord, lessonIDs: [Int64]? = nil) async throws -> [LessonNote] {
+    func notes(of user: Account, lessonIDs: [Int64]? = nil) async throws -> [LessonNote] {
         try await database.read { db in try await PersonalStore(db).notes(userID: user.id, lessonIDs: lessonIDs) }
     }
 
-    func note(_ id: Int64, of user: UserRecord) async throws -> LessonNote {
+    func note(_ id: Int64, of user: Account) async throws -> LessonNote {
         guard let note = try await database.read({ db in try await PersonalStore(db).note(id: id, userID: user.id) })
-        else { throw Problem.notFound("There is no note {id}.", ["id": String(id)]) }
+        else { throw Refusal.notFound("There is no note {id}.", ["id": String(id)]) }
         return note
     }
 
     /// A lesson by its id; 404 when the timetable has none.
     func lesson(_ id: Int64) async throws -> Lesson {
         guard let lesson = try await database.read({ db in try await TimetableStore(db).lessons(ids: [id]).first })
-        else { throw Problem.notFound("There is no lesson {id}.", ["id": String(id)]) }
+        else { throw Refusal.notFound("There is no lesson {id}.", ["id": String(id)]) }
         return lesson
     }
 
     /// Writes a note on a lesson, or on one date of it (a day the lesson takes place).
-    func addNote(lessonID: Int64, date: String?, text: String, for user: UserRecord) async throws -> LessonNote {
+    func addNote(lessonID: Int64, date: String?, text: String, for user: Account) async throws -> LessonNote {
         var validator = Validator()
         let text = validator.check { () throws(FieldProblem) in try Self.noteText(text) }
         let day = date.flatMap { text in
@@ -36,12 +35,12 @@ extension MyTimetableService {
         let lesson: Lesson
         do {
             lesson = try await self.lesson(lessonID)
-        } catch let problem as Problem where problem.status == .notFound {
-            throw Problem.invalid(
+        } catch let refusal as Refusal where refusal.reason == .notFound {
+            throw Refusal.invalid(
                 FieldProblem(field: "lessonId", detail: "There is no lesson {id}.", ["id": String(lessonID)]))
         }
         if let day, lesson.days(in: day...day, calendar: try await timetable.studyCalendar()).isEmpty {
-            throw Problem.invalid(
+            throw Refusal.invalid(
                 FieldProblem(
                     field: "date", detail: "{subject} does not take place on {date}.",
                     ["subject": lesson.subject, "date": day.iso]))
@@ -49,25 +48,25 @@ extension MyTimetableService {
         return try await database.write { db in
             let store = PersonalStore(db)
             guard try await store.noteCount(userID: user.id) < LessonNote.limit else {
-                throw Problem.conflict(
+                throw Refusal.conflict(
                     "You keep {limit} notes already; delete some first.", ["limit": String(LessonNote.limit)])
             }
             return try await store.addNote(userID: user.id, lessonID: lessonID, date: day, text: text ?? "", now: now())
         }
     }
 
-    func changeNote(_ id: Int64, text: String, for user: UserRecord) async throws -> LessonNote {
+    func changeNote(_ id: Int64, text: String, for user: Account) async throws -> LessonNote {
         let text = try Self.noteText(text)
         let changed = try await database.write { db in
             try await PersonalStore(db).changeNote(id: id, userID: user.id, text: text, now: now())
         }
-        guard changed else { throw Problem.notFound("There is no note {id}.", ["id": String(id)]) }
+        guard changed else { throw Refusal.notFound("There is no note {id}.", ["id": String(id)]) }
         return try await note(id, of: user)
     }
 
-    func deleteNote(_ id: Int64, for user: UserRecord) async throws {
+    func deleteNote(_ id: Int64, for user: Account) async throws {
         let deleted = try await database.write { db in try await PersonalStore(db).deleteNote(id: id, userID: user.id) }
-        guard deleted else { throw Problem.notFound("There is no note {id}.", ["id": String(id)]) }
+        guard deleted else { throw Refusal.notFound("There is no note {id}.", ["id": String(id)]) }
     }
 
     /// A note's text: trimmed, not empty, within ``LessonNote/maximumLength``, several lines.
@@ -95,7 +94,7 @@ extension MyTimetableService {
 
     /// Reads seed 004's notes (`{"odd_3_2": "text"}`: the second pair of Wednesdays in odd weeks)
     /// into notes on the lessons of my schedule in those slots, all in one transaction.
-    func importNotes(_ notes: [String: String], for user: UserRecord) async throws -> NoteImport {
+    func importNotes(_ notes: [String: String], for user: Account) async throws -> NoteImport {
         // Seed 004's app knew the student's group alone.
         let (group, filter) = try ownGroup(of: user)
         let lessons = try await timetable.lessons(of: [group], in: nil).filter { filter.admits($0) }
@@ -118,7 +117,7 @@ extension MyTimetableService {
         let imported = try await database.write { [planned] db in
             let store = PersonalStore(db)
             guard try await store.noteCount(userID: user.id) + planned.count <= LessonNote.limit else {
-                throw Problem.conflict(
+                throw Refusal.conflict(
                     "You keep {limit} notes already; delete some first.", ["limit": String(LessonNote.limit)])
             }
             var imported: [LessonNote] = []

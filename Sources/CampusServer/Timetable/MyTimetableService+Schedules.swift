@@ -1,5 +1,4 @@
 import Accounts
-import CampusHTTP
 import Foundation
 import InputRules
 import Storage
@@ -7,20 +6,20 @@ import Timetable
 
 /// Saved compound schedules: each student's own, with a calendar feed of their own.
 extension MyTimetableService {
-    func savedSchedules(of user: UserRecord) async throws -> [SavedSchedule] {
+    func savedSchedules(of user: Account) async throws -> [SavedSchedule] {
         try await database.read { db in try await PersonalStore(db).savedSchedules(userID: user.id) }
     }
 
-    func savedSchedule(_ id: Int64, of user: UserRecord) async throws -> SavedSchedule {
+    func savedSchedule(_ id: Int64, of user: Account) async throws -> SavedSchedule {
         guard
             let schedule = try await database.read({ db in
                 try await PersonalStore(db).savedSchedule(id: id, userID: user.id)
             })
-        else { throw Problem.notFound("There is no saved schedule {id}.", ["id": String(id)]) }
+        else { throw Refusal.notFound("There is no saved schedule {id}.", ["id": String(id)]) }
         return schedule
     }
 
-    func addSavedSchedule(name: String, members: [Favorite], inMySchedule: Bool = false, for user: UserRecord)
+    func addSavedSchedule(name: String, members: [Favorite], inMySchedule: Bool = false, for user: Account)
         async throws -> SavedSchedule
     {
         let (name, members) = try await checked(name: name, members: members)
@@ -28,7 +27,7 @@ extension MyTimetableService {
         return try await database.write { db in
             let store = PersonalStore(db)
             guard try await store.savedScheduleCount(userID: user.id) < SavedSchedule.limit else {
-                throw Problem.conflict(
+                throw Refusal.conflict(
                     "You keep {limit} saved schedules already; delete one first.",
                     ["limit": String(SavedSchedule.limit)])
             }
@@ -39,7 +38,7 @@ extension MyTimetableService {
     }
 
     func replaceSavedSchedule(
-        _ id: Int64, name: String, members: [Favorite], inMySchedule: Bool? = nil, for user: UserRecord
+        _ id: Int64, name: String, members: [Favorite], inMySchedule: Bool? = nil, for user: Account
     ) async throws -> SavedSchedule {
         let (name, members) = try await checked(name: name, members: members)
         let now = now()
@@ -47,24 +46,24 @@ extension MyTimetableService {
             try await PersonalStore(db).replaceSavedSchedule(
                 id: id, name: name, members: members, inMySchedule: inMySchedule, userID: user.id, now: now)
         }
-        guard replaced else { throw Problem.notFound("There is no saved schedule {id}.", ["id": String(id)]) }
+        guard replaced else { throw Refusal.notFound("There is no saved schedule {id}.", ["id": String(id)]) }
         return try await savedSchedule(id, of: user)
     }
 
     /// Keeps a saved schedule's lessons in the user's own schedule, or takes them out.
-    func setInMySchedule(_ included: Bool, _ id: Int64, for user: UserRecord) async throws -> SavedSchedule {
+    func setInMySchedule(_ included: Bool, _ id: Int64, for user: Account) async throws -> SavedSchedule {
         let changed = try await database.write { db in
             try await PersonalStore(db).setInMySchedule(included, id: id, userID: user.id, now: now())
         }
-        guard changed else { throw Problem.notFound("There is no saved schedule {id}.", ["id": String(id)]) }
+        guard changed else { throw Refusal.notFound("There is no saved schedule {id}.", ["id": String(id)]) }
         return try await savedSchedule(id, of: user)
     }
 
-    func deleteSavedSchedule(_ id: Int64, for user: UserRecord) async throws {
+    func deleteSavedSchedule(_ id: Int64, for user: Account) async throws {
         let deleted = try await database.write { db in
             try await PersonalStore(db).deleteSavedSchedule(id: id, userID: user.id)
         }
-        guard deleted else { throw Problem.notFound("There is no saved schedule {id}.", ["id": String(id)]) }
+        guard deleted else { throw Refusal.notFound("There is no saved schedule {id}.", ["id": String(id)]) }
     }
 
     /// A name of 1 to 100 characters, and 1 to 20 groups, teachers and rooms the timetable has.
@@ -89,8 +88,8 @@ extension MyTimetableService {
         for member in unique {
             do {
                 _ = try await self.name(of: member)
-            } catch let problem as Problem where problem.status == .notFound {
-                throw Problem.invalid(FieldProblem(field: member.kind.rawValue + "s", problem.phrase))
+            } catch let refusal as Refusal where refusal.reason == .notFound {
+                throw Refusal.invalid(FieldProblem(field: member.kind.rawValue + "s", refusal.phrase))
             }
         }
         return (name, unique)
@@ -105,7 +104,7 @@ extension MyTimetableService {
 
     /// What a calendar feed's token opens: a user's own schedule, or one they saved.
     struct FeedSource: Sendable {
-        var user: UserRecord
+        var user: Account
         var targets: [TimetableService.Target]
         var filter: ScheduleFilter
         /// The saved schedule's name; nil for the user's own schedule.
@@ -114,7 +113,7 @@ extension MyTimetableService {
     }
 
     func feedSource(token: String) async throws -> FeedSource {
-        let saved = try await database.read { db -> (SavedSchedule, UserRecord)? in
+        let saved = try await database.read { db -> (SavedSchedule, Account)? in
             guard token.utf8.count <= 100,
                 let (schedule, userID) = try await PersonalStore(db).savedSchedule(token: token),
                 let user = try await AccountStore(db).user(id: userID)

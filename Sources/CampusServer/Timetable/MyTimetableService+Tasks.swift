@@ -1,5 +1,4 @@
 import Accounts
-import CampusHTTP
 import Foundation
 import InputRules
 import Localization
@@ -26,23 +25,23 @@ extension MyTimetableService {
     }
 
     /// The user's tasks in the order a list shows (``StudyTask/precedes(_:_:)``).
-    func tasks(of user: UserRecord) async throws -> [StudyTask] {
+    func tasks(of user: Account) async throws -> [StudyTask] {
         try await database.read { db in try await PersonalStore(db).tasks(userID: user.id) }
             .sorted(by: StudyTask.precedes)
     }
 
-    func task(_ id: Int64, of user: UserRecord) async throws -> StudyTask {
+    func task(_ id: Int64, of user: Account) async throws -> StudyTask {
         guard let task = try await database.read({ db in try await PersonalStore(db).task(id: id, userID: user.id) })
-        else { throw Problem.notFound("There is no task {id}.", ["id": String(id)]) }
+        else { throw Refusal.notFound("There is no task {id}.", ["id": String(id)]) }
         return task
     }
 
-    func addTask(_ draft: TaskDraft, for user: UserRecord) async throws -> StudyTask {
+    func addTask(_ draft: TaskDraft, for user: Account) async throws -> StudyTask {
         let fields = try Self.fields(draft, timeZone: timetable.timeZone)
         let id = try await database.write { db in
             let store = PersonalStore(db)
             guard try await store.taskCount(userID: user.id) < StudyTask.limit else {
-                throw Problem.conflict(
+                throw Refusal.conflict(
                     "You keep {limit} tasks already; delete some first.", ["limit": String(StudyTask.limit)])
             }
             return try await store.addTask(userID: user.id, fields, now: now())
@@ -50,7 +49,7 @@ extension MyTimetableService {
         return try await task(id, of: user)
     }
 
-    func changeTask(_ id: Int64, _ change: TaskChange, for user: UserRecord) async throws -> StudyTask {
+    func changeTask(_ id: Int64, _ change: TaskChange, for user: Account) async throws -> StudyTask {
         let task = try await self.task(id, of: user)
         let fields = try Self.fields(
             TaskDraft(
@@ -60,13 +59,13 @@ extension MyTimetableService {
         let changed = try await database.write { db in
             try await PersonalStore(db).changeTask(id: id, userID: user.id, fields, now: now())
         }
-        guard changed else { throw Problem.notFound("There is no task {id}.", ["id": String(id)]) }
+        guard changed else { throw Refusal.notFound("There is no task {id}.", ["id": String(id)]) }
         return try await self.task(id, of: user)
     }
 
-    func deleteTask(_ id: Int64, for user: UserRecord) async throws {
+    func deleteTask(_ id: Int64, for user: Account) async throws {
         let deleted = try await database.write { db in try await PersonalStore(db).deleteTask(id: id, userID: user.id) }
-        guard deleted else { throw Problem.notFound("There is no task {id}.", ["id": String(id)]) }
+        guard deleted else { throw Refusal.notFound("There is no task {id}.", ["id": String(id)]) }
     }
 
     /// A draft's fields after the rules: a subject of one line, a text of several (may be empty),
@@ -98,25 +97,25 @@ extension MyTimetableService {
     // MARK: Images
 
     /// Adds a photo to a task after checking that its bytes are the image they claim to be.
-    func addImage(toTask taskID: Int64, contentType: String, data: [UInt8], for user: UserRecord) async throws
+    func addImage(toTask taskID: Int64, contentType: String, data: [UInt8], for user: Account) async throws
         -> StudyTask.Image
     {
-        guard data.count <= StudyTask.imageSize else { throw Problem.tooLarge(limit: StudyTask.imageSize) }
+        guard data.count <= StudyTask.imageSize else { throw Refusal.tooLarge(limit: StudyTask.imageSize) }
         let kind = try ImageKind.of(
             data, sentAs: contentType, field: "image", notAnImage: Phrase("The image must be a PNG, JPEG or WebP file.")
         )
         return try await database.write { db in
             let store = PersonalStore(db)
             guard let task = try await store.task(id: taskID, userID: user.id) else {
-                throw Problem.notFound("There is no task {id}.", ["id": String(taskID)])
+                throw Refusal.notFound("There is no task {id}.", ["id": String(taskID)])
             }
             guard task.images.count < StudyTask.imageLimit else {
-                throw Problem.conflict(
+                throw Refusal.conflict(
                     "A task holds at most {limit} images; delete one first.",
                     ["limit": String(StudyTask.imageLimit)])
             }
             guard try await store.imageBytes(userID: user.id) + data.count <= StudyTask.imageQuota else {
-                throw Problem.conflict(
+                throw Refusal.conflict(
                     "Your tasks' images take {limit} MiB already; delete some first.",
                     ["limit": String(StudyTask.imageQuota >> 20)])
             }
@@ -125,21 +124,21 @@ extension MyTimetableService {
         }
     }
 
-    func image(_ id: Int64, ofTask taskID: Int64, of user: UserRecord) async throws -> PersonalStore.TaskImageData {
+    func image(_ id: Int64, ofTask taskID: Int64, of user: Account) async throws -> PersonalStore.TaskImageData {
         guard
             let image = try await database.read({ db in
                 try await PersonalStore(db).image(id: id, taskID: taskID, userID: user.id)
             })
-        else { throw Problem.notFound("Task {task} has no image {id}.", ["task": String(taskID), "id": String(id)]) }
+        else { throw Refusal.notFound("Task {task} has no image {id}.", ["task": String(taskID), "id": String(id)]) }
         return image
     }
 
-    func deleteImage(_ id: Int64, ofTask taskID: Int64, for user: UserRecord) async throws {
+    func deleteImage(_ id: Int64, ofTask taskID: Int64, for user: Account) async throws {
         let deleted = try await database.write { db in
             try await PersonalStore(db).deleteImage(id: id, taskID: taskID, userID: user.id, now: now())
         }
         guard deleted else {
-            throw Problem.notFound("Task {task} has no image {id}.", ["task": String(taskID), "id": String(id)])
+            throw Refusal.notFound("Task {task} has no image {id}.", ["task": String(taskID), "id": String(id)])
         }
     }
 
@@ -147,7 +146,7 @@ extension MyTimetableService {
 
     /// The next lessons of a subject in the user's schedule (every subject when it is empty),
     /// whose starts a task's deadline may take.
-    func deadlineChoices(subject: String, limit: Int, for user: UserRecord) async throws -> [Occurrence] {
+    func deadlineChoices(subject: String, limit: Int, for user: Account) async throws -> [Occurrence] {
         let (targets, filter) = try await targets(of: user)
         let today = timetable.today()
         let range = today...today.adding(days: TimetableService.nextLessonHorizon)
@@ -159,14 +158,14 @@ extension MyTimetableService {
     }
 
     /// The subjects of the user's schedule, by name (empty without a group).
-    func subjects(of user: UserRecord) async throws -> [String] {
+    func subjects(of user: Account) async throws -> [String] {
         guard let (targets, filter) = try? await targets(of: user) else { return [] }
         let lessons = try await timetable.lessons(of: targets, in: nil).filter { filter.admits($0) }
         return Set(lessons.map(\.subject)).sorted { $0.localizedStandardCompare($1) == .orderedAscending }
     }
 
     /// The deadlines of the user's open tasks, for their calendar feed.
-    func deadlines(of user: UserRecord) async throws -> [ICalendar.Deadline] {
+    func deadlines(of user: Account) async throws -> [ICalendar.Deadline] {
         try await tasks(of: user).compactMap { task in
             guard !task.done, let deadline = task.deadline else { return nil }
             return ICalendar.Deadline(taskID: task.id, subject: task.subject, text: task.text, at: deadline)

@@ -1,5 +1,4 @@
 import Accounts
-import CampusHTTP
 import Foundation
 import InputRules
 import Storage
@@ -15,13 +14,13 @@ extension MyTimetableService {
     }
 
     /// The user's own answer, if they gave one.
-    func cardAnswer(teacher urlID: String, of user: UserRecord) async throws -> TeacherCardAnswer? {
+    func cardAnswer(teacher urlID: String, of user: Account) async throws -> TeacherCardAnswer? {
         try await database.read { db in try await TeacherCardStore(db).answer(teacher: urlID, userID: user.id) }
     }
 
     func answerCard(
         teacher urlID: String, description: String?, attendance: TeacherCard.Attendance?, automaticPass: Bool?,
-        for user: UserRecord
+        for user: Account
     ) async throws -> TeacherCardAnswer {
         let description = description.map { TextRules.trimmed($0) }
         let text = description?.isEmpty == false ? description : nil
@@ -30,10 +29,10 @@ extension MyTimetableService {
                 in: text, limit: TeacherCardAnswer.descriptionLength, multiline: true)
         {
             problem.values["field"] = "description"
-            throw Problem.invalid(FieldProblem(field: "description", problem))
+            throw Refusal.invalid(FieldProblem(field: "description", problem))
         }
         guard text != nil || attendance != nil || automaticPass != nil else {
-            throw Problem.invalid(
+            throw Refusal.invalid(
                 FieldProblem(
                     field: "description",
                     detail: "Say something of the teacher: a description, attendance or the automatic pass."))
@@ -47,23 +46,23 @@ extension MyTimetableService {
         }
     }
 
-    func removeCardAnswer(teacher urlID: String, for user: UserRecord) async throws {
+    func removeCardAnswer(teacher urlID: String, for user: Account) async throws {
         let removed = try await database.write { db in
             try await TeacherCardStore(db).deleteAnswer(teacher: urlID, userID: user.id)
         }
         guard removed else {
-            throw Problem.notFound("You have given no answer on the card of {id}.", ["id": urlID])
+            throw Refusal.notFound("You have given no answer on the card of {id}.", ["id": urlID])
         }
     }
 
     /// Hides or shows an answer's description: admins only.
-    func moderateCardAnswer(_ answerID: Int64, hidden: Bool, by user: UserRecord) async throws -> TeacherCardAnswer {
-        guard user.role == .admin else { throw Problem.forbidden("Only admins moderate teachers' cards.") }
+    func moderateCardAnswer(_ answerID: Int64, hidden: Bool, by user: Account) async throws -> TeacherCardAnswer {
+        guard user.role == .admin else { throw Refusal.notAllowed("Only admins moderate teachers' cards.") }
         guard
             let answer = try await database.write({ db in
                 try await TeacherCardStore(db).setHidden(hidden, answerID: answerID)
             })
-        else { throw Problem.notFound("There is no answer {id}.", ["id": String(answerID)]) }
+        else { throw Refusal.notFound("There is no answer {id}.", ["id": String(answerID)]) }
         return answer
     }
 }

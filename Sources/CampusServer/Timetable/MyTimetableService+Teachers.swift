@@ -1,3 +1,4 @@
+import Accounts
 import Foundation
 import Storage
 import Timetable
@@ -13,7 +14,7 @@ extension MyTimetableService {
     /// The teachers of the user's own schedule: their group's lessons for the whole group and for
     /// their subgroup, exams included, by name. 404 without a group, or when the timetable has no
     /// longer the group.
-    func teachers(of user: UserRecord) async throws -> [MyTeacher] {
+    func teachers(of user: Account) async throws -> [MyTeacher] {
         let (group, filter) = try ownGroup(of: user)
         let lessons = try await timetable.lessons(of: [group], in: nil).filter { filter.admits($0) }
         let taught = TaughtSubjects.of(lessons)

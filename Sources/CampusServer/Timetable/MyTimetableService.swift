@@ -1,5 +1,4 @@
 import Accounts
-import CampusHTTP
 import Foundation
 import InputRules
 import Storage
@@ -25,7 +24,7 @@ struct MyTimetableService: Sendable {
     /// The user's own schedule: their group, filtered to their subgroup, the saved schedules they
     /// keep in it (every subgroup of those) and the groups of their electives. 404 when there is
     /// none of these.
-    func targets(of user: UserRecord) async throws -> (targets: [TimetableService.Target], filter: ScheduleFilter) {
+    func targets(of user: Account) async throws -> (targets: [TimetableService.Target], filter: ScheduleFilter) {
         var targets: [TimetableService.Target] = []
         var filter = ScheduleFilter()
         if let (group, groupFilter) = try? ownGroup(of: user) {
@@ -40,15 +39,15 @@ struct MyTimetableService: Sendable {
             targets.append(.group(group))
         }
         guard !targets.isEmpty else {
-            throw Problem.notFound("You have no group yet: choose your group in your profile.")
+            throw Refusal.notFound("You have no group yet: choose your group in your profile.")
         }
         return (targets, filter)
     }
 
     /// The user's group alone, filtered to their subgroup. 404 without a group.
-    func ownGroup(of user: UserRecord) throws -> (target: TimetableService.Target, filter: ScheduleFilter) {
+    func ownGroup(of user: Account) throws -> (target: TimetableService.Target, filter: ScheduleFilter) {
         guard let group = user.group else {
-            throw Problem.notFound("You have no group yet: choose your group in your profile.")
+            throw Refusal.notFound("You have no group yet: choose your group in your profile.")
         }
         return (.group(group), ScheduleFilter(subgroup: user.subgroup == 0 ? nil : user.subgroup, subgroupOf: [group]))
     }
@@ -56,7 +55,7 @@ struct MyTimetableService: Sendable {
     // MARK: Favorites
 
     /// The user's favorites with their names (a directory read each): the first `limit` of them.
-    func favorites(of user: UserRecord, limit: Int = Favorite.limit) async throws -> [FavoriteView] {
+    func favorites(of user: Account, limit: Int = Favorite.limit) async throws -> [FavoriteView] {
         var views: [FavoriteView] = []
         for favorite in try await kept(by: user).prefix(limit) {
             views.append(FavoriteView(favorite: favorite, name: (try? await name(of: favorite)) ?? favorite.id))
@@ -65,30 +64,30 @@ struct MyTimetableService: Sendable {
     }
 
     /// The user's favorites without their names: one read, for a page's star.
-    func kept(by user: UserRecord) async throws -> [Favorite] {
+    func kept(by user: Account) async throws -> [Favorite] {
         try await database.read { db in try await PersonalStore(db).favorites(userID: user.id) }
     }
 
     /// Adds a favorite after finding it in the directory (404 when there is none such).
-    func addFavorite(_ favorite: Favorite, for user: UserRecord) async throws -> FavoriteView {
+    func addFavorite(_ favorite: Favorite, for user: Account) async throws -> FavoriteView {
         let name = try await name(of: favorite)
         let added = try await database.write { db in
             try await PersonalStore(db).addFavorite(favorite, userID: user.id, now: now())
         }
         guard added else {
-            throw Problem.conflict(
+            throw Refusal.conflict(
                 "You keep {limit} favorites already; remove one first.", ["limit": String(Favorite.limit)])
         }
         return FavoriteView(favorite: favorite, name: name)
     }
 
     /// Removes a favorite; 404 when the user does not have it.
-    func removeFavorite(_ favorite: Favorite, for user: UserRecord) async throws {
+    func removeFavorite(_ favorite: Favorite, for user: Account) async throws {
         let removed = try await database.write { db in
             try await PersonalStore(db).removeFavorite(favorite, userID: user.id)
         }
         guard removed else {
-            throw Problem.notFound("{id} is not among your favorites.", ["id": favorite.id])
+            throw Refusal.notFound("{id} is not among your favorites.", ["id": favorite.id])
         }
     }
 
@@ -101,13 +100,13 @@ struct MyTimetableService: Sendable {
             return try await directory.teacher(urlID: favorite.id).teacher.fullName
         case .room:
             guard let id = Int64(favorite.id) else {
-                throw Problem.notFound("There is no room {id}.", ["id": favorite.id])
+                throw Refusal.notFound("There is no room {id}.", ["id": favorite.id])
             }
             return try await directory.room(id: id).displayName
         case .department:
             guard let department = try await directory.departments().first(where: { $0.abbreviation == favorite.id })
             else {
-                throw Problem.notFound("There is no department {id}.", ["id": favorite.id])
+                throw Refusal.notFound("There is no department {id}.", ["id": favorite.id])
             }
             return department.name ?? department.abbreviation
         }
@@ -126,7 +125,7 @@ struct MyTimetableService: Sendable {
     // MARK: The calendar feed
 
     /// The user's feed, made on first use.
-    func calendarFeed(of user: UserRecord) async throws -> PersonalStore.CalendarFeed {
+    func calendarFeed(of user: Account) async throws -> PersonalStore.CalendarFeed {
         try await database.write { db in
             let store = PersonalStore(db)
             if let feed = try await store.calendarFeed(userID: user.id) { return feed }
@@ -138,11 +137,11 @@ struct MyTimetableService: Sendable {
 
     /// Changes the feed's reminders (nil: none) and, when asked, its address: the old one is
     /// then gone (404).
-    func changeCalendarFeed(of user: UserRecord, reminderMinutes: Int??, newAddress: Bool) async throws
+    func changeCalendarFeed(of user: Account, reminderMinutes: Int??, newAddress: Bool) async throws
         -> PersonalStore.CalendarFeed
     {
         if case .some(.some(let minutes)) = reminderMinutes, !ICalendar.reminderRange.contains(minutes) {
-            throw Problem.invalid(
+            throw Refusal.invalid(
                 FieldProblem(
                     field: "reminderMinutes", detail: "A reminder comes 0 to {maximum} minutes before a lesson.",
                     ["maximum": String(ICalendar.reminderRange.upperBound)]))
@@ -161,14 +160,14 @@ struct MyTimetableService: Sendable {
 
     /// The feed behind a token, with the user it belongs to; 404 for a token that is not (or no
     /// longer) one.
-    func calendarFeed(token: String) async throws -> (PersonalStore.CalendarFeed, UserRecord) {
-        let found = try await database.read { db -> (PersonalStore.CalendarFeed, UserRecord)? in
+    func calendarFeed(token: String) async throws -> (PersonalStore.CalendarFeed, Account) {
+        let found = try await database.read { db -> (PersonalStore.CalendarFeed, Account)? in
             guard token.utf8.count <= 100, let feed = try await PersonalStore(db).calendarFeed(token: token),
                 let user = try await AccountStore(db).user(id: feed.userID)
             else { return nil }
             return (feed, user)
         }
-        guard let found else { throw Problem.notFound("There is no calendar at this address; it may have changed.") }
+        guard let found else { throw Refusal.notFound("There is no calendar at this address; it may have changed.") }
         return found
     }
 }

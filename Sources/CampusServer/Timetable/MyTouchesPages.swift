@@ -47,7 +47,7 @@ struct MyTouchesPages: Sendable {
     }
 
     /// The user's colours over the institution's (the layout links this after its style sheet).
-    func styles(for user: UserRecord?) async throws -> Response {
+    func styles(for user: Account?) async throws -> Response {
         var css = ""
         if let user {
             let colours = try await mine.lessonColours(of: user)

@@ -63,8 +63,8 @@ struct RoomUsePages: Sendable {
                                 ?? t("free for the rest of the day"))
                     })
             }
-        } catch let problem as Problem {
-            page.error = t.detail(problem)
+        } catch let refusal as Refusal {
+            page.error = t.detail(refusal)
         }
         return .page(page)
     }
@@ -104,8 +104,8 @@ struct RoomUsePages: Sendable {
                     second: Self.side(conflict.second, types, ScheduleText(t: t)))
             }
             page.hasRows = !page.rows.isEmpty
-        } catch let problem as Problem where problem.status != .forbidden {
-            page.error = t.detail(problem)
+        } catch let refusal as Refusal where refusal.reason != .notAllowed {
+            page.error = t.detail(refusal)
         }
         return .page(page)
     }
@@ -178,8 +178,8 @@ struct RoomUsePages: Sendable {
             return .redirect(
                 SiteRoutes.buildings.path,
                 flash: request.t("Building {number} is saved.", ["number": String(building.number)]))
-        } catch let problem as Problem where problem.status == .unprocessableContent {
-            return .redirect(SiteRoutes.buildings.path, flash: request.t.detail(problem), kind: .error)
+        } catch let refusal as Refusal where refusal.reason == .invalid {
+            return .redirect(SiteRoutes.buildings.path, flash: request.t.detail(refusal), kind: .error)
         }
     }
 }

@@ -14,8 +14,15 @@ struct ScheduleFastPath: FastOperation {
     let services: Services
     /// Checks the query of an early answer (``EarlyScheduleAnswer``).
     let validator: RequestValidator
+    /// The answer cache, which keeps early answers as ``ResponseCacheMiddleware`` keeps the router's.
+    let cache: ResponseCache
+    /// Today's key in the answer cache.
+    let today: @Sendable () -> String
     /// The paths routed here, for ``EarlyScheduleAnswer``.
     let paths = KnownPaths<Known>()
+
+    /// A schedule whose path the router matched here before, made before the router.
+    var early: (any EarlyAnswer)? { EarlyScheduleAnswer(schedules: self) }
 
     /// What a path routed here names: whose schedule, the operation, and whether its answers are kept.
     struct Known: Sendable {
@@ -25,7 +32,7 @@ struct ScheduleFastPath: FastOperation {
     }
 
     /// The operations' `x-campus-fast-path`.
-    static let name = "schedule"
+    static let name = FastOperationName.schedule
     static let contentType = "application/json; charset=utf-8"
 
     func answer(_ request: Request, context: CampusRequestContext) async throws -> Response? {
@@ -68,4 +75,8 @@ extension TimetableService.Target {
     var isGroup: Bool {
         if case .group = self { true } else { false }
     }
+}
+
+extension FastOperationName {
+    static let schedule = FastOperationName("schedule")
 }

@@ -1,5 +1,6 @@
 import CampusHTTP
 import Foundation
+import InputRules
 import Localization
 import Storage
 import Timetable
@@ -48,8 +49,8 @@ public struct SchedulePrinter: Sendable {
         do {
             result = try await service.schedule(
                 of: [target], in: range, filter: ScheduleFilter(subgroup: subgroup == 0 ? nil : subgroup))
-        } catch let problem as Problem where problem.status == .notFound {
-            throw NotFound(description: t.detail(problem))
+        } catch let refusal as Refusal where refusal.reason == .notFound {
+            throw NotFound(description: t.detail(refusal))
         }
         var text = ""
         let words = ScheduleText(t: t)

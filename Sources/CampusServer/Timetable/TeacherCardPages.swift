@@ -43,7 +43,7 @@ struct TeacherCardPages: Sendable {
     /// The card section of a teacher's page.
     static func card(
         _ summary: TeacherCardSummary, imported: TeacherCard?, answer: TeacherCardAnswer?, teacher: String,
-        user: UserRecord?, _ t: Translator
+        user: Account?, _ t: Translator
     ) -> SchedulePage.Card {
         let attendance: String? =
             switch summary.majorityAttendance {

@@ -1,5 +1,4 @@
 import Accounts
-import CampusHTTP
 import Foundation
 import InputRules
 import Storage
@@ -28,7 +27,7 @@ struct TimetableDirectory: Sendable {
     /// Changes a lesson type's name, abbreviation and colour.
     func updateLessonType(id: String, name: String, abbreviation: String, colour: String) async throws -> LessonType {
         guard var type = try await lessonTypes().first(where: { $0.id == id }) else {
-            throw Problem.notFound("There is no lesson type {id}.", ["id": id])
+            throw Refusal.notFound("There is no lesson type {id}.", ["id": id])
         }
         type.name = name
         type.abbreviation = abbreviation
@@ -76,7 +75,7 @@ struct TimetableDirectory: Sendable {
             }
             return GroupDetail(group: group, speciality: speciality, faculty: faculty, flow: flow)
         }
-        guard let found else { throw Problem.notFound("There is no group {name}.", ["name": name]) }
+        guard let found else { throw Refusal.notFound("There is no group {name}.", ["name": name]) }
         return found
     }
 
@@ -116,7 +115,7 @@ struct TimetableDirectory: Sendable {
             guard let teacher = try await store.teacher(urlID: urlID) else { return nil }
             return (teacher, try await store.teacherCard(teacherID: teacher.id))
         }
-        guard let found else { throw Problem.notFound("There is no teacher {id}.", ["id": urlID]) }
+        guard let found else { throw Refusal.notFound("There is no teacher {id}.", ["id": urlID]) }
         return found
     }
 
@@ -130,7 +129,7 @@ struct TimetableDirectory: Sendable {
     /// A room; 404 when there is none with that id.
     func room(id: Int64) async throws -> Room {
         guard let room = try await read({ try await $0.room(id: id) }) else {
-            throw Problem.notFound("There is no room {id}.", ["id": String(id)])
+            throw Refusal.notFound("There is no room {id}.", ["id": String(id)])
         }
         return room
     }
@@ -142,18 +141,18 @@ struct TimetableDirectory: Sendable {
 
     /// Sets a building's name and place (both coordinates, or neither to clear it); only admins
     /// may.
-    func setBuilding(number: Int, name: String?, latitude: Double?, longitude: Double?, by actor: UserRecord)
+    func setBuilding(number: Int, name: String?, latitude: Double?, longitude: Double?, by actor: Account)
         async throws -> Building
     {
-        guard actor.role == .admin else { throw Problem.forbidden("Only admins describe buildings.") }
+        guard actor.role == .admin else { throw Refusal.notAllowed("Only admins describe buildings.") }
         var point: MapPoint?
         if latitude != nil || longitude != nil {
             guard let latitude, let longitude else {
-                throw Problem.invalid(
+                throw Refusal.invalid(
                     FieldProblem(field: "longitude", detail: "Give both latitude and longitude, or neither."))
             }
             guard let valid = MapPoint(latitude: latitude, longitude: longitude) else {
-                throw Problem.invalid(
+                throw Refusal.invalid(
                     FieldProblem(
                         field: "latitude", detail: "The latitude must be −90 to 90 and the longitude −180 to 180."))
             }

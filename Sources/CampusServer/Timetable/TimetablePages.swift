@@ -1,3 +1,4 @@
+import Accounts
 import CampusHTTP
 import Foundation
 import HTTPTypes
@@ -65,7 +66,7 @@ struct TimetablePages: Sendable {
     /// The visitor's own schedule: their group (their subgroup of it) and the saved schedules
     /// they keep in it.
     func mySchedule(
-        _ request: PageRequest, user: UserRecord, targets: [TimetableService.Target], filter: ScheduleFilter
+        _ request: PageRequest, user: Account, targets: [TimetableService.Target], filter: ScheduleFilter
     ) async throws -> SchedulePage {
         let t = request.t
         var parts: [String] = []

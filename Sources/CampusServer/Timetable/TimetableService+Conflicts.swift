@@ -1,5 +1,4 @@
 import Accounts
-import CampusHTTP
 import Foundation
 import InputRules
 import Storage
@@ -20,13 +19,13 @@ extension TimetableService {
     /// The conflicts from `from` to `to` (this week by default; at most ``maximumDays``), of the
     /// kinds asked for (all when none), the first `limit` of them; only admins (the timetable
     /// office) may read it.
-    func conflicts(from: String?, to: String?, kinds: Set<Conflict.Kind>, limit: Int?, by actor: UserRecord)
+    func conflicts(from: String?, to: String?, kinds: Set<Conflict.Kind>, limit: Int?, by actor: Account)
         async throws -> ConflictReport
     {
-        guard actor.role == .admin else { throw Problem.forbidden("Only admins see the timetable's conflicts.") }
+        guard actor.role == .admin else { throw Refusal.notAllowed("Only admins see the timetable's conflicts.") }
         let range = try range(from: from, to: to)
         if let limit, !(1...Self.maximumConflicts).contains(limit) {
-            throw Problem.invalid(
+            throw Refusal.invalid(
                 FieldProblem(
                     field: "limit", detail: "must be 1 to {maximum}.", ["maximum": String(Self.maximumConflicts)]))
         }

@@ -1,4 +1,3 @@
-import CampusHTTP
 import Foundation
 import InputRules
 import Storage
@@ -62,7 +61,7 @@ extension TimetableService {
                     field: "capacity", detail: "must be 1 to {maximum}.", ["maximum": String(Self.maximumCapacity)]))
         }
         try validator.finish()
-        guard let start, let end else { throw Problem.badRequest("Give a time or a pair.") }
+        guard let start, let end else { throw Refusal.malformed("Give a time or a pair.") }
         let day = asked ?? local.date
         let calendar = try await studyCalendar()
         let (rooms, lessons) = try await database.read { db in

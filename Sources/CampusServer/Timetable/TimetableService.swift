@@ -1,5 +1,4 @@
 import Accounts
-import CampusHTTP
 import Foundation
 import InputRules
 import NIOConcurrencyHelpers
@@ -128,12 +127,12 @@ struct TimetableService: Sendable {
         let start = first ?? (last.map { $0.monday } ?? today().monday)
         let end = last ?? start.adding(days: 6 - (start.weekday.rawValue - 1))
         guard start <= end else {
-            throw Problem.invalid(
+            throw Refusal.invalid(
                 FieldProblem(
                     field: "to", detail: "to ({to}) is before from ({from}).", ["to": end.iso, "from": start.iso]))
         }
         guard start.days(until: end) < Self.maximumDays else {
-            throw Problem.invalid(
+            throw Refusal.invalid(
                 FieldProblem(
                     field: "to", detail: "A schedule covers at most {maximum} days; ask for a shorter range.",
                     ["maximum": String(Self.maximumDays)])
@@ -185,17 +184,17 @@ struct TimetableService: Sendable {
                 switch target {
                 case .group(let name):
                     guard try await timetable.group(named: name) != nil else {
-                        throw Problem.notFound("There is no group {name}.", ["name": name])
+                        throw Refusal.notFound("There is no group {name}.", ["name": name])
                     }
                     groups.append(name)
                 case .teacher(let urlID):
                     guard let teacher = try await timetable.teacher(urlID: urlID) else {
-                        throw Problem.notFound("There is no teacher {id}.", ["id": urlID])
+                        throw Refusal.notFound("There is no teacher {id}.", ["id": urlID])
                     }
                     teachers.append(teacher.id)
                 case .room(let id):
                     guard try await timetable.room(id: id) != nil else {
-                        throw Problem.notFound("There is no room {id}.", ["id": String(id)])
+                        throw Refusal.notFound("There is no room {id}.", ["id": String(id)])
                     }
                     rooms.append(id)
                 }

@@ -118,7 +118,7 @@ struct APIDocumentation: Sendable {
                 result["\(method.uppercased()) \(path)"] = RouteProperties(
                     kind: .api, bodyLimit: operation["x-campus-body-limit"] as? Int ?? RouteProperties.defaultBodyLimit,
                     cached: operation["x-campus-cache"] as? String == "timetable",
-                    fastPath: operation["x-campus-fast-path"] as? String)
+                    fastPath: (operation["x-campus-fast-path"] as? String).map(FastOperationName.init(rawValue:)))
             }
         }
         return result

@@ -52,7 +52,7 @@ struct LayoutUser: Sendable {
     /// nil without an avatar (the initials show instead).
     var avatarUrl: String?
 
-    init(_ user: UserRecord) {
+    init(_ user: Account) {
         id = user.id
         firstName = user.firstName
         lastName = user.lastName

@@ -1,3 +1,4 @@
+import Accounts
 import CampusHTTP
 import Crypto
 import Foundation
@@ -46,7 +47,7 @@ struct OfflinePages: Sendable {
 
     /// A student's own timetable (this week and the next two, the exams, this week's notes), their
     /// open tasks and their favorites' schedules (this week and the next); nothing for a visitor.
-    func kept(for user: UserRecord?) async throws -> Response {
+    func kept(for user: Account?) async throws -> Response {
         var kept = Kept()
         if let user {
             let mine = services.myTimetable

@@ -23,7 +23,7 @@ struct PageRenderer: Sendable {
 
     /// The language for a request: the user's choice, else the language cookie, else the
     /// browser's `Accept-Language`, else the institution's.
-    func translator(_ request: Request, user: UserRecord? = nil) -> Translator {
+    func translator(_ request: Request, user: Account? = nil) -> Translator {
         let cookie = request.cookies[Self.languageCookie]?.value
         return languages.choose(
             choice: user?.language ?? cookie.flatMap { $0.utf8.count <= 16 ? $0 : nil },
@@ -33,11 +33,8 @@ struct PageRenderer: Sendable {
     // MARK: Visitors
 
     func visitor(_ request: Request) async throws -> Visitor {
-        var account: Authenticated?
         let sessionCookie = request.cookies[CookieName.session]?.value
-        if let sessionCookie {
-            account = try await services.accounts.authenticate(token: sessionCookie)
-        }
+        let account = try await Authenticator(services).pageAccount(sessionCookie: sessionCookie)
         let existing = request.cookies[CookieName.csrf]?.value
         let csrfCookie = existing.flatMap { $0.count >= 32 && $0.count <= 64 ? $0 : nil } ?? Token.make()
         var flash: Flash?
@@ -53,13 +50,14 @@ struct PageRenderer: Sendable {
     }
 
     func csrfToken(for visitor: Visitor) -> String {
-        services.csrf.token(csrfCookie: visitor.csrfCookie, sessionCookie: visitor.sessionCookie)
+        Authenticator(services).csrfToken(csrfCookie: visitor.csrfCookie, sessionCookie: visitor.sessionCookie)
     }
 
     /// Whether a form carries this browser's CSRF token (``PageRouter`` asks, for every form).
     func isValidCSRF(_ token: String?, visitor: Visitor) -> Bool {
         !visitor.isNewCSRFCookie
-            && services.csrf.isValid(token, csrfCookie: visitor.csrfCookie, sessionCookie: visitor.sessionCookie)
+            && Authenticator(services).isValidCSRF(
+                token, csrfCookie: visitor.csrfCookie, sessionCookie: visitor.sessionCookie)
     }
 
     // MARK: Answers

@@ -27,6 +27,15 @@ extension Translator {
         return self(problem.phrase)
     }
 
+    /// A service's refusal in this language: its words, or, for fields that broke their rules,
+    /// each field's, one after another.
+    func detail(_ refusal: Refusal) -> String {
+        guard refusal.reason == .invalid, !refusal.fields.isEmpty, refusal.kind == nil else {
+            return self(refusal.phrase)
+        }
+        return refusal.fields.map { detail($0) }.joined(separator: " ")
+    }
+
     /// A field's detail in this language, if the catalogue has its message.
     func detail(_ problem: FieldProblem) -> String { self(problem.phrase) }
 

@@ -18,7 +18,7 @@ struct Visitor: Sendable {
     /// The language the page is in: the user's choice, else the browser's, else the institution's.
     var translator: Translator
 
-    var user: UserRecord? { account?.user }
+    var user: Account? { account?.user }
 }
 
 /// A one-time message for the next page, carried in a cookie across a redirect.
