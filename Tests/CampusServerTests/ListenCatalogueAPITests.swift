@@ -275,7 +275,7 @@ extension ListenServerSuites {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             defer { try? FileManager.default.removeItem(at: root) }
             let now = Date()
-            let old = now.addingTimeInterval(-ListenService.stagingLifetime - 60)
+            let old = now.addingTimeInterval(-LibraryService.stagingLifetime - 60)
             for (name, modified) in [
                 (".left-by-a-crash.part", old), (".arriving-now.part", now), ("Old lecture.mp3", old),
                 ("not-hidden.part", old),
@@ -284,7 +284,7 @@ extension ListenServerSuites {
                 #expect(FileManager.default.createFile(atPath: file.path, contents: Data("x".utf8)))
                 try FileManager.default.setAttributes([.modificationDate: modified], ofItemAtPath: file.path)
             }
-            ListenService.sweepStagingFiles(in: root, now: now)
+            LibraryService.sweepStagingFiles(in: root, now: now)
             #expect(
                 try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
                     == [".arriving-now.part", "Old lecture.mp3", "not-hidden.part"])
@@ -322,7 +322,7 @@ extension ListenServerSuites {
             let staging = folder.appendingPathComponent(".left-by-the-kill.part")
             #expect(FileManager.default.createFile(atPath: staging.path, contents: Data("half".utf8)))
             try FileManager.default.setAttributes(
-                [.modificationDate: Date().addingTimeInterval(-ListenService.stagingLifetime - 60)],
+                [.modificationDate: Date().addingTimeInterval(-LibraryService.stagingLifetime - 60)],
                 ofItemAtPath: staging.path)
             try await TestServer.run(location: location, configure: { $0.dataDirectory = data.path }) { server in
                 var title: String?

@@ -56,7 +56,7 @@ import Timetable
                 "PUT /api/v1/stations/{mount}/image": BodyLimits.stationImage,
                 "POST /api/v1/library/images": BodyLimits.libraryImage,
                 "POST /api/v1/competitions/{competitionId}/participants/{userId}/gpx": BodyLimits.gpx,
-                "POST /api/v1/library/uploads": ListenService.uploadLimit,
+                "POST /api/v1/library/uploads": LibraryService.uploadLimit,
                 "POST /api/v1/me/tasks/{taskId}/images": StudyTask.imageSize,
             ])
     }

@@ -3,6 +3,7 @@ import CampusAPI
 import CampusHTTP
 import Foundation
 import InputRules
+import Localization
 import OpenAPIRuntime
 import Storage
 
@@ -21,4 +22,9 @@ struct APIHandler: APIProtocol {
     func keptUser() -> Authenticated? { authenticator.keptUser() }
 
     func requireAdmin() async throws -> Authenticated { try await authenticator.requireAdmin() }
+
+    /// The words for `user`: their language, else the request's `Accept-Language`.
+    func translator(for user: Account) -> Translator {
+        services.languages.choose(choice: user.language, acceptLanguage: RequestScope.current?.acceptLanguage)
+    }
 }

@@ -7,8 +7,7 @@ import Storage
 
 /// Admins manage accounts: search them and change their roles.
 struct AdminPages: Sendable {
-    let services: Services
-    var accounts: AccountService { services.accounts }
+    let accounts: AccountService
 
     static let pageSize = 50
 
@@ -52,7 +51,7 @@ struct AdminPages: Sendable {
     {
         let userID = try request.id("userId")
         guard let role = form.role.flatMap(Role.init(rawValue:)) else {
-            throw Problem.invalid(FieldProblem(field: "role", detail: "Choose user, organizer or admin."))
+            throw Refusal.invalid(FieldProblem(field: "role", detail: "Choose user, organizer or admin."))
         }
         do {
             let user = try await accounts.setRole(of: userID, to: role, by: account.user)

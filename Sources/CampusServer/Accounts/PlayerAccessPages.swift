@@ -8,8 +8,9 @@ import Storage
 /// the Subsonic API in (issue 17), made, listed and revoked by their owner. A new secret is shown
 /// once, on the page that answers its creation.
 struct PlayerAccessPages: Sendable {
-    let services: Services
-    var credentials: AppCredentialService { services.appCredentials }
+    let appCredentials: AppCredentialService
+    let configuration: ServerConfiguration
+    var credentials: AppCredentialService { appCredentials }
 
     func register(on pages: PageRouter) {
         pages.signedInPage(SiteRoutes.profilePlayers) { request, account in
@@ -18,7 +19,7 @@ struct PlayerAccessPages: Sendable {
         pages.form(SiteRoutes.profilePlayers, CreateForm.self, create)
         pages.form(SiteRoutes.profilePlayerRevoke, KindForm.self) { request, account, form in
             guard let id = request.context.parameters.get("credentialId", as: Int64.self) else {
-                throw Problem.notFound("There is nothing at {path}.", ["path": request.request.uri.path])
+                throw Refusal.notFound("There is nothing at {path}.", ["path": request.request.uri.path])
             }
             try await credentials.revoke(try Self.kind(form.kind), id: id, for: account.user)
             return .redirect(
@@ -39,14 +40,14 @@ struct PlayerAccessPages: Sendable {
 
     static func kind(_ text: String?) throws -> AppCredential.Kind {
         guard let kind = text.flatMap(AppCredential.Kind.init(rawValue:)) else {
-            throw Problem.invalid(FieldProblem(field: "kind", detail: "Choose an app password or an API key."))
+            throw Refusal.invalid(FieldProblem(field: "kind", detail: "Choose an app password or an API key."))
         }
         return kind
     }
 
     func page(_ request: PageRequest, _ user: Account) async throws -> PlayerAccessPage {
         PlayerAccessPage(
-            serverURL: services.configuration.resolvedBaseURL, username: user.email,
+            serverURL: configuration.resolvedBaseURL, username: user.email,
             appPasswords: try await credentials.list(.appPassword, for: user).map(PlayerAccessPage.Row.init),
             apiKeys: try await credentials.list(.apiKey, for: user).map(PlayerAccessPage.Row.init))
     }

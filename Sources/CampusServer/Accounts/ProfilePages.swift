@@ -6,8 +6,7 @@ import Storage
 
 /// The signed-in user's own account: profile, password, avatar, deleting it.
 struct ProfilePages: Sendable {
-    let services: Services
-    var accounts: AccountService { services.accounts }
+    let accounts: AccountService
 
     func register(on pages: PageRouter) {
         pages.signedInPage(SiteRoutes.profile) { request, account in .page(ProfilePage(account.user, request.t)) }

@@ -8,8 +8,9 @@ import Storage
 
 /// Logging in and out, registering, and resetting a forgotten password.
 struct SignInPages: Sendable {
-    let services: Services
-    var accounts: AccountService { services.accounts }
+    let accounts: AccountService
+    let configuration: ServerConfiguration
+    let languages: Languages
 
     func register(on pages: PageRouter) {
         pages.page(SiteRoutes.login, loginPage)
@@ -51,7 +52,7 @@ struct SignInPages: Sendable {
     }
 
     private func demoAccountList(_ t: Translator) -> [LoginPage.DemoAccount] {
-        guard services.configuration.demo else { return [] }
+        guard configuration.demo else { return [] }
         return Demo.accounts.map { .init(email: $0.email, password: $0.password, role: $0.role.name(t)) }
     }
 
@@ -63,7 +64,7 @@ struct SignInPages: Sendable {
                 email: email, password: form.password ?? "", kind: .web,
                 address: RequestScope.current?.address ?? "unknown", userAgent: request.request.headers[.userAgent])
             // The pages from now on speak the user's own language, and so does the greeting.
-            let t = services.languages.translator(result.user.language) ?? request.t
+            let t = languages.translator(result.user.language) ?? request.t
             return .redirect(
                 next, flash: t("Welcome, {name}!", ["name": result.user.firstName]),
                 session: .signIn(token: result.token))

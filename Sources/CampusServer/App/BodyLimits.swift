@@ -23,6 +23,6 @@ enum BodyLimits {
     static let gpxForm = gpx + (64 << 10)
     /// A multipart form carrying a task's photo (``StudyTask/imageSize``).
     static let taskImageForm = StudyTask.imageSize + (64 << 10)
-    /// A multipart form carrying a media file for the library (``ListenService/uploadLimit``).
-    static let mediaUploadForm = ListenService.uploadLimit + (64 << 10)
+    /// A multipart form carrying a media file for the library (``LibraryService/uploadLimit``).
+    static let mediaUploadForm = LibraryService.uploadLimit + (64 << 10)
 }

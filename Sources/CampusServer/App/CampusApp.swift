@@ -64,7 +64,7 @@ public enum CampusApp {
                 services.sessions,
                 services.leaderboards,
                 services.liveRadio,
-                UploadRecoveryService(listen: services.listen),
+                UploadRecoveryService(library: services.library),
                 HousekeepingService(
                     outbox: services.outbox, accounts: services.accounts,
                     interval: configuration.housekeepingInterval, logger: logger),
@@ -125,7 +125,9 @@ public enum CampusApp {
         let resources = try Resources.locate()
         let templates = try LocalizedTemplates(
             directory: resources.templates, scripts: resources.staticFiles, languages: services.languages)
-        let renderer = PageRenderer(services: services, templates: templates)
+        let renderer = PageRenderer(
+            configuration: services.configuration, authenticator: Authenticator(services), accounts: services.accounts,
+            institution: { try await services.institution() }, now: services.now, templates: templates)
         let routes = RouteTable()
         let timetable = services.timetable
 
@@ -149,11 +151,16 @@ public enum CampusApp {
         router.add(middleware: scopes)
         router.add(middleware: RequestValidationMiddleware(validator: documentation.validator))
         // The fast operations (`x-campus-fast-path`), asked by name by one middleware.
-        let media = MediaStreamFastPath(services: services, scopes: scopes)
+        let authenticator = Authenticator(services)
+        let media = MediaStreamFastPath(
+            database: services.database, links: services.links, transcodes: services.transcodes,
+            allowPrivateAddresses: services.configuration.outbound.allowPrivateAddresses, authenticator: authenticator,
+            logger: services.logger, scopes: scopes)
         let fastPaths = try FastPaths([
-            RankingPageFastPath(services: services), RecordsFastPath(services: services),
+            RankingPageFastPath(compete: services.compete, authenticator: authenticator),
+            RecordsFastPath(compete: services.compete, authenticator: authenticator),
             ScheduleFastPath(
-                services: services, validator: documentation.validator, cache: services.responseCache,
+                timetable: services.timetable, validator: documentation.validator, cache: services.responseCache,
                 today: { timetable.todayKey() }),
             media,
         ])
@@ -166,33 +173,11 @@ public enum CampusApp {
                 dateTranscoder: RFC3339DateTranscoder(timeZone: services.configuration.timeZone),
                 jsonEncodingOptions: [.sortedKeys]))
         let pageRouter = PageRouter(router: router, routes: routes, renderer: renderer)
-        SitePages(services: services, documentation: documentation).register(on: pageRouter)
-        OfflinePages(services: services).register(on: pageRouter)
-        SignInPages(services: services).register(on: pageRouter)
-        ProfilePages(services: services).register(on: pageRouter)
-        PlayerAccessPages(services: services).register(on: pageRouter)
-        AdminPages(services: services).register(on: pageRouter)
-        TimetablePages(services: services).register(on: pageRouter)
-        RoomUsePages(services: services).register(on: pageRouter)
-        ElectivesPages(services: services).register(on: pageRouter)
-        MyTimetablePages(services: services).register(on: pageRouter)
-        MyTeachersPages(services: services).register(on: pageRouter)
-        MyNotesPages(services: services).register(on: pageRouter)
-        MyTasksPages(services: services).register(on: pageRouter)
-        MyTouchesPages(services: services).register(on: pageRouter)
-        MySchedulesPages(services: services).register(on: pageRouter)
-        TeacherCardPages(services: services).register(on: pageRouter)
-        CompetePages(services: services).register(on: pageRouter)
-        CompetitionFormPages(services: services).register(on: pageRouter)
-        ListenPages(services: services).register(on: pageRouter)
-        PlaylistPages(services: services).register(on: pageRouter)
-        LibraryPages(services: services).register(on: pageRouter)
-        ReactionPages(services: services).register(on: pageRouter)
-        ListenSettingsPages(services: services).register(on: pageRouter)
-        PicksPages(services: services).register(on: pageRouter)
-        ReportPages(services: services).register(on: pageRouter)
-        RadioPages(services: services).register(on: pageRouter)
-        RadioRoutes(services: services).register(on: router, routes: routes)
+        registerPages(services: services, documentation: documentation, on: pageRouter)
+        RadioRoutes(
+            liveRadio: services.liveRadio, logger: services.logger, radio: services.radio, stations: services.stations,
+            authenticator: Authenticator(services)
+        ).register(on: router, routes: routes)
         try SubsonicRoutes(services: services, media: media).register(on: router, routes: routes)
         // Static files: the route is `/static/**`; FileMiddleware answers it from the bundle.
         // StaticFileCacheMiddleware says how long each may be kept (linked with its digest: a year).

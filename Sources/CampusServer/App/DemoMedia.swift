@@ -69,7 +69,7 @@ public enum DemoMedia {
     /// programme to play.
     static func station(services: Services, logger: Logger) async throws -> Station? {
         if let station = try? await services.stations.station(mount: mount) { return station }
-        let programmes = try await services.listen.parents(kind: .programme, limit: 50)
+        let programmes = try await services.catalogue.parents(kind: .programme, limit: 50)
         guard let programme = programmes.first(where: { $0.title == programmeTitle }) ?? programmes.first else {
             logger.notice("the demo's library has no radio programme: the demo has no radio station")
             return nil

@@ -24,7 +24,12 @@ final class Services: Sendable {
     let myTimetable: MyTimetableService
     let leaderboards: Leaderboards
     let compete: CompeteService
-    let listen: ListenService
+    let catalogue: CatalogueService
+    let library: LibraryService
+    let player: PlayerService
+    let playlists: PlaylistService
+    let feed: FeedService
+    let reports: ReportService
     let stations: StationService
     let radio: RadioHub
     let liveRadio: LiveRadio
@@ -78,9 +83,17 @@ final class Services: Sendable {
         self.compete = CompeteService(
             database: database, leaderboards: leaderboards,
             seriesRecords: SeriesRecords(database: database, leaderboards: leaderboards), now: now, logger: logger)
-        self.listen = ListenService(
+        let catalogue = CatalogueService(
             database: database, dataDirectory: configuration.dataDirectory, links: LinkSigner(secret: secret),
             outbound: configuration.outbound, now: now, logger: logger)
+        self.catalogue = catalogue
+        self.library = LibraryService(
+            database: database, dataDirectory: configuration.dataDirectory, outbound: configuration.outbound,
+            catalogue: catalogue, now: now, logger: logger)
+        self.player = PlayerService(database: database, catalogue: catalogue, now: now)
+        self.playlists = PlaylistService(database: database, catalogue: catalogue, now: now)
+        self.feed = FeedService(database: database, catalogue: catalogue, now: now)
+        self.reports = ReportService(database: database, catalogue: catalogue, now: now)
         let radio = RadioHub()
         self.radio = radio
         self.liveRadio = LiveRadio(

@@ -12,8 +12,9 @@ import Timetable
 /// action is a form post checked by ``CompeteService``, as the API is; creating, reusing and
 /// editing are ``CompetitionFormPages``.
 struct CompetePages: Sendable {
-    let services: Services
-    var compete: CompeteService { services.compete }
+    let compete: CompeteService
+    let configuration: ServerConfiguration
+    let leaderboards: Leaderboards
 
     func register(on pages: PageRouter) {
         pages.signedInPage(SiteRoutes.compete, home)
@@ -136,7 +137,7 @@ struct CompetePages: Sendable {
     @Sendable func stats(_ request: PageRequest, _ account: Authenticated) async throws -> PageAnswer {
         let stats = try await compete.statistics(of: account.user)
         let text = CompeteText(t: request.t)
-        let chart = ResultsChart(text: text, timeZone: services.configuration.timeZone)
+        let chart = ResultsChart(text: text, timeZone: configuration.timeZone)
         return .page(
             CompeteStatsPage(
                 kilometres: text.decimal(stats.totalKilometres, places: 2),
@@ -159,7 +160,7 @@ struct CompetePages: Sendable {
 
     /// A date and time for reading, in the institution's time zone.
     private func dateText(_ date: Date?) -> String? {
-        DateTimeField.value(date, in: services.configuration.timeZone)?
+        DateTimeField.value(date, in: configuration.timeZone)?
             .replacingOccurrences(of: "T", with: " ")
     }
 
@@ -167,7 +168,7 @@ struct CompetePages: Sendable {
         let id = try request.id()
         let visible = try await compete.visible(id, to: account.user)
         let competition = visible.competition
-        guard let snapshot = try await services.leaderboards.snapshot(id) else { throw CompeteService.notFound(id) }
+        guard let snapshot = try await leaderboards.snapshot(id) else { throw CompeteService.notFound(id) }
         let records = try await compete.records(of: competition)
         let shown = 500
         let me = account.user.id
@@ -261,12 +262,12 @@ struct CompetePages: Sendable {
             if !text.isEmpty {
                 guard let parsed = ResultText.parse(text, metric: competition.metric) else {
                     if competition.metric == .time {
-                        throw Problem.invalid(
+                        throw Refusal.invalid(
                             FieldProblem(
                                 field: "value", detail: "“{text}” is not a time: write h:mm:ss, m:ss or seconds.",
                                 ["text": text]))
                     }
-                    throw Problem.invalid(
+                    throw Refusal.invalid(
                         FieldProblem(field: "value", detail: "“{text}” is not a number.", ["text": text]))
                 }
                 value = parsed
@@ -287,7 +288,7 @@ struct CompetePages: Sendable {
         let participant = try request.id("userId")
         return try await refusalShown(request) { id in
             guard let data = form.gpx, !data.isEmpty else {
-                throw Problem.invalid(FieldProblem(field: "gpx", detail: "Choose a GPX file first."))
+                throw Refusal.invalid(FieldProblem(field: "gpx", detail: "Choose a GPX file first."))
             }
             let entry = try await compete.uploadTrack(id, participant: participant, gpx: data, by: account.user)
             let competition = try await compete.visible(id, to: account.user).competition

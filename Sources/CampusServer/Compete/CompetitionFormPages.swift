@@ -10,9 +10,9 @@ import Timetable
 /// Creating a competition, reusing one from the library (seed 002: the new run starts pre-filled,
 /// without participants) and editing one.
 struct CompetitionFormPages: Sendable {
-    let services: Services
-    var compete: CompeteService { services.compete }
-    var zone: TimeZone { services.configuration.timeZone }
+    let compete: CompeteService
+    let configuration: ServerConfiguration
+    var zone: TimeZone { configuration.timeZone }
 
     func register(on pages: PageRouter) {
         pages.signedInPage(SiteRoutes.newCompetition, newPage)
@@ -85,7 +85,8 @@ struct CompetitionFormPages: Sendable {
 
     @Sendable func newPage(_ request: PageRequest, _ account: Authenticated) async throws -> PageAnswer {
         guard account.user.role.includes(.organizer) else {
-            throw Problem.forbidden("Only organizers create competitions. An admin can make your account an organizer.")
+            throw Refusal.notAllowed(
+                "Only organizers create competitions. An admin can make your account an organizer.")
         }
         if let raw = request.query("from"), let id = Int64(raw) {
             let draft = CompetitionDraft(reusing: try await compete.managed(id, by: account.user).competition)

@@ -12,7 +12,8 @@ import NIOCore
 /// middleware does not answer (no login, a competition the viewer may not see, a bad page) goes
 /// on to that handler, which answers it with the same rules.
 struct RankingPageFastPath: FastOperation {
-    let services: Services
+    let compete: CompeteService
+    let authenticator: Authenticator
 
     /// The operation's `x-campus-fast-path`.
     static let name = FastOperationName.rankingPage
@@ -27,8 +28,8 @@ struct RankingPageFastPath: FastOperation {
         guard let paging = try? Paging(limit: Self.number(query["limit"]), offset: Self.number(query["offset"])),
             query["limit"] == nil || Self.number(query["limit"]) != nil,
             query["offset"] == nil || Self.number(query["offset"]) != nil,
-            let user = try? await Authenticator(services).requireUser().user,
-            let snapshot = try? await services.compete.ranking(id, for: user)
+            let user = try? await authenticator.requireUser().user,
+            let snapshot = try? await compete.ranking(id, for: user)
         else { return nil }
         let etag = "\"r\(id)-\(snapshot.version)-\(paging.limit)-\(paging.offset)\""
         if let match = RequestScope.current?.ifNoneMatch, EntityTag.matches(match, etag) {

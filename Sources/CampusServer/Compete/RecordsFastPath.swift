@@ -12,7 +12,8 @@ import NIOCore
 /// ``APIHandler/getCompetitionRecords(_:)`` does; what this middleware does not answer goes on to
 /// that handler, which answers it with the same rules.
 struct RecordsFastPath: FastOperation {
-    let services: Services
+    let compete: CompeteService
+    let authenticator: Authenticator
 
     /// The operation's `x-campus-fast-path`.
     static let name = FastOperationName.competitionRecords
@@ -20,9 +21,9 @@ struct RecordsFastPath: FastOperation {
     func answer(_ request: Request, context: CampusRequestContext) async throws -> Response? {
         guard request.method == .get,
             let id = context.parameters.get("competitionId", as: Int64.self), id > 0,
-            let user = try? await Authenticator(services).requireUser().user,
-            let snapshot = try? await services.compete.ranking(id, for: user),
-            let (tag, json) = try? await services.compete.seriesRecords.json(
+            let user = try? await authenticator.requireUser().user,
+            let snapshot = try? await compete.ranking(id, for: user),
+            let (tag, json) = try? await compete.seriesRecords.json(
                 of: snapshot.competition, encode: Self.encode)
         else { return nil }
         let etag = "\"c\(id)-\(tag)\""

@@ -20,7 +20,7 @@ struct EarlyStreamAnswer: ImmediateAnswer {
 
     func answer(_ request: Request, context: CampusRequestContext) async -> Response? {
         guard let id = knownItem(request), await signedIn(request, context: context),
-            let source = try? await media.sources.source(id, database: media.services.database),
+            let source = try? await media.sources.source(id, database: media.database),
             let file = source.0,
             var response = try? await media.original(file, id: id, request: request, context: context)
         else { return nil }
@@ -42,7 +42,7 @@ struct EarlyStreamAnswer: ImmediateAnswer {
         guard Self.acceptsRange(request.headers),
             RequestScope.$current.withValue(
                 scopes.scope(of: request, context: context),
-                operation: { Authenticator(media.services).keptUser() != nil }),
+                operation: { media.authenticator.keptUser() != nil }),
             let source = media.sources.kept(id), let item = source.0,
             let answer = try? media.originalAnswer(item, id: id, request: request.head)
         else { return nil }
@@ -78,7 +78,7 @@ struct EarlyStreamAnswer: ImmediateAnswer {
     /// (``APIHandler/requireUser()`` in the request's scope).
     func signedIn(_ request: Request, context: CampusRequestContext) async -> Bool {
         await RequestScope.$current.withValue(scopes.scope(of: request, context: context)) {
-            (try? await Authenticator(media.services).requireUser()) != nil
+            (try? await media.authenticator.requireUser()) != nil
         }
     }
 }

@@ -10,7 +10,7 @@ import OpenAPIRuntime
 extension APIHandler {
     func getFeed(_ input: Operations.getFeed.Input) async throws -> Operations.getFeed.Output {
         let user = try await requireUser().user
-        let home = HomeFeed(services: services)
+        let home = HomeFeed(database: services.database)
         // The version first: a client that has this feed, and a HEAD, read nothing more.
         let version = try await home.version(for: user, genre: input.query.genre)
         let scope = RequestScope.current
@@ -34,7 +34,7 @@ extension APIHandler {
 
     func getFeedBlocks(_ input: Operations.getFeedBlocks.Input) async throws -> Operations.getFeedBlocks.Output {
         _ = try await requireAdmin()
-        let (configured, blocks) = try await listen.feedBlocks()
+        let (configured, blocks) = try await feed.feedBlocks()
         return .ok(.init(body: .json(.init(configured: configured, blocks: blocks.map(\.api)))))
     }
 
@@ -48,7 +48,7 @@ extension APIHandler {
                 link: block.link, description: block.description, imageID: block.imageId,
                 titleLink: block.titleLink)
         }
-        let (configured, saved) = try await listen.saveFeedBlocks(blocks, by: user)
+        let (configured, saved) = try await feed.saveFeedBlocks(blocks, by: user)
         return .ok(.init(body: .json(.init(configured: configured, blocks: saved.map(\.api)))))
     }
 
@@ -64,12 +64,12 @@ extension APIHandler {
             }
         if user.role != .admin { throw Problem.forbidden("Only admins manage the media library.") }
         let data = try await [UInt8](collecting: body, upTo: BodyLimits.libraryImage)
-        let id = try await listen.addLibraryImage(contentType: contentType, data: data, by: user)
+        let id = try await library.addLibraryImage(contentType: contentType, data: data, by: user)
         return .created(.init(body: .json(.init(id: id, url: APIRoutes.libraryImage.path(id)))))
     }
 
     func getLibraryImage(_ input: Operations.getLibraryImage.Input) async throws -> Operations.getLibraryImage.Output {
-        let image = try await listen.libraryImage(input.path.imageId)
+        let image = try await library.libraryImage(input.path.imageId)
         // An image is never changed (a new one is uploaded instead): it may be kept for long.
         let headers = Operations.getLibraryImage.Output.Ok.Headers(Cache_hyphen_Control: "public, max-age=31536000")
         return .ok(.init(headers: headers, body: .image(image.data, contentType: image.contentType)))
@@ -80,14 +80,14 @@ extension APIHandler {
     {
         let user = try await requireUser().user
         guard case .json(let body) = input.body else { throw Problem.badRequest("Send the picture as JSON.") }
-        try await listen.setPicture(of: .author(input.path.authorId), imageID: body.imageId, by: user)
+        try await library.setPicture(of: .author(input.path.authorId), imageID: body.imageId, by: user)
         return .noContent(.init())
     }
 
     func setGenrePicture(_ input: Operations.setGenrePicture.Input) async throws -> Operations.setGenrePicture.Output {
         let user = try await requireUser().user
         guard case .json(let body) = input.body else { throw Problem.badRequest("Send the picture as JSON.") }
-        try await listen.setPicture(of: .genre(input.path.genreId), imageID: body.imageId, by: user)
+        try await library.setPicture(of: .genre(input.path.genreId), imageID: body.imageId, by: user)
         return .noContent(.init())
     }
 
@@ -95,25 +95,25 @@ extension APIHandler {
 
     func getPicks(_ input: Operations.getPicks.Input) async throws -> Operations.getPicks.Output {
         let user = try await requireUser().user
-        return .ok(.init(body: .json(try await listen.picks(for: user).api)))
+        return .ok(.init(body: .json(try await feed.picks(for: user).api)))
     }
 
     func savePicks(_ input: Operations.savePicks.Input) async throws -> Operations.savePicks.Output {
         let user = try await requireUser().user
         guard case .json(let body) = input.body else { throw Problem.badRequest("Send the picks as JSON.") }
         return .ok(
-            .init(body: .json(try await listen.savePicks(genres: body.genres, authors: body.authors, for: user).api)))
+            .init(body: .json(try await feed.savePicks(genres: body.genres, authors: body.authors, for: user).api)))
     }
 
     func listListening(_ input: Operations.listListening.Input) async throws -> Operations.listListening.Output {
         let user = try await requireUser().user
-        return .ok(.init(body: .json(try await listen.listening(for: user).map(\.api))))
+        return .ok(.init(body: .json(try await feed.listening(for: user).map(\.api))))
     }
 }
 
-extension ListenService.Picks {
+extension FeedService.Picks {
     var api: Components.Schemas.Picks {
-        func pick(_ pick: ListenService.Pick) -> Components.Schemas.Pick {
+        func pick(_ pick: FeedService.Pick) -> Components.Schemas.Pick {
             .init(
                 id: pick.id, name: pick.name, picked: pick.picked,
                 images: pick.picture?.images)

@@ -11,7 +11,7 @@ import Storage
 /// The home feed: typed blocks (seed 001's table 3) made from the catalogue and the listener's
 /// listening, or the feed of one genre.
 struct HomeFeed: Sendable {
-    let services: Services
+    let database: Database
 
     struct Item: Sendable {
         var kind: String
@@ -127,7 +127,7 @@ struct HomeFeed: Sendable {
 
     /// The feed's blocks for the listener (the API dates them with the ``Version`` it read first).
     func blocks(for user: Account, genre: Int64?) async throws -> [Block] {
-        try await services.database.read { db in
+        try await database.read { db in
             let store = ListenStore(db)
             let configured = try await store.feedBlocks()
             let configurations =
@@ -155,7 +155,7 @@ struct HomeFeed: Sendable {
     }
 
     func version(for user: Account, genre: Int64?) async throws -> Version {
-        try await services.database.read { db in try await Self.version(for: user, genre: genre, db: db) }
+        try await database.read { db in try await Self.version(for: user, genre: genre, db: db) }
     }
 
     static func version(for user: Account, genre: Int64?, db: any SQLDatabase) async throws -> Version {

@@ -12,8 +12,9 @@ import Storage
 /// The media library, for admins: scanning a folder, importing a podcast, uploading a file, the
 /// blocks of the home feed, and the pictures of authors and genres.
 struct LibraryPages: Sendable {
-    let services: Services
-    var listen: ListenService { services.listen }
+    let catalogue: CatalogueService
+    let feed: FeedService
+    let library: LibraryService
 
     func register(on pages: PageRouter) {
         pages.signedInPage(SiteRoutes.listenLibrary) { request, account in
@@ -28,7 +29,7 @@ struct LibraryPages: Sendable {
     }
 
     static func requireAdmin(_ account: Authenticated) throws {
-        guard account.user.role == .admin else { throw Problem.forbidden("Only admins manage the media library.") }
+        guard account.user.role == .admin else { throw Refusal.notAllowed("Only admins manage the media library.") }
     }
 
     /// Back to the library with what went wrong.
@@ -37,8 +38,8 @@ struct LibraryPages: Sendable {
     }
 
     func library(_ t: Translator) async throws -> PageAnswer {
-        let count = try await listen.mediaCount()
-        let (configured, blocks) = try await listen.feedBlocks()
+        let count = try await catalogue.mediaCount()
+        let (configured, blocks) = try await feed.feedBlocks()
         return .page(
             LibraryPage(
                 count: count, configured: configured,
@@ -69,7 +70,7 @@ struct LibraryPages: Sendable {
     {
         try Self.requireAdmin(account)
         do {
-            let summary = try await listen.scan(String((form.folder ?? "").prefix(1000)))
+            let summary = try await library.scan(String((form.folder ?? "").prefix(1000)))
             let values = [
                 "added": String(summary.added), "updated": String(summary.updated),
                 "unchanged": String(summary.unchanged), "removed": String(summary.removed),
@@ -98,7 +99,7 @@ struct LibraryPages: Sendable {
                 SiteRoutes.listenLibrary.path, flash: request.t("Give the feed's http(s) address."), kind: .error)
         }
         do {
-            let summary = try await listen.importPodcast(url)
+            let summary = try await library.importPodcast(url)
             var values = ["title": summary.title, "added": String(summary.added), "updated": String(summary.updated)]
             guard let first = summary.skipped.first else {
                 return .redirect(
@@ -145,7 +146,7 @@ struct LibraryPages: Sendable {
         }
         do {
             let bytes = [UInt8](buffer: part.body)
-            let view = try await listen.upload(
+            let view = try await library.upload(
                 [bytes[...]].async, name: name, folder: form.folder.flatMap { $0.isEmpty ? nil : $0 },
                 for: account.user)
             return .redirect(view.api.url, flash: request.t("“{title}” is in the library.", ["title": view.item.title]))
@@ -174,7 +175,7 @@ struct LibraryPages: Sendable {
         -> PageAnswer
     {
         try Self.requireAdmin(account)
-        var blocks = try await listen.feedBlocks().blocks
+        var blocks = try await feed.feedBlocks().blocks
         let index = form.index ?? -1
         switch form.action {
         case "reset": blocks = []
@@ -196,10 +197,10 @@ struct LibraryPages: Sendable {
         case "remove" where blocks.indices.contains(index): blocks.remove(at: index)
         case "up" where index > 0 && blocks.indices.contains(index): blocks.swapAt(index, index - 1)
         case "down" where blocks.indices.contains(index + 1) && index >= 0: blocks.swapAt(index, index + 1)
-        default: throw Problem.badRequest("Unknown feed action.")
+        default: throw Refusal.malformed("Unknown feed action.")
         }
         do {
-            _ = try await listen.saveFeedBlocks(blocks, by: account.user)
+            _ = try await feed.saveFeedBlocks(blocks, by: account.user)
         } catch let refusal as Refusal where refusal.reason == .invalid {
             return Self.refused(refusal, request)
         }
@@ -220,14 +221,14 @@ struct LibraryPages: Sendable {
     {
         try Self.requireAdmin(account)
         let text = (form.owner ?? "").trimmingCharacters(in: .whitespaces)
-        guard let owner = ListenService.PictureOwner(text) else {
+        guard let owner = LibraryService.PictureOwner(text) else {
             return .redirect(
                 SiteRoutes.listenLibrary.path, flash: request.t("Name an author or a genre: author:5 or genre:3."),
                 kind: .error)
         }
         do {
             let imageID = try await keep(form.image, by: account.user)
-            try await listen.setPicture(of: owner, imageID: imageID, by: account.user)
+            try await library.setPicture(of: owner, imageID: imageID, by: account.user)
             return .redirect(
                 SiteRoutes.listenLibrary.path,
                 flash: imageID == nil ? request.t("The picture is removed.") : request.t("The picture is set."))
@@ -239,7 +240,7 @@ struct LibraryPages: Sendable {
     /// Keeps an image a form uploaded (for a block or a picture); nil when no file came.
     private func keep(_ file: UploadedFile?, by user: Account) async throws -> Int64? {
         guard let part = file?.part, part.body.readableBytes > 0 else { return nil }
-        return try await listen.addLibraryImage(
+        return try await library.addLibraryImage(
             contentType: part.headers.first(name: "Content-Type") ?? "application/octet-stream",
             data: [UInt8](buffer: part.body), by: user)
     }

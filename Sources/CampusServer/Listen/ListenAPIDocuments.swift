@@ -88,7 +88,7 @@ extension RatingSummary {
     var api: Components.Schemas.Rating { .init(average: average, count: count, mine: mine) }
 }
 
-extension ListenService.MediaView {
+extension CatalogueService.MediaView {
     var api: Components.Schemas.Media {
         let parentKind = item.kind.parent
         return .init(
@@ -104,7 +104,7 @@ extension ListenService.MediaView {
     }
 }
 
-extension ListenService.ParentView {
+extension CatalogueService.ParentView {
     var api: Components.Schemas.ParentDetail {
         .init(
             value1: parent.api,
@@ -114,7 +114,7 @@ extension ListenService.ParentView {
     }
 }
 
-extension ListenService.PlayerView {
+extension PlayerService.PlayerView {
     var api: Components.Schemas.Player {
         .init(
             queue: state.queue.compactMap { entry in
@@ -126,7 +126,7 @@ extension ListenService.PlayerView {
     }
 }
 
-extension ListenService.PlaylistView {
+extension PlaylistService.PlaylistView {
     var api: Components.Schemas.PlaylistDetail {
         .init(
             value1: .init(

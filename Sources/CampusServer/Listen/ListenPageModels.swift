@@ -103,7 +103,7 @@ struct MediaRow: Sendable {
     var keepable: Bool
 
     /// `showParent` for lists that mix items of several albums or podcasts.
-    init(_ view: ListenService.MediaView, showParent: Bool) {
+    init(_ view: CatalogueService.MediaView, showParent: Bool) {
         let item = view.item
         id = item.id
         title = item.title
@@ -248,7 +248,7 @@ struct ListenParentPage: PageModel {
         var context: String
         var reportUrl: String
 
-        init(_ view: ListenService.MediaView, context: String) {
+        init(_ view: CatalogueService.MediaView, context: String) {
             title = view.item.title
             description = view.item.description
             published = view.item.publishedAt.map(ListenText.day) ?? ""

@@ -1,6 +1,7 @@
 import Accounts
 import CampusHTTP
 import Foundation
+import InputRules
 import Listen
 import Localization
 import Storage
@@ -11,15 +12,17 @@ import Storage
 /// comments, and settings have pages of their own (``PlaylistPages``, ``LibraryPages``,
 /// ``ReactionPages``, ``ListenSettingsPages``).
 struct ListenPages: Sendable {
-    let services: Services
-    var listen: ListenService { services.listen }
+    let catalogue: CatalogueService
+    let feed: FeedService
+    let homeFeed: HomeFeed
+    let shared: SharedPages
 
     func register(on pages: PageRouter) {
         pages.signedInPage(SiteRoutes.listen) { request, account in
             .page(ListenHomePage(genre: nil, blocks: try await feed(for: account.user, genre: nil, request.t)))
         }
         pages.signedInPage(SiteRoutes.genre) { request, account in
-            let genre = try await listen.genre(try request.id())
+            let genre = try await catalogue.genre(try request.id())
             return .page(
                 ListenHomePage(genre: genre.name, blocks: try await feed(for: account.user, genre: genre.id, request.t))
             )
@@ -28,8 +31,8 @@ struct ListenPages: Sendable {
             try await search(request.text("q"), for: account.user, request.t)
         }
         pages.signedInPage(SiteRoutes.liked) { _, account in
-            let items = try await listen.likes(for: account.user)
-            let listening = try await listen.listening(for: account.user).map(ParentTile.init)
+            let items = try await catalogue.likes(for: account.user)
+            let listening = try await feed.listening(for: account.user).map(ParentTile.init)
             return .page(
                 ListenLikedPage(
                     mediaItems: items.map { MediaRow($0, showParent: true) }, empty: items.isEmpty,
@@ -37,7 +40,7 @@ struct ListenPages: Sendable {
         }
         for kind in ParentKind.allCases {
             pages.signedInPage(SiteRoutes.browse(kind)) { request, _ in
-                let parents = try await listen.parents(kind: kind, limit: 500)
+                let parents = try await catalogue.parents(kind: kind, limit: 500)
                 return .page(
                     ListenBrowsePage(
                         title: ListenText.title(kind, request.t), parents: parents.map(ParentTile.init),
@@ -54,12 +57,12 @@ struct ListenPages: Sendable {
         }
         pages.page(SiteRoutes.author, author)
         pages.signedInPage(SiteRoutes.media) { request, account in
-            .redirect(try await listen.media(request.id(), for: account.user).api.url)
+            .redirect(try await catalogue.media(request.id(), for: account.user).api.url)
         }
     }
 
     private func feed(for user: Account, genre: Int64?, _ t: Translator) async throws -> [ListenHomePage.Block] {
-        try await HomeFeed(services: services).blocks(for: user, genre: genre).map { block in
+        try await homeFeed.blocks(for: user, genre: genre).map { block in
             let title = HomeFeed.title(of: block, t)
             let image = block.type == .background ? block.image?.large : block.image?.original
             let imageLink = [.ad, .banner].contains(block.type) ? block.items.first?.url : nil
@@ -98,7 +101,7 @@ struct ListenPages: Sendable {
     private func search(_ query: String?, for user: Account, _ t: Translator) async throws -> PageAnswer {
         var hits: [ListenSearchPage.Hit] = []
         if let query {
-            hits = try await listen.search(query, limit: 100, for: user).map { hit in
+            hits = try await catalogue.search(query, limit: 100, for: user).map { hit in
                 let api = hit.api
                 var station: StationsPage.Station?
                 if case .station(let mount) = hit.kind {
@@ -126,13 +129,13 @@ struct ListenPages: Sendable {
         -> PageAnswer
     {
         let t = request.t
-        let shared = SharedPages(services: services)
+        let shared = shared
         guard let user = request.visitor.user else {
             return try await shared.parent(id, kind: kind, selected: selected, path: request.request.uri.path, t)
         }
-        let view = try await listen.parent(id, kind: kind, for: user)
+        let view = try await catalogue.parent(id, kind: kind, for: user)
         if let selected, !view.items.contains(where: { $0.item.id == selected }) {
-            throw Problem.notFound("There is no such item in “{title}”.", ["title": view.parent.title])
+            throw Refusal.notFound("There is no such item in “{title}”.", ["title": view.parent.title])
         }
         let parent = view.parent
         let tile = ParentTile(parent)
@@ -163,7 +166,7 @@ struct ListenPages: Sendable {
                 selected: chosen.map { .init($0, context: tile.ref) },
                 rssUrl: view.rssPath, share: shared.share(parent, item: chosen?.item, t),
                 reportUrl: ReportPages.url(target: tile.ref, back: SiteRoutes.parent(kind).path(id)),
-                comments: try await listen.comments(on: id, for: user).map { comment, canDelete in
+                comments: try await catalogue.comments(on: id, for: user).map { comment, canDelete in
                     .init(
                         id: comment.id, author: comment.authorName, body: comment.body,
                         date: ListenText.day(comment.createdAt), canDelete: canDelete,
@@ -172,11 +175,11 @@ struct ListenPages: Sendable {
     }
 
     @Sendable func author(_ request: PageRequest) async throws -> PageAnswer {
-        let shared = SharedPages(services: services)
+        let shared = shared
         guard let user = request.visitor.user else {
             return try await shared.author(try request.id(), path: request.request.uri.path, request.t)
         }
-        let view = try await listen.author(try request.id(), for: user)
+        let view = try await catalogue.author(try request.id(), for: user)
         return .page(
             ListenAuthorPage(
                 name: view.author.name, title: view.author.name, ref: "author:\(view.author.id)", liked: view.liked,

@@ -8,8 +8,7 @@ import Storage
 
 /// The listener's settings: sound quality, the endless queue, explicit content, radio region.
 struct ListenSettingsPages: Sendable {
-    let services: Services
-    var listen: ListenService { services.listen }
+    let player: PlayerService
 
     /// The sound qualities a listener picks from, in the page's language.
     static func qualities(_ t: Translator) -> [(ListenSettings.SoundQuality, String)] {
@@ -21,7 +20,7 @@ struct ListenSettingsPages: Sendable {
 
     func register(on pages: PageRouter) {
         pages.signedInPage(SiteRoutes.listenSettings) { request, account in
-            let settings = try await listen.settings(for: account.user)
+            let settings = try await player.settings(for: account.user)
             return .page(
                 ListenSettingsPage(
                     qualities: Self.qualities(request.t).map {
@@ -49,7 +48,7 @@ struct ListenSettingsPages: Sendable {
             endlessQueue: form.endlessQueue != nil, skipExplicit: form.skipExplicit != nil,
             radioRegion: form.radioRegion ?? "")
         do {
-            _ = try await listen.saveSettings(settings, for: account.user)
+            _ = try await player.saveSettings(settings, for: account.user)
         } catch let refusal as Refusal where refusal.reason == .invalid {
             return .redirect(SiteRoutes.listenSettings.path, flash: request.t.detail(refusal), kind: .error)
         }

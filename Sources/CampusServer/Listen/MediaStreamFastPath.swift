@@ -6,6 +6,7 @@ import HTTPTypes
 import Hummingbird
 import InputRules
 import Listen
+import Logging
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
@@ -16,7 +17,13 @@ import Storage
 /// id only, with ranges (206, 416), ETag and Last-Modified, or transcoded by ffmpeg to MP3 at a
 /// lower bitrate (`?format=mp3&bitrate=96`), sent as ffmpeg produces it.
 struct MediaStreamFastPath: FastOperation {
-    let services: Services
+    let database: Database
+    let links: LinkSigner
+    let transcodes: TranscodeSlots
+    /// Whether players may be sent to a private address (`--allow-private-fetch`).
+    let allowPrivateAddresses: Bool
+    let authenticator: Authenticator
+    let logger: Logger
     /// Reads a request's credentials, for ``EarlyStreamAnswer``.
     let scopes: RequestScopeMiddleware
     let files = OpenMediaFiles()
@@ -85,10 +92,10 @@ struct MediaStreamFastPath: FastOperation {
         let query = request.uri.queryParameters
         // A key made by Campus (in its RSS feeds) opens the item without a login.
         let holder: String
-        if services.links.isValid(query["key"].map(String.init), for: "media:\(id)") {
+        if links.isValid(query["key"].map(String.init), for: "media:\(id)") {
             holder = "address:\(RequestScope.current?.address ?? "unknown")"
         } else {
-            holder = "user:\(try await Authenticator(services).requireUser().user.id)"
+            holder = "user:\(try await authenticator.requireUser().user.id)"
         }
         if let range = request.headers[.range], range.utf8.count > Self.rangeLimit {
             throw Problem.invalid(FieldProblem(field: "Range", detail: "A Range header has at most 100 characters."))
@@ -102,7 +109,7 @@ struct MediaStreamFastPath: FastOperation {
             }
             bitrate = value
         }
-        let (file, remote) = try await sources.source(id, database: services.database)
+        let (file, remote) = try await sources.source(id, database: database)
         if let file {
             if let bitrate {
                 return try await transcoded(
@@ -122,7 +129,7 @@ struct MediaStreamFastPath: FastOperation {
     /// or by `campus podcast add --allow-private-fetch`.
     func redirect(_ id: Int64, to remote: String) throws -> Response {
         do throws(OutboundURL.Refusal) {
-            _ = try OutboundURL(remote, allowPrivate: services.configuration.outbound.allowPrivateAddresses)
+            _ = try OutboundURL(remote, allowPrivate: allowPrivateAddresses)
         } catch {
             switch error {
             case .notWebURL:
@@ -234,7 +241,7 @@ struct MediaStreamFastPath: FastOperation {
             .contentType: "audio/mpeg", .acceptRanges: "none", .cacheControl: "private, no-store",
         ]
         if head { return Response(status: .ok, headers: headers) }
-        let slot = try services.transcodes.take(for: holder)
+        let slot = try transcodes.take(for: holder)
         let job = try TranscodeJob.start(
             ffmpeg: ffmpeg, file: path, output: TranscodeJob.mp3(bitrate: bitrate), startAt: startAt, slot: slot)
         let first: Data
@@ -246,7 +253,7 @@ struct MediaStreamFastPath: FastOperation {
         }
         if first.isEmpty {
             let status = try await job.wait()
-            services.logger.warning(
+            logger.warning(
                 "A transcode failed", metadata: ["media": "\(id)", "file": "\(path)", "status": "\(status)"])
             throw Problem.invalid(
                 FieldProblem(

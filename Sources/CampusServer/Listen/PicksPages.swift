@@ -10,12 +10,11 @@ import Storage
 /// genres and authors they like; the recommended playlist and the endless queue start from them.
 /// The feed's banner block leads here.
 struct PicksPages: Sendable {
-    let services: Services
-    var listen: ListenService { services.listen }
+    let feed: FeedService
 
     func register(on pages: PageRouter) {
         pages.signedInPage(SiteRoutes.listenPicks) { _, account in
-            .page(ListenPicksPage(try await listen.picks(for: account.user)))
+            .page(ListenPicksPage(try await feed.picks(for: account.user)))
         }
         pages.form(SiteRoutes.listenPicks, PicksForm.self, save)
     }
@@ -30,7 +29,7 @@ struct PicksPages: Sendable {
         -> PageAnswer
     {
         do {
-            _ = try await listen.savePicks(
+            _ = try await feed.savePicks(
                 genres: (form.genres ?? []).compactMap { Int64($0) },
                 authors: (form.authors ?? []).compactMap { Int64($0) },
                 for: account.user)
@@ -59,8 +58,8 @@ struct ListenPicksPage: PageModel {
     var recommendedUrl = SiteRoutes.playlist.path(SystemPlaylist.recommended.rawValue)
     var empty: Bool
 
-    init(_ picks: ListenService.Picks) {
-        func choice(_ pick: ListenService.Pick) -> Choice {
+    init(_ picks: FeedService.Picks) {
+        func choice(_ pick: FeedService.Pick) -> Choice {
             .init(
                 id: pick.id, name: pick.name, picked: pick.picked,
                 image: pick.picture?.images.thumbnail)

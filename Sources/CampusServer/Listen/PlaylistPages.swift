@@ -9,8 +9,8 @@ import Storage
 /// The listener's playlists: the ones Campus makes (recently played, …) and their own, which
 /// they create, rename, fill, order and delete.
 struct PlaylistPages: Sendable {
-    let services: Services
-    var listen: ListenService { services.listen }
+    let playlists: PlaylistService
+    let shared: SharedPages
 
     func register(on pages: PageRouter) {
         pages.signedInPage(SiteRoutes.playlists, playlists)
@@ -20,7 +20,7 @@ struct PlaylistPages: Sendable {
     }
 
     @Sendable func playlists(_ request: PageRequest, _ account: Authenticated) async throws -> PageAnswer {
-        let lists = try await listen.playlists(for: account.user).map { listed in
+        let lists = try await playlists.playlists(for: account.user).map { listed in
             let count = listed.count
             if let playlist = listed.playlist {
                 return PlaylistsPage.Item(
@@ -57,9 +57,9 @@ struct PlaylistPages: Sendable {
                 SiteRoutes.playlists.path, flash: request.t("Choose what the playlist holds."), kind: .error)
         }
         do {
-            let created = try await listen.createPlaylist(name: form.name, kind: kind, for: account.user)
+            let created = try await playlists.createPlaylist(name: form.name, kind: kind, for: account.user)
             if let item = form.item {
-                _ = try await listen.updatePlaylist(created.id, name: nil, items: [item], for: account.user)
+                _ = try await playlists.updatePlaylist(created.id, name: nil, items: [item], for: account.user)
             }
             return .redirect(
                 SiteRoutes.playlist.path(created.id),
@@ -74,20 +74,20 @@ struct PlaylistPages: Sendable {
     /// such a visitor to log in.
     @Sendable func playlist(_ request: PageRequest) async throws -> PageAnswer {
         let id = try request.parameter("id")
-        let shared = SharedPages(services: services)
+        let shared = shared
         guard let account = request.visitor.account else {
             let path = request.request.uri.path
             do {
-                return shared.playlist(try await listen.playlist(id, for: nil), path: path, request.t)
+                return shared.playlist(try await playlists.playlist(id, for: nil), path: path, request.t)
             } catch let refusal as Refusal where refusal.reason == .notFound {
                 throw Redirect(to: SiteRoutes.login.path(query: [("next", path)]))
             }
         }
-        let view = try await listen.playlist(id, for: account.user)
+        let view = try await playlists.playlist(id, for: account.user)
         let query = request.text("q")
         var addable: [MediaRow] = []
         if !view.isSystem && view.mine {
-            addable = try await listen.addable(id, query: query, for: account.user).prefix(30).map {
+            addable = try await playlists.addable(id, query: query, for: account.user).prefix(30).map {
                 MediaRow($0, showParent: true)
             }
         }
@@ -121,13 +121,13 @@ struct PlaylistPages: Sendable {
         do {
             switch form.action {
             case "delete":
-                try await listen.deletePlaylist(id, for: account.user)
+                try await playlists.deletePlaylist(id, for: account.user)
                 return .redirect(SiteRoutes.playlists.path, flash: request.t("The playlist is deleted."))
             case "rename":
-                _ = try await listen.updatePlaylist(id, name: form.name ?? "", items: nil, for: account.user)
+                _ = try await playlists.updatePlaylist(id, name: form.name ?? "", items: nil, for: account.user)
                 return .redirect(here, flash: request.t("Renamed."))
             case "public", "private":
-                _ = try await listen.updatePlaylist(
+                _ = try await playlists.updatePlaylist(
                     id, name: nil, items: nil, isPublic: form.action == "public", for: account.user)
                 return .redirect(
                     here,
@@ -136,9 +136,9 @@ struct PlaylistPages: Sendable {
                         : request.t("Only you can see this playlist now."))
             case "add", "remove", "up", "down":
                 guard let item = form.item else {
-                    throw Problem.invalid(FieldProblem(field: "item", detail: "Say which item."))
+                    throw Refusal.invalid(FieldProblem(field: "item", detail: "Say which item."))
                 }
-                var items = try await listen.playlist(id, for: account.user).items.map(\.item.id)
+                var items = try await playlists.playlist(id, for: account.user).items.map(\.item.id)
                 let index = items.firstIndex(of: item)
                 switch (form.action, index) {
                 case ("add", nil): items.append(item)
@@ -148,10 +148,10 @@ struct PlaylistPages: Sendable {
                 case ("down", let index?) where index < items.count - 1: items.swapAt(index, index + 1)
                 default: break
                 }
-                _ = try await listen.updatePlaylist(id, name: nil, items: items, for: account.user)
+                _ = try await playlists.updatePlaylist(id, name: nil, items: items, for: account.user)
                 return .redirect(back, flash: form.action == "add" ? "Added to the playlist." : nil)
             default:
-                throw Problem.badRequest("Unknown playlist action.")
+                throw Refusal.malformed("Unknown playlist action.")
             }
         } catch let refusal as Refusal where refusal.reason == .invalid {
             return .redirect(back, flash: request.t.detail(refusal), kind: .error)

@@ -9,18 +9,17 @@ import Storage
 /// What listeners say about what they hear: likes and hiding (marks), star ratings and
 /// comments. Each form goes back to the page it was sent from.
 struct ReactionPages: Sendable {
-    let services: Services
-    var listen: ListenService { services.listen }
+    let catalogue: CatalogueService
 
     func register(on pages: PageRouter) {
         pages.form(SiteRoutes.marks, MarkForm.self, mark)
         pages.form(SiteRoutes.rating, RatingForm.self) { request, account, form in
-            _ = try await listen.rate(try request.id(), stars: form.stars, for: account.user)
+            _ = try await catalogue.rate(try request.id(), stars: form.stars, for: account.user)
             return .redirect(SignInPages.safeNext(form.back), flash: request.t("Thanks for rating."))
         }
         pages.form(SiteRoutes.comments, CommentForm.self, addComment)
         pages.form(SiteRoutes.deleteComment, CommentForm.self) { request, account, form in
-            _ = try await listen.deleteComment(try request.id(), by: account.user)
+            _ = try await catalogue.deleteComment(try request.id(), by: account.user)
             return .redirect(SignInPages.safeNext(form.back), flash: request.t("The comment is deleted."))
         }
     }
@@ -33,10 +32,10 @@ struct ReactionPages: Sendable {
     }
 
     @Sendable func mark(_ request: PageRequest, _ account: Authenticated, _ form: MarkForm) async throws -> PageAnswer {
-        let target = try ListenService.reference(form.target, field: "target")
+        let target = try CatalogueService.reference(form.target, field: "target")
         let mark = form.mark.flatMap(ListenStore.Mark.init(rawValue:))
         do {
-            try await listen.mark(target, mark, for: account.user)
+            try await catalogue.mark(target, mark, for: account.user)
         } catch let refusal as Refusal where refusal.reason == .conflict {
             return .redirect(SignInPages.safeNext(form.back), flash: request.t.detail(refusal), kind: .error)
         }
@@ -67,7 +66,7 @@ struct ReactionPages: Sendable {
     {
         let back = SignInPages.safeNext(form.back)
         do {
-            _ = try await listen.comment(on: form.parentId ?? 0, form.body ?? "", by: account.user)
+            _ = try await catalogue.comment(on: form.parentId ?? 0, form.body ?? "", by: account.user)
         } catch let refusal as Refusal where [.invalid, .conflict].contains(refusal.reason) {
             return .redirect(back, flash: request.t.detail(refusal), kind: .error)
         }

@@ -9,8 +9,7 @@ import Storage
 /// Seed 001's settings screen: report content (from the settings, a parent's page or an item's),
 /// send feedback, and — for admins — the queue of what listeners reported.
 struct ReportPages: Sendable {
-    let services: Services
-    var listen: ListenService { services.listen }
+    let reports: ReportService
 
     /// The reasons a listener picks from, in the page's language (feedback has its own form).
     static func reasons(_ t: Translator) -> [(ContentReport.Reason, String)] {
@@ -43,17 +42,17 @@ struct ReportPages: Sendable {
         pages.form(SiteRoutes.report, ReportForm.self, send)
         pages.signedInPage(SiteRoutes.reportQueue) { request, account in
             try Self.requireAdmin(account)
-            let show = { (views: [ListenService.ReportView]) in
+            let show = { (views: [ReportService.ReportView]) in
                 views.map { ReportQueuePage.Row($0, request.t) }
             }
-            let waiting = show(try await listen.reports(resolved: false))
+            let waiting = show(try await reports.reports(resolved: false))
             return .page(
                 ReportQueuePage(
-                    waiting: waiting, none: waiting.isEmpty, resolved: show(try await listen.reports(resolved: true))))
+                    waiting: waiting, none: waiting.isEmpty, resolved: show(try await reports.reports(resolved: true))))
         }
         pages.form(SiteRoutes.resolveReport, CSRFForm.self) { request, account, _ in
             try Self.requireAdmin(account)
-            _ = try await listen.resolveReport(try request.id(), by: account.user)
+            _ = try await reports.resolveReport(try request.id(), by: account.user)
             return .redirect(SiteRoutes.reportQueue.path, flash: request.t("Marked resolved."))
         }
     }
@@ -64,13 +63,13 @@ struct ReportPages: Sendable {
     }
 
     static func requireAdmin(_ account: Authenticated) throws {
-        guard account.user.role == .admin else { throw Problem.forbidden("Only admins read the reports.") }
+        guard account.user.role == .admin else { throw Refusal.notAllowed("Only admins read the reports.") }
     }
 
     /// What the report names, for the form to say; "" when it names nothing the listener may name.
     private func title(of target: String?, for user: Account) async -> String {
         guard let target, let reference = Reference(target) else { return "" }
-        return ((try? await listen.reportTargetTitle(reference, for: user)) ?? nil) ?? ""
+        return ((try? await reports.reportTargetTitle(reference, for: user)) ?? nil) ?? ""
     }
 
     struct ReportForm: PageForm {
@@ -88,7 +87,7 @@ struct ReportPages: Sendable {
         let target = form.target.flatMap { $0.isEmpty ? nil : $0 }
         let reason = form.reason.flatMap(ContentReport.Reason.init(rawValue:)) ?? (target == nil ? .feedback : .other)
         do {
-            _ = try await listen.report(target: target, reason: reason, note: form.note, by: account.user)
+            _ = try await reports.report(target: target, reason: reason, note: form.note, by: account.user)
         } catch let refusal as Refusal where [.invalid, .conflict].contains(refusal.reason) {
             let again =
                 reason == .feedback
@@ -142,7 +141,7 @@ struct ReportQueuePage: PageModel {
         var hasNote: Bool
         var resolveUrl: String
 
-        init(_ view: ListenService.ReportView, _ t: Translator) {
+        init(_ view: ReportService.ReportView, _ t: Translator) {
             id = view.report.id
             reporter = view.report.reporterName
             date = ListenText.day(view.report.createdAt)

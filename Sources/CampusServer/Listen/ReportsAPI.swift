@@ -9,25 +9,25 @@ extension APIHandler {
         let user = try await requireUser().user
         guard case .json(let body) = input.body else { throw Problem.badRequest("Send the report as JSON.") }
         let reason = ContentReport.Reason(rawValue: body.reason.rawValue) ?? .other
-        let view = try await listen.report(target: body.target, reason: reason, note: body.note, by: user)
+        let view = try await reports.report(target: body.target, reason: reason, note: body.note, by: user)
         return .created(.init(body: .json(view.api)))
     }
 
     func listReports(_ input: Operations.listReports.Input) async throws -> Operations.listReports.Output {
         _ = try await requireAdmin()
         let page = try Paging(limit: input.query.limit, offset: input.query.offset)
-        let reports = try await listen.reports(
+        let reports = try await reports.reports(
             resolved: input.query.resolved ?? false, limit: page.limit, offset: page.offset)
         return .ok(.init(body: .json(reports.map(\.api))))
     }
 
     func resolveReport(_ input: Operations.resolveReport.Input) async throws -> Operations.resolveReport.Output {
         let admin = try await requireAdmin().user
-        return .ok(.init(body: .json(try await listen.resolveReport(input.path.reportId, by: admin).api)))
+        return .ok(.init(body: .json(try await reports.resolveReport(input.path.reportId, by: admin).api)))
     }
 }
 
-extension ListenService.ReportView {
+extension ReportService.ReportView {
     var api: Components.Schemas.ContentReport {
         .init(
             id: report.id, reporter: .init(id: report.reporterID, name: report.reporterName),

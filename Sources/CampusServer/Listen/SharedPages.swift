@@ -1,5 +1,6 @@
 import CampusHTTP
 import Foundation
+import InputRules
 import Listen
 import Localization
 
@@ -10,9 +11,9 @@ import Localization
 /// with the Open Graph and Twitter card tags, and a way to log in to listen. Streams stay for
 /// accounts only; covers open by their signed link, as the RSS feeds' do.
 struct SharedPages: Sendable {
-    let services: Services
-    var listen: ListenService { services.listen }
-    var baseURL: String { services.configuration.resolvedBaseURL }
+    let catalogue: CatalogueService
+    let configuration: ServerConfiguration
+    var baseURL: String { configuration.resolvedBaseURL }
 
     // MARK: What a messenger shows
 
@@ -40,7 +41,7 @@ struct SharedPages: Sendable {
             imagePath: parents.lazy.compactMap(coverPath).first, siteName: "Campus")
     }
 
-    func share(_ playlist: ListenService.PlaylistView, _ t: Translator) -> SharePreview {
+    func share(_ playlist: PlaylistService.PlaylistView, _ t: Translator) -> SharePreview {
         SharePreview(
             baseURL: baseURL, path: SiteRoutes.playlist.path(playlist.id), title: playlist.name,
             description: t.plural("{count} item", "{count} items", playlist.items.count), type: "music.playlist",
@@ -52,7 +53,7 @@ struct SharedPages: Sendable {
         guard parent.hasCover else { return nil }
         return APIRoutes.cover.path(
             parent.id, ImageSize.large.rawValue,
-            query: [("v", String(parent.updatedAt.epoch)), ("key", listen.links.key(for: "cover:\(parent.id)"))])
+            query: [("v", String(parent.updatedAt.epoch)), ("key", catalogue.links.key(for: "cover:\(parent.id)"))])
     }
 
     // MARK: Pages for a visitor without an account
@@ -60,10 +61,10 @@ struct SharedPages: Sendable {
     func parent(_ id: Int64, kind: ParentKind, selected: Int64?, path: String, _ t: Translator) async throws
         -> PageAnswer
     {
-        let view = try await listen.parent(id, kind: kind, for: nil)
+        let view = try await catalogue.parent(id, kind: kind, for: nil)
         let item = view.items.first { $0.item.id == selected }?.item
         if selected != nil, item == nil {
-            throw Problem.notFound("There is no such item in “{title}”.", ["title": view.parent.title])
+            throw Refusal.notFound("There is no such item in “{title}”.", ["title": view.parent.title])
         }
         let parent = view.parent
         let share = share(parent, item: item, t)
@@ -81,7 +82,7 @@ struct SharedPages: Sendable {
     }
 
     func author(_ id: Int64, path: String, _ t: Translator) async throws -> PageAnswer {
-        let view = try await listen.author(id, for: nil)
+        let view = try await catalogue.author(id, for: nil)
         let share = share(view.author, parents: view.parents, t)
         return .page(
             ListenPreviewPage(
@@ -91,7 +92,7 @@ struct SharedPages: Sendable {
                 loginUrl: SiteRoutes.login.path(query: [("next", path)]), share: share))
     }
 
-    func playlist(_ view: ListenService.PlaylistView, path: String, _ t: Translator) -> PageAnswer {
+    func playlist(_ view: PlaylistService.PlaylistView, path: String, _ t: Translator) -> PageAnswer {
         .page(
             ListenPreviewPage(
                 title: view.name, kind: t("playlist", context: "kind"), byline: ListenText.name(view.kind, t),

@@ -9,8 +9,11 @@ import Localization
 /// and a station's page with its live player and what it plays now; admins add, change and
 /// remove stations there (a form with a mistake comes back with it said beside the field).
 struct RadioPages: Sendable {
-    let services: Services
-    var stations: StationService { services.stations }
+    let catalogue: CatalogueService
+    let liveRadio: LiveRadio
+    let player: PlayerService
+    let radio: RadioHub
+    let stations: StationService
 
     func register(on pages: PageRouter) {
         pages.signedInPage(SiteRoutes.stations, list)
@@ -48,7 +51,7 @@ struct RadioPages: Sendable {
         let password = form.sourcePassword.flatMap { $0.isEmpty ? nil : $0 }
         do {
             let station = try await stations.update(mount: old.mount, form.draft(password: password), by: account.user)
-            services.radio.changed(old.mount)
+            radio.changed(old.mount)
             return .redirect(
                 SiteRoutes.station.path(station.mount), flash: request.t("“{name}” is saved.", ["name": station.name]))
         } catch {
@@ -66,7 +69,7 @@ struct RadioPages: Sendable {
     {
         let mount = try request.parameter("mount")
         try await stations.remove(mount: mount, by: account.user)
-        await services.liveRadio.stationRemoved(mount)
+        await liveRadio.stationRemoved(mount)
         return .redirect(SiteRoutes.stations.path, flash: request.t("The station is removed."))
     }
 
@@ -80,7 +83,7 @@ struct RadioPages: Sendable {
                 _ = try await stations.setImage(
                     mount: station.mount, contentType: "application/octet-stream", data: [UInt8](data),
                     by: account.user)
-                services.radio.changed(station.mount)
+                radio.changed(station.mount)
                 return .redirect(SiteRoutes.station.path(station.mount), flash: request.t("The image is saved."))
             } catch let invalid as ValidationFailure {
                 failure = request.t.detail(invalid)
@@ -100,7 +103,7 @@ struct RadioPages: Sendable {
     {
         let mount = try request.parameter("mount")
         try await stations.deleteImage(mount: mount, by: account.user)
-        services.radio.changed(mount)
+        radio.changed(mount)
         return .redirect(SiteRoutes.station.path(mount), flash: request.t("The image is removed."))
     }
 
@@ -123,7 +126,7 @@ struct RadioPages: Sendable {
     func stationsPage(_ request: PageRequest, _ account: Authenticated) async throws -> StationsPage {
         let t = request.t
         let all = try await stations.stations()
-        let settings = try await services.listen.settings(for: account.user)
+        let settings = try await player.settings(for: account.user)
         // The listener's radio region picks the stations shown first; `region=` (empty: all) overrides it.
         let asked = request.request.uri.queryParameters["region"] != nil
         let region = asked ? request.text("region", maxLength: Station.regionLength) ?? "" : settings.radioRegion
@@ -151,7 +154,7 @@ struct RadioPages: Sendable {
         let isAdmin = account.user.role == .admin
         var form: StationPage.Form?
         if isAdmin {
-            let programmes = try await services.listen.parents(kind: .programme, limit: 500)
+            let programmes = try await catalogue.parents(kind: .programme, limit: 500)
             form = StationPage.Form(station, programmes: programmes)
         }
         let image = try await stations.imageURLs(of: [station])[station.id]
@@ -171,7 +174,7 @@ struct RadioPages: Sendable {
 
     /// A station as the pages show it, with its broadcast (on whichever instance holds it).
     func row(_ station: Station, image: String?, _ t: Translator) async -> StationsPage.Station {
-        let status = await services.liveRadio.status(of: station.mount)
+        let status = await liveRadio.status(of: station.mount)
         var row = StationsPage.Station.playable(
             name: station.name, mount: station.mount,
             detail: [station.genre, station.region].filter { !$0.isEmpty }.joined(separator: " · "), image: image)

@@ -5,6 +5,7 @@ import HTTPInput
 import HTTPTypes
 import Hummingbird
 import Listen
+import Logging
 import NIOCore
 import ServiceLifecycle
 import Storage
@@ -14,9 +15,12 @@ import Storage
 /// station's password), listeners play the same address (with ICY metadata when they ask for it),
 /// and the source says what is playing with `/admin/metadata?mode=updinfo`.
 struct RadioRoutes: Sendable {
-    let services: Services
-    var stations: StationService { services.stations }
-    var hub: RadioHub { services.radio }
+    let liveRadio: LiveRadio
+    let logger: Logger
+    let radio: RadioHub
+    let stations: StationService
+    let authenticator: Authenticator
+    var hub: RadioHub { radio }
 
     /// Where stations broadcast.
     static let prefix = "/radio/"
@@ -47,12 +51,12 @@ struct RadioRoutes: Sendable {
             guard await LiveSourceHandler.isSource(on: context.channel) else { throw refusal }
             let station = try await authenticate(request, mount: mount)
             let type = Self.contentType(request.headers[.contentType])
-            let feed = try await services.liveRadio.connect(station, contentType: type)
+            let feed = try await liveRadio.connect(station, contentType: type)
             guard await LiveSourceHandler.accept(on: context.channel, feed) else {
                 feed.ended()  // The source left between the two: as any source that leaves.
                 throw refusal
             }
-            services.logger.notice("source connected", metadata: ["mount": "\(mount)", "type": "\(type)"])
+            logger.notice("source connected", metadata: ["mount": "\(mount)", "type": "\(type)"])
             return Response(status: .ok, headers: [.contentLength: "0"])
         } catch {
             // Every refusal, the station service's included, closes the source's connection.
@@ -82,7 +86,7 @@ struct RadioRoutes: Sendable {
         let address = RequestScope.current?.address ?? "unknown"
         guard let station = try await stations.authenticateSource(mount: mount, password: password, from: address)
         else {
-            services.logger.notice("wrong source password", metadata: ["mount": "\(mount)", "address": "\(address)"])
+            logger.notice("wrong source password", metadata: ["mount": "\(mount)", "address": "\(address)"])
             throw Problem(.unauthorized, detail: "The source password is wrong.", headers: challenge)
         }
         return station
@@ -113,7 +117,7 @@ struct RadioRoutes: Sendable {
         let station = try await authenticate(request, mount: mount)
         let charset = field("charset").map { String(decoding: $0, as: UTF8.self) }
         let title = Self.text(field("song") ?? [], charset: charset)
-        guard try await services.liveRadio.setTitle(mount: station.mount, title) else {
+        guard try await liveRadio.setTitle(mount: station.mount, title) else {
             throw Problem.notFound("{mount} is not on the air.", ["mount": station.mount])
         }
         let body =
@@ -139,7 +143,7 @@ struct RadioRoutes: Sendable {
     /// The signed-in listener (the web app's session, or a bearer token), whose history keeps
     /// what they listened to; nil for anyone else (players, apps without an account).
     func listener() async -> Account? {
-        try? await Authenticator(services).requireUser().user
+        try? await authenticator.requireUser().user
     }
 
     /// The live audio: a burst of the last seconds, then what the source sends; with
@@ -147,7 +151,7 @@ struct RadioRoutes: Sendable {
     func listen(_ request: Request, _ context: CampusRequestContext) async throws -> Response {
         let mount = context.parameters.get("mount") ?? ""
         let station = try await stations.station(mount: mount)
-        guard let broadcast = await services.liveRadio.broadcast(for: station) else {
+        guard let broadcast = await liveRadio.broadcast(for: station) else {
             throw Problem.notFound("{name} is off the air.", ["name": station.name])
         }
         guard let (id, burst, stream) = broadcast.listen(limit: station.listenerLimit) else {
@@ -162,8 +166,8 @@ struct RadioRoutes: Sendable {
         ]
         if withMetadata { headers[.icyMetaint] = String(IcyMetadata.interval) }
         var event: Int64?
-        if let user = await listener() { event = await services.liveRadio.startListening(station, by: user) }
-        let radio = services.liveRadio
+        if let user = await listener() { event = await liveRadio.startListening(station, by: user) }
+        let radio = liveRadio
         return Response(
             status: .ok, headers: headers,
             body: ResponseBody { [event] writer in

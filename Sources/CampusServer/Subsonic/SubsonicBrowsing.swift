@@ -6,8 +6,9 @@ import Storage
 /// Browsing: music folders, artists (by index), albums, songs, genres, and what Campus knows
 /// about an artist or album.
 struct SubsonicBrowsing: Sendable {
-    let services: Services
-    var listen: ListenService { services.listen }
+    let catalogue: CatalogueService
+    let configuration: ServerConfiguration
+    let links: LinkSigner
 
     var handlers: KeyValuePairs<String, SubsonicRoutes.Handler> {
         [
@@ -32,15 +33,15 @@ struct SubsonicBrowsing: Sendable {
         var node = SubsonicNode()
         node.set("ignoredArticles", "")
         if !id3 {
-            let version = try await listen.catalogueVersion()
+            let version = try await catalogue.catalogueVersion()
             let modified = version.updated * 1000
             node.set("lastModified", modified)
             if let since = try call.int("ifModifiedSince"), since >= modified {
                 return .answer("indexes", node)
             }
         }
-        let authors = try await listen.authors(kinds: kinds, for: user)
-        let starred = try await listen.likeDates(authors.map { .author($0.author.id) }, for: user)
+        let authors = try await catalogue.authors(kinds: kinds, for: user)
+        let starred = try await catalogue.likeDates(authors.map { .author($0.author.id) }, for: user)
         node.add("index", list: SubsonicEntry.index(authors, starred: starred))
         return .answer(id3 ? "artists" : "indexes", node)
     }
@@ -58,17 +59,17 @@ struct SubsonicBrowsing: Sendable {
     }
 
     /// The parents of an author that players browse (podcasts have their own methods), not hidden.
-    private func albums(of view: ListenService.AuthorView, for user: Account) async throws -> [Parent] {
+    private func albums(of view: CatalogueService.AuthorView, for user: Account) async throws -> [Parent] {
         let browsed = Set(SubsonicFolder.allCases.map(\.kind))
         let parents = view.parents.filter { browsed.contains($0.kind) }
-        return try await listen.unhidden(parents, for: user)
+        return try await catalogue.unhidden(parents, for: user)
     }
 
     func artist(_ call: SubsonicCall) async throws -> SubsonicReply {
         let user = try call.user
-        let view = try await listen.author(try authorID(call), for: user)
+        let view = try await catalogue.author(try authorID(call), for: user)
         let parents = try await albums(of: view, for: user)
-        let starred = try await listen.likeDates(
+        let starred = try await catalogue.likeDates(
             [.author(view.author.id)] + parents.map { .parent($0.kind, $0.id) }, for: user)
         var node = SubsonicEntry.artist(
             view.author, albumCount: parents.count, starred: starred[.author(view.author.id)])
@@ -80,9 +81,9 @@ struct SubsonicBrowsing: Sendable {
         let user = try call.user
         switch try call.id() {
         case .artist(let id):
-            let view = try await listen.author(id, for: user)
+            let view = try await catalogue.author(id, for: user)
             let parents = try await albums(of: view, for: user)
-            let starred = try await listen.likeDates(parents.map { .parent($0.kind, $0.id) }, for: user)
+            let starred = try await catalogue.likeDates(parents.map { .parent($0.kind, $0.id) }, for: user)
             var node = SubsonicNode()
             node.set("id", SubsonicID.artist(id).description)
             node.set("name", view.author.name)
@@ -90,9 +91,9 @@ struct SubsonicBrowsing: Sendable {
                 "child", list: parents.map { SubsonicEntry.directory($0, starred: starred[.parent($0.kind, $0.id)]) })
             return .answer("directory", node)
         case .album(let id):
-            let view = try await listen.parent(id, kind: nil, for: user)
+            let view = try await catalogue.parent(id, kind: nil, for: user)
             let items = view.items.filter { !$0.hidden }
-            let starred = try await listen.likeDates(items.map { .media($0.item.id) }, for: user)
+            let starred = try await catalogue.likeDates(items.map { .media($0.item.id) }, for: user)
             var node = SubsonicNode()
             node.set("id", SubsonicID.album(id).description)
             node.set("parent", view.parent.author.map { SubsonicID.artist($0.id).description })
@@ -106,10 +107,10 @@ struct SubsonicBrowsing: Sendable {
 
     func album(_ call: SubsonicCall) async throws -> SubsonicReply {
         let user = try call.user
-        let view = try await listen.parent(try parentID(call), kind: nil, for: user)
+        let view = try await catalogue.parent(try parentID(call), kind: nil, for: user)
         let items = view.items.filter { !$0.hidden }
         let reference = Reference.parent(view.parent.kind, view.parent.id)
-        let starred = try await listen.likeDates([reference] + items.map { .media($0.item.id) }, for: user)
+        let starred = try await catalogue.likeDates([reference] + items.map { .media($0.item.id) }, for: user)
         var node = SubsonicEntry.album(view.parent, starred: starred[reference], rating: view.rating.mine)
         node.add("song", list: items.map { SubsonicEntry.song($0, starred: starred[.media($0.item.id)]) })
         return .answer("album", node)
@@ -118,8 +119,8 @@ struct SubsonicBrowsing: Sendable {
     func song(_ call: SubsonicCall) async throws -> SubsonicReply {
         let user = try call.user
         guard case .song(let id) = try call.id() else { throw SubsonicError(.notFound, "There is no such song.") }
-        let view = try await listen.media(id, for: user)
-        let starred = try await listen.likeDates([.media(id)], for: user)
+        let view = try await catalogue.media(id, for: user)
+        let starred = try await catalogue.likeDates([.media(id)], for: user)
         return .answer("song", SubsonicEntry.song(view, starred: starred[.media(id)]))
     }
 
@@ -127,7 +128,7 @@ struct SubsonicBrowsing: Sendable {
         var node = SubsonicNode()
         node.add(
             "genre",
-            list: try await listen.genreCounts().map { genre, items, parents in
+            list: try await catalogue.genreCounts().map { genre, items, parents in
                 var entry = SubsonicNode()
                 entry.set("songCount", items)
                 entry.set("albumCount", parents)
@@ -140,19 +141,19 @@ struct SubsonicBrowsing: Sendable {
     /// Campus keeps no biographies or similar artists: the answer is empty, as Subsonic allows.
     func artistInfo(_ call: SubsonicCall, name: String) async throws -> SubsonicReply {
         let user = try call.user
-        _ = try await listen.author(try authorID(call), for: user)
+        _ = try await catalogue.author(try authorID(call), for: user)
         return .answer(name, SubsonicNode())
     }
 
     /// An album's description and cover images (addresses that open without signing in).
     func albumInfo(_ call: SubsonicCall) async throws -> SubsonicReply {
         let user = try call.user
-        let view = try await listen.parent(try parentID(call), kind: nil, for: user)
+        let view = try await catalogue.parent(try parentID(call), kind: nil, for: user)
         var node = SubsonicNode()
         if !view.parent.description.isEmpty { node.set("notes", view.parent.description) }
         if view.parent.hasCover {
-            let base = services.configuration.resolvedBaseURL
-            let key = services.links.key(for: "cover:\(view.parent.id)")
+            let base = configuration.resolvedBaseURL
+            let key = links.key(for: "cover:\(view.parent.id)")
             func url(_ size: ImageSize) -> String {
                 base + APIRoutes.cover.path(view.parent.id, size.rawValue, query: [("key", key)])
             }

@@ -6,9 +6,11 @@ import Storage
 /// Collections: likes (star), ratings, scrobbles, playlists and bookmarks, all Campus's own, so
 /// the web app shows what a player did.
 struct SubsonicCollections: Sendable {
-    let services: Services
+    let catalogue: CatalogueService
+    let player: PlayerService
+    let playlists: PlaylistService
+    let now: @Sendable () -> Date
     let nowPlaying: SubsonicNowPlaying
-    var listen: ListenService { services.listen }
 
     var handlers: KeyValuePairs<String, SubsonicRoutes.Handler> {
         [
@@ -30,7 +32,7 @@ struct SubsonicCollections: Sendable {
     private func reference(_ id: SubsonicID) async throws -> Reference {
         switch id {
         case .song(let id): return .media(id)
-        case .album(let id): return try await listen.parentReference(id)
+        case .album(let id): return try await player.parentReference(id)
         case .artist(let id): return .author(id)
         case .playlist, .folder: throw SubsonicError(.generic, "Only songs, albums and artists are starred.")
         }
@@ -43,9 +45,9 @@ struct SubsonicCollections: Sendable {
         for id in ids {
             let target = try await reference(id)
             if like {
-                try await listen.mark(target, .like, for: user)
+                try await catalogue.mark(target, .like, for: user)
             } else {
-                try await listen.unlike(target, for: user)
+                try await player.unlike(target, for: user)
             }
         }
         return .empty
@@ -59,9 +61,9 @@ struct SubsonicCollections: Sendable {
             throw SubsonicError(.generic, "Campus rates albums, audiobooks, programmes and podcasts, not single items.")
         }
         if rating == 0 {
-            try await listen.clearRating(id, for: user)
+            try await player.clearRating(id, for: user)
         } else {
-            _ = try await listen.rate(id, stars: rating, for: user)
+            _ = try await catalogue.rate(id, stars: rating, for: user)
         }
         return .empty
     }
@@ -73,11 +75,11 @@ struct SubsonicCollections: Sendable {
             return number
         }
         guard !ids.isEmpty else { throw SubsonicError.missing("id") }
-        let now = services.now()
+        let now = now()
         let times = try call.moments("time")
         if call.bool("submission") == false {
             guard let last = ids.last else { return .empty }
-            _ = try await listen.media(last, for: user)
+            _ = try await catalogue.media(last, for: user)
             nowPlaying.playing(
                 .init(userID: user.id, username: user.email, player: call.value("c") ?? "", mediaID: last, at: now))
             return .empty
@@ -85,7 +87,7 @@ struct SubsonicCollections: Sendable {
         let plays = ids.enumerated().map { index, id in
             (mediaID: id, at: min(now, (index < times.count ? times[index] : nil) ?? now))
         }
-        try await listen.scrobble(plays, for: user)
+        try await player.scrobble(plays, for: user)
         return .empty
     }
 
@@ -115,12 +117,12 @@ struct SubsonicCollections: Sendable {
     }
 
     /// A playlist with its songs (those the listener has not hidden).
-    private func node(_ view: ListenService.PlaylistView, owner: Account) async throws -> SubsonicNode {
+    private func node(_ view: PlaylistService.PlaylistView, owner: Account) async throws -> SubsonicNode {
         var node = node(
             id: view.id, name: view.name, isPublic: view.isPublic, count: view.items.count,
             duration: view.items.reduce(0) { $0 + $1.item.duration }, owner: owner, updated: nil)
         let visible = view.items.filter { !$0.hidden }
-        let starred = try await listen.likeDates(visible.map { .media($0.item.id) }, for: owner)
+        let starred = try await catalogue.likeDates(visible.map { .media($0.item.id) }, for: owner)
         node.add("entry", list: visible.map { SubsonicEntry.song($0, starred: starred[.media($0.item.id)]) })
         return node
     }
@@ -129,7 +131,7 @@ struct SubsonicCollections: Sendable {
         let user = try call.user
         var list: [SubsonicNode] = []
         // One read: the list knows each playlist's size and length.
-        for listed in try await listen.playlists(for: user, includingSystem: false) {
+        for listed in try await playlists.playlists(for: user, includingSystem: false) {
             guard let playlist = listed.playlist else { continue }
             list.append(
                 node(
@@ -144,7 +146,7 @@ struct SubsonicCollections: Sendable {
 
     func playlist(_ call: SubsonicCall) async throws -> SubsonicReply {
         let user = try call.user
-        let view = try await listen.playlist(String(try playlistID(call, "id")), for: user)
+        let view = try await playlists.playlist(String(try playlistID(call, "id")), for: user)
         // Someone else's public playlist is the web app's and the API's to show; a player lists
         // and opens the listener's own.
         guard view.mine else { throw SubsonicError(.notAuthorized, "This playlist is someone else's.") }
@@ -164,22 +166,22 @@ struct SubsonicCollections: Sendable {
         let id: String
         if call.value("playlistId") != nil {
             id = String(try playlistID(call, "playlistId"))
-            _ = try await listen.updatePlaylist(id, name: call.value("name"), items: songs, for: user)
+            _ = try await playlists.updatePlaylist(id, name: call.value("name"), items: songs, for: user)
         } else {
             let name = try call.required("name")
             var kind = MediaKind.track
-            if let first = songs.first { kind = try await listen.media(first, for: user).item.kind }
-            id = try await listen.createPlaylist(name: name, kind: kind, for: user).id
-            if !songs.isEmpty { _ = try await listen.updatePlaylist(id, name: nil, items: songs, for: user) }
+            if let first = songs.first { kind = try await catalogue.media(first, for: user).item.kind }
+            id = try await playlists.createPlaylist(name: name, kind: kind, for: user).id
+            if !songs.isEmpty { _ = try await playlists.updatePlaylist(id, name: nil, items: songs, for: user) }
         }
-        let view = try await listen.playlist(id, for: user)
+        let view = try await playlists.playlist(id, for: user)
         return .answer("playlist", try await node(view, owner: user))
     }
 
     func updatePlaylist(_ call: SubsonicCall) async throws -> SubsonicReply {
         let user = try call.user
         let id = String(try playlistID(call, "playlistId"))
-        var items = try await listen.playlist(id, for: user).items.map(\.item.id)
+        var items = try await playlists.playlist(id, for: user).items.map(\.item.id)
         let removed = Set(
             try call.values("songIndexToRemove").map { text -> Int in
                 guard let index = Int(text), items.indices.contains(index) else {
@@ -190,13 +192,13 @@ struct SubsonicCollections: Sendable {
             })
         items = items.enumerated().filter { !removed.contains($0.offset) }.map(\.element)
         items += try songIDs(call, "songIdToAdd")
-        _ = try await listen.updatePlaylist(
+        _ = try await playlists.updatePlaylist(
             id, name: call.value("name"), items: items, isPublic: call.value("public").map { $0 == "true" }, for: user)
         return .empty
     }
 
     func deletePlaylist(_ call: SubsonicCall) async throws -> SubsonicReply {
-        try await listen.deletePlaylist(String(try playlistID(call, "id")), for: try call.user)
+        try await playlists.deletePlaylist(String(try playlistID(call, "id")), for: try call.user)
         return .empty
     }
 
@@ -207,7 +209,7 @@ struct SubsonicCollections: Sendable {
         var node = SubsonicNode()
         node.add(
             "bookmark",
-            list: try await listen.bookmarks(for: user).map { item, position, at in
+            list: try await catalogue.bookmarks(for: user).map { item, position, at in
                 var bookmark = SubsonicNode()
                 bookmark.set("position", milliseconds: position)
                 bookmark.set("username", user.email)
@@ -223,14 +225,14 @@ struct SubsonicCollections: Sendable {
         let user = try call.user
         guard case .song(let id) = try call.id() else { throw SubsonicError(.notFound, "There is no such song.") }
         guard let position = try call.position("position") else { throw SubsonicError.missing("position") }
-        try await listen.saveBookmark(id, position: position, for: user)
+        try await player.saveBookmark(id, position: position, for: user)
         return .empty
     }
 
     func deleteBookmark(_ call: SubsonicCall) async throws -> SubsonicReply {
         let user = try call.user
         guard case .song(let id) = try call.id() else { throw SubsonicError(.notFound, "There is no such song.") }
-        try await listen.saveBookmark(id, position: nil, for: user)
+        try await player.saveBookmark(id, position: nil, for: user)
         return .empty
     }
 }

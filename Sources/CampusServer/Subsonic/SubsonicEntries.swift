@@ -78,7 +78,7 @@ enum SubsonicFolder: Int, Sendable, CaseIterable {
 /// Campus's catalogue as Subsonic's elements: `Child` (a song, or an album as a directory),
 /// `AlbumID3` and `ArtistID3`.
 enum SubsonicEntry {
-    static func song(_ view: ListenService.MediaView, starred: Date? = nil) -> SubsonicNode {
+    static func song(_ view: CatalogueService.MediaView, starred: Date? = nil) -> SubsonicNode {
         let item = view.item
         var node = SubsonicNode()
         node.set("id", SubsonicID.song(item.id).description)

@@ -7,9 +7,9 @@ import Storage
 /// what is playing now, and search (an empty query lists everything, page by page, which is how
 /// players read a whole library).
 struct SubsonicLists: Sendable {
-    let services: Services
+    let catalogue: CatalogueService
+    let now: @Sendable () -> Date
     let nowPlaying: SubsonicNowPlaying
-    var listen: ListenService { services.listen }
 
     /// The most any list answers at once.
     static let largest = 500
@@ -54,7 +54,7 @@ struct SubsonicLists: Sendable {
         let order = try Self.order(call)
         let size = try call.int("size", default: 10, in: 1...Self.largest)
         let offset = try call.int("offset", default: 0, in: 0...1_000_000)
-        let albums = try await listen.albums(
+        let albums = try await catalogue.albums(
             order, kinds: try SubsonicFolder.kinds(call), for: user, limit: size, offset: offset)
         var node = SubsonicNode()
         node.add(
@@ -67,14 +67,14 @@ struct SubsonicLists: Sendable {
         return .answer(id3 ? "albumList2" : "albumList", node)
     }
 
-    private func songs(_ views: [ListenService.MediaView], for user: Account) async throws -> [SubsonicNode] {
-        let starred = try await listen.likeDates(views.map { .media($0.item.id) }, for: user)
+    private func songs(_ views: [CatalogueService.MediaView], for user: Account) async throws -> [SubsonicNode] {
+        let starred = try await catalogue.likeDates(views.map { .media($0.item.id) }, for: user)
         return views.map { SubsonicEntry.song($0, starred: starred[.media($0.item.id)]) }
     }
 
     func randomSongs(_ call: SubsonicCall) async throws -> SubsonicReply {
         let user = try call.user
-        let views = try await listen.randomMedia(
+        let views = try await catalogue.randomMedia(
             kinds: try SubsonicFolder.kinds(call), genre: call.value("genre").flatMap { $0.isEmpty ? nil : $0 },
             fromYear: try call.int("fromYear"), toYear: try call.int("toYear"),
             limit: try call.int("size", default: 10, in: 1...Self.largest), for: user)
@@ -85,7 +85,7 @@ struct SubsonicLists: Sendable {
 
     func songsByGenre(_ call: SubsonicCall) async throws -> SubsonicReply {
         let user = try call.user
-        let views = try await listen.media(
+        let views = try await catalogue.media(
             genre: try call.required("genre"), limit: try call.int("count", default: 10, in: 1...Self.largest),
             offset: try call.int("offset", default: 0, in: 0...1_000_000), for: user)
         var node = SubsonicNode()
@@ -95,7 +95,7 @@ struct SubsonicLists: Sendable {
 
     func starred(_ call: SubsonicCall, name: String, id3: Bool) async throws -> SubsonicReply {
         let user = try call.user
-        let liked = try await listen.liked(for: user)
+        let liked = try await catalogue.liked(for: user)
         let browsed = Set(try SubsonicFolder.kinds(call))
         var node = SubsonicNode()
         node.add(
@@ -113,10 +113,10 @@ struct SubsonicLists: Sendable {
 
     func playingNow(_ call: SubsonicCall) async throws -> SubsonicReply {
         let user = try call.user
-        let now = services.now()
+        let now = now()
         let entries = nowPlaying.current(now: now)
-        let views = try await listen.mediaViews(entries.map(\.mediaID), for: user)
-        var byID: [Int64: ListenService.MediaView] = [:]
+        let views = try await catalogue.mediaViews(entries.map(\.mediaID), for: user)
+        var byID: [Int64: CatalogueService.MediaView] = [:]
         for view in views { byID[view.item.id] = view }
         var node = SubsonicNode()
         node.add(
@@ -147,10 +147,10 @@ struct SubsonicLists: Sendable {
                 try call.int("\(prefix)Offset", default: 0, in: 0...1_000_000)
             )
         }
-        let found = try await listen.search(
+        let found = try await catalogue.search(
             query, kinds: try SubsonicFolder.kinds(call), authors: try page("artist"), parents: try page("album"),
             items: try page("song"), for: user)
-        let starred = try await listen.likeDates(
+        let starred = try await catalogue.likeDates(
             found.authors.map { .author($0.id) } + found.parents.map { .parent($0.kind, $0.id) }
                 + found.items.map { .media($0.item.id) }, for: user)
         var node = SubsonicNode()

@@ -10,7 +10,8 @@ import NIOCore
 /// `timeOffset`), download (always the file) and cover art in the nearest kept size. The bytes
 /// come from the same place as the native API's stream (`MediaStreamFastPath`).
 struct SubsonicMedia: Sendable {
-    let services: Services
+    let catalogue: CatalogueService
+    let library: LibraryService
     let streamer: MediaStreamFastPath
 
     var handlers: KeyValuePairs<String, SubsonicRoutes.Handler> {
@@ -27,7 +28,7 @@ struct SubsonicMedia: Sendable {
     func stream(_ call: SubsonicCall, download: Bool) async throws -> SubsonicReply {
         let user = try call.user
         guard case .song(let id) = try call.id() else { throw SubsonicError(.notFound, "There is no such song.") }
-        let (file, remote) = try await streamer.sources.source(id, database: services.database)
+        let (file, remote) = try await streamer.sources.source(id, database: streamer.database)
         guard let file else {
             if let remote { return .response(try streamer.redirect(id, to: remote)) }
             throw SubsonicError(.notFound, "There is no such song.")
@@ -40,7 +41,7 @@ struct SubsonicMedia: Sendable {
             if offset > 0 || (!format.isEmpty && format != SubsonicEntry.suffix(file.contentType)) {
                 bitrate = maxBitRate > 0 ? maxBitRate : Self.defaultBitrate
             } else if maxBitRate > 0 {
-                let item = try await services.listen.media(id, for: user).item
+                let item = try await catalogue.media(id, for: user).item
                 if (item.bitrate ?? Int.max) > maxBitRate { bitrate = maxBitRate }
             }
         }
@@ -48,7 +49,7 @@ struct SubsonicMedia: Sendable {
             var response = try await streamer.original(file, id: id, request: call.request, context: call.context)
             if download {
                 let name = SubsonicEntry.path(
-                    try await services.listen.media(id, for: user).item, suffix: SubsonicEntry.suffix(file.contentType))
+                    try await catalogue.media(id, for: user).item, suffix: SubsonicEntry.suffix(file.contentType))
                 response.headers[.contentDisposition] = ContentDisposition.attachment(
                     filename: (name as NSString).lastPathComponent)
             }
@@ -65,7 +66,7 @@ struct SubsonicMedia: Sendable {
         let parentID: Int64
         switch try call.id() {
         case .album(let id): parentID = id
-        case .song(let id): parentID = try await services.listen.media(id, for: user).item.parentID
+        case .song(let id): parentID = try await catalogue.media(id, for: user).item.parentID
         default: throw SubsonicError(.notFound, "There is no such cover art.")
         }
         let wanted = try call.int("size") ?? 0
@@ -75,7 +76,7 @@ struct SubsonicMedia: Sendable {
             : ImageSize.allCases.first { ($0.pixels ?? Int.max) >= wanted } ?? .original
         let path: String
         do {
-            path = try await services.listen.coverPath(parentID, size: size)
+            path = try await library.coverPath(parentID, size: size)
         } catch {
             throw SubsonicError(.notFound, "There is no such cover art.")
         }

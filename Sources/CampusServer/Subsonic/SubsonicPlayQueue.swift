@@ -5,8 +5,7 @@ import Storage
 /// The play queue: the same server-side player the web app uses, so a queue saved on the phone
 /// shows in the browser, and the browser's queue is what the phone gets.
 struct SubsonicPlayQueue: Sendable {
-    let services: Services
-    var listen: ListenService { services.listen }
+    let player: PlayerService
 
     var handlers: KeyValuePairs<String, SubsonicRoutes.Handler> {
         [
@@ -17,20 +16,20 @@ struct SubsonicPlayQueue: Sendable {
 
     func playQueue(_ call: SubsonicCall) async throws -> SubsonicReply {
         let user = try call.user
-        let player = try await listen.player(for: user)
-        let state = player.state
+        let view = try await player.player(for: user)
+        let state = view.state
         var node = SubsonicNode()
         if let current = state.currentItem {
             node.set("current", SubsonicID.song(current.mediaID).description)
             node.set("position", milliseconds: state.position)
         }
         node.set("username", user.email)
-        node.set("changed", try await listen.playerChanged(for: user) ?? user.createdAt)
+        node.set("changed", try await player.playerChanged(for: user) ?? user.createdAt)
         node.set("changedBy", "campus")
         node.add(
             "entry",
             list: state.queue.compactMap { entry in
-                player.items[entry.mediaID].map { SubsonicEntry.song($0) }
+                view.items[entry.mediaID].map { SubsonicEntry.song($0) }
             })
         return .answer("playQueue", node)
     }
@@ -49,7 +48,7 @@ struct SubsonicPlayQueue: Sendable {
             current = number
         }
         let position = try call.position("position") ?? 0
-        _ = try await listen.restoreQueue(ids, current: current, position: position, for: user)
+        _ = try await player.restoreQueue(ids, current: current, position: position, for: user)
         return .empty
     }
 }

@@ -5,8 +5,9 @@ import Storage
 /// Podcasts (read-only: admins add them in Campus; episodes stream by id) and the campus radio
 /// stations as internet radio.
 struct SubsonicPodcasts: Sendable {
-    let services: Services
-    var listen: ListenService { services.listen }
+    let catalogue: CatalogueService
+    let configuration: ServerConfiguration
+    let stations: StationService
 
     /// The most podcasts and episodes listed at once.
     static let largest = 500
@@ -19,7 +20,7 @@ struct SubsonicPodcasts: Sendable {
         ]
     }
 
-    static func episode(_ view: ListenService.MediaView) -> SubsonicNode {
+    static func episode(_ view: CatalogueService.MediaView) -> SubsonicNode {
         var node = SubsonicEntry.song(view)
         node.set("streamId", SubsonicID.song(view.item.id).description)
         node.set("channelId", SubsonicID.album(view.item.parentID).description)
@@ -37,9 +38,9 @@ struct SubsonicPodcasts: Sendable {
             guard case .album(let id) = try call.id() else {
                 throw SubsonicError(.notFound, "There is no such podcast.")
             }
-            parents = [try await listen.parent(id, kind: .podcast, for: user).parent]
+            parents = [try await catalogue.parent(id, kind: .podcast, for: user).parent]
         } else {
-            parents = try await listen.parents(kind: .podcast, limit: Self.largest)
+            parents = try await catalogue.parents(kind: .podcast, limit: Self.largest)
         }
         var channels: [SubsonicNode] = []
         for parent in parents {
@@ -51,7 +52,7 @@ struct SubsonicPodcasts: Sendable {
             if parent.hasCover { node.set("coverArt", SubsonicID.album(parent.id).description) }
             node.set("status", "completed")
             if withEpisodes {
-                let view = try await listen.parent(parent.id, kind: .podcast, for: user)
+                let view = try await catalogue.parent(parent.id, kind: .podcast, for: user)
                 node.add("episode", list: view.items.filter { !$0.hidden }.map(Self.episode))
             }
             channels.append(node)
@@ -65,18 +66,18 @@ struct SubsonicPodcasts: Sendable {
         let user = try call.user
         let count = try call.int("count", default: 20, in: 1...Self.largest)
         // One query of the newest episodes, not every podcast's list.
-        let episodes = try await listen.newest(.podcastEpisode, limit: count, for: user)
+        let episodes = try await catalogue.newest(.podcastEpisode, limit: count, for: user)
         var node = SubsonicNode()
         node.add("episode", list: episodes.map(Self.episode))
         return .answer("newestPodcasts", node)
     }
 
     func stations() async throws -> SubsonicReply {
-        let base = services.configuration.resolvedBaseURL
+        let base = configuration.resolvedBaseURL
         var node = SubsonicNode()
         node.add(
             "internetRadioStation",
-            list: try await services.stations.stations().map { station in
+            list: try await stations.stations().map { station in
                 var entry = SubsonicNode()
                 entry.set("id", String(station.id))
                 entry.set("name", station.name)

@@ -6,6 +6,7 @@ import HTTPTypes
 import Hummingbird
 import InputRules
 import Localization
+import Logging
 import Storage
 
 /// The Subsonic API (1.16.1, with OpenSubsonic's extensions) under `/rest/`, so that the music
@@ -15,7 +16,9 @@ import Storage
 /// never the account's password. Every answer is HTTP 200 with Subsonic's `status`; a refusal
 /// carries Subsonic's error code.
 struct SubsonicRoutes: Sendable {
-    let services: Services
+    let languages: Languages
+    let authenticator: Authenticator
+    let logger: Logger
 
     static let path = "/rest/{method}"
     /// The largest form a player posts (a play queue of a few thousand ids fits).
@@ -28,16 +31,37 @@ struct SubsonicRoutes: Sendable {
 
     /// Throws ``SubsonicMethods/Duplicate`` when two groups answer one method.
     init(services: Services, media: MediaStreamFastPath) throws {
-        self.services = services
+        languages = services.languages
+        authenticator = Authenticator(services)
+        logger = services.logger
         let nowPlaying = SubsonicNowPlaying()
         handlers = try SubsonicMethods([
-            ("system", SubsonicSystem(services: services).handlers),
-            ("browsing", SubsonicBrowsing(services: services).handlers),
-            ("lists", SubsonicLists(services: services, nowPlaying: nowPlaying).handlers),
-            ("media", SubsonicMedia(services: services, streamer: media).handlers),
-            ("collections", SubsonicCollections(services: services, nowPlaying: nowPlaying).handlers),
-            ("play queue", SubsonicPlayQueue(services: services).handlers),
-            ("podcasts", SubsonicPodcasts(services: services).handlers),
+            ("system", SubsonicSystem().handlers),
+            (
+                "browsing",
+                SubsonicBrowsing(
+                    catalogue: services.catalogue, configuration: services.configuration, links: services.links
+                ).handlers
+            ),
+            ("lists", SubsonicLists(catalogue: services.catalogue, now: services.now, nowPlaying: nowPlaying).handlers),
+            (
+                "media",
+                SubsonicMedia(catalogue: services.catalogue, library: services.library, streamer: media).handlers
+            ),
+            (
+                "collections",
+                SubsonicCollections(
+                    catalogue: services.catalogue, player: services.player, playlists: services.playlists,
+                    now: services.now, nowPlaying: nowPlaying
+                ).handlers
+            ),
+            ("play queue", SubsonicPlayQueue(player: services.player).handlers),
+            (
+                "podcasts",
+                SubsonicPodcasts(
+                    catalogue: services.catalogue, configuration: services.configuration, stations: services.stations
+                ).handlers
+            ),
         ])
     }
 
@@ -68,7 +92,7 @@ struct SubsonicRoutes: Sendable {
         var user: AccountHolder?
         // Refusals are said in the listener's language: the account's, or else the request's.
         func translator() -> Translator {
-            services.languages.choose(choice: user?.user.language, acceptLanguage: request.headers[.acceptLanguage])
+            languages.choose(choice: user?.user.language, acceptLanguage: request.headers[.acceptLanguage])
         }
         do {
             guard let handler = handlers[method] else {
@@ -91,7 +115,7 @@ struct SubsonicRoutes: Sendable {
         } catch {
             let failure = SubsonicError(error)
             if failure.code == .generic, failure.problem == nil, !(error is SubsonicError) {
-                services.logger.error(
+                logger.error(
                     "subsonic request failed", metadata: ["method": "\(method)", "error": "\(ErrorLog.text(error))"])
             }
             return try SubsonicAnswer.failed(failure, translator()).response(format)
@@ -119,7 +143,7 @@ struct SubsonicRoutes: Sendable {
             }
         }
         do {
-            return AccountHolder(user: try await Authenticator(services).player(signIn))
+            return AccountHolder(user: try await authenticator.player(signIn))
         } catch let failure as AppCredentialService.SignInFailure {
             switch failure {
             case .wrongCredentials:

@@ -4,7 +4,6 @@ import Storage
 
 /// System methods: ping, licence, OpenSubsonic's extensions, the signed-in user.
 struct SubsonicSystem: Sendable {
-    let services: Services
 
     /// The OpenSubsonic extensions Campus supports, with their versions.
     static let extensions: [(String, [Int])] = [

@@ -6,8 +6,9 @@ import Timetable
 
 /// The electives page: choose a speciality and year, add subjects, choose their groups.
 struct ElectivesPages: Sendable {
-    let services: Services
-    var mine: MyTimetableService { services.myTimetable }
+    let directory: TimetableDirectory
+    let myTimetable: MyTimetableService
+    var mine: MyTimetableService { myTimetable }
 
     func register(on pages: PageRouter) {
         pages.signedInPage(SiteRoutes.electives, page)
@@ -22,12 +23,12 @@ struct ElectivesPages: Sendable {
     @Sendable func page(_ request: PageRequest, _ account: Authenticated) async throws -> PageAnswer {
         let t = request.t
         let view = try await mine.electives(of: account.user)
-        let specialities = try await services.directory.specialities(search: nil)
+        let specialities = try await directory.specialities(search: nil)
         let taken = Set(view.subjects.map(\.subject.id))
         var found: [ElectivesPage.Found] = []
         let query = request.text("q")
         if let query, let speciality = view.speciality, let year = view.year {
-            let candidates = try await services.directory.subjects(search: query)
+            let candidates = try await directory.subjects(search: query)
             found = candidates.filter { subject in
                 !taken.contains(subject.id)
                     && Electives.kind(of: subject, speciality: speciality, year: year).map { $0 != .normative } == true
@@ -116,7 +117,7 @@ struct ElectivesPages: Sendable {
         -> PageAnswer
     {
         let subjectID = try request.id("subjectId")
-        guard subjectID <= Int64(Int32.max) else { throw Problem.notFound("There is nothing at this address.") }
+        guard subjectID <= Int64(Int32.max) else { throw Refusal.notFound("There is nothing at this address.") }
         do {
             _ = try await mine.chooseElective(
                 subjectID: Int(subjectID), group: form.group.flatMap { Int($0) } ?? 0, of: account.user)
@@ -130,7 +131,7 @@ struct ElectivesPages: Sendable {
         -> PageAnswer
     {
         let subjectID = try request.id("subjectId")
-        guard subjectID <= Int64(Int32.max) else { throw Problem.notFound("There is nothing at this address.") }
+        guard subjectID <= Int64(Int32.max) else { throw Refusal.notFound("There is nothing at this address.") }
         do {
             try await mine.removeElective(subjectID: Int(subjectID), of: account.user)
             return .redirect(SiteRoutes.electives.path, flash: request.t("Removed."))

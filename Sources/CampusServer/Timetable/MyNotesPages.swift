@@ -9,8 +9,8 @@ import Timetable
 /// A lesson's notes page (`/timetable/lessons/{id}/notes`): the visitor's own notes on it, on
 /// every day or on the day they came from, written, changed and deleted with forms.
 struct MyNotesPages: Sendable {
-    let services: Services
-    var mine: MyTimetableService { services.myTimetable }
+    let myTimetable: MyTimetableService
+    var mine: MyTimetableService { myTimetable }
 
     func register(on pages: PageRouter) {
         pages.signedInPage(SiteRoutes.lessonNotes, page)

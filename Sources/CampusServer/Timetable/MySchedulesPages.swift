@@ -5,9 +5,10 @@ import Timetable
 /// The pages of saved compound schedules: each one's week (as any schedule page), and the forms
 /// that save favorites together under a name and delete a saved schedule.
 struct MySchedulesPages: Sendable {
-    let services: Services
-    var mine: MyTimetableService { services.myTimetable }
-    var builder: SchedulePageBuilder { SchedulePageBuilder(services: services) }
+    let configuration: ServerConfiguration
+    let myTimetable: MyTimetableService
+    let builder: SchedulePageBuilder
+    var mine: MyTimetableService { myTimetable }
 
     func register(on pages: PageRouter) {
         pages.signedInPage(SiteRoutes.savedSchedule) { request, account in
@@ -18,7 +19,7 @@ struct MySchedulesPages: Sendable {
                 try await builder.page(
                     request, targets: MyTimetableService.targets(of: saved), title: saved.name,
                     subtitle: names.joined(separator: " · "), route: SiteRoutes.savedSchedule.path(saved.id),
-                    feed: services.configuration.resolvedBaseURL + APIRoutes.personalCalendar.path(saved.token),
+                    feed: configuration.resolvedBaseURL + APIRoutes.personalCalendar.path(saved.token),
                     subgroup: 0, showSubgroups: false, term: nil, card: nil, favorite: nil))
         }
         pages.form(SiteRoutes.savedSchedules, SavedScheduleForm.self) { request, account, form in

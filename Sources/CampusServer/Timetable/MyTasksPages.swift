@@ -10,9 +10,11 @@ import Timetable
 /// Tasks with deadlines (`/timetable/mine/tasks`): the list by deadline with countdowns, a new
 /// task whose deadline can be one of its subject's next lessons, a task's page with its photos.
 struct MyTasksPages: Sendable {
-    let services: Services
-    var mine: MyTimetableService { services.myTimetable }
-    var zone: TimeZone { services.timetable.timeZone }
+    let myTimetable: MyTimetableService
+    let now: @Sendable () -> Date
+    let timetable: TimetableService
+    var mine: MyTimetableService { myTimetable }
+    var zone: TimeZone { timetable.timeZone }
 
     /// How many of a subject's next lessons a task's form offers as deadlines.
     static let choiceCount = 8
@@ -46,7 +48,7 @@ struct MyTasksPages: Sendable {
     /// A task as the list and the glance show it: when it is due and how long until then.
     func row(_ task: StudyTask, _ t: Translator) -> TaskRow {
         let text = ScheduleText(t: t)
-        let now = services.now()
+        let now = now()
         var countdown = ""
         var overdue = false
         switch task.state(at: now) {
@@ -68,7 +70,7 @@ struct MyTasksPages: Sendable {
     /// `Monday September 25 at 10:00`, or `today at 10:00`.
     func when(_ moment: Date, _ t: Translator) -> String {
         let local = LocalDateTime(moment, in: zone)
-        let today = LocalDate(services.now(), in: zone)
+        let today = LocalDate(now(), in: zone)
         let text = ScheduleText(t: t)
         // Another year's day says its year.
         let day =
@@ -106,7 +108,7 @@ struct MyTasksPages: Sendable {
             subject.isEmpty
             ? []
             : (try? await mine.deadlineChoices(subject: subject, limit: Self.choiceCount, for: user)) ?? []
-        let types = try await services.timetable.lessonTypes()
+        let types = try await timetable.lessonTypes()
         let text = ScheduleText(t: t)
         let chosen = form.deadlineAt ?? task?.deadline.flatMap { DateTimeField.value($0, in: zone) } ?? ""
         let lessons = choices.map { occurrence -> TaskFormPage.Choice in
@@ -116,7 +118,7 @@ struct MyTasksPages: Sendable {
             return TaskFormPage.Choice(
                 value: value,
                 label: [
-                    text.when(occurrence.date, today: LocalDate(services.now(), in: zone)) + ", "
+                    text.when(occurrence.date, today: LocalDate(now(), in: zone)) + ", "
                         + occurrence.lesson.start.description, type, rooms.isEmpty ? nil : rooms,
                 ].compactMap { $0 }.joined(separator: " · "),
                 checked: chosen == value)
@@ -149,7 +151,7 @@ struct MyTasksPages: Sendable {
         // field, which may be empty.
         let text = picked.isEmpty || picked == "other" ? form.deadline : picked
         guard let read = DateTimeField.read(text, in: zone) else {
-            throw Problem.invalid(
+            throw Refusal.invalid(
                 FieldProblem(field: "deadline", detail: "Write a date and time between 1900 and 2200."))
         }
         return read

@@ -8,8 +8,9 @@ import Timetable
 /// My teachers (`/timetable/mine/teachers`): who teaches my group and subgroup, and what, each
 /// linking to their schedule and card.
 struct MyTeachersPages: Sendable {
-    let services: Services
-    var mine: MyTimetableService { services.myTimetable }
+    let myTimetable: MyTimetableService
+    let timetable: TimetableService
+    var mine: MyTimetableService { myTimetable }
 
     func register(on pages: PageRouter) {
         pages.signedInPage(SiteRoutes.myTeachers, page)
@@ -28,7 +29,7 @@ struct MyTeachersPages: Sendable {
             // The group left the timetable: nobody teaches it.
         }
         let display = try await mine.displaySettings(of: user)
-        let types = try await services.timetable.lessonTypes()
+        let types = try await timetable.lessonTypes()
         var parts = [t("Group {name}", ["name": group])]
         if user.subgroup != 0 { parts.append(t("Subgroup {number}", ["number": String(user.subgroup)])) }
         let teachers = found.map { item in

@@ -13,8 +13,12 @@ import Timetable
 /// page's part), my favorites and my calendar feed (`/timetable/mine`), the star on schedule
 /// pages, and the web app manifest that lets a phone keep `/today` on its home screen.
 struct MyTimetablePages: Sendable {
-    let services: Services
-    var mine: MyTimetableService { services.myTimetable }
+    let configuration: ServerConfiguration
+    let directory: TimetableDirectory
+    let myTimetable: MyTimetableService
+    let now: @Sendable () -> Date
+    let timetable: TimetableService
+    var mine: MyTimetableService { myTimetable }
 
     /// The most favorites the glance shows (each is a schedule read).
     static let glanceFavorites = 12
@@ -39,7 +43,7 @@ struct MyTimetablePages: Sendable {
 
     func glance(for user: Account, _ t: Translator) async throws -> Glance {
         let text = ScheduleText(t: t)
-        let now = LocalDateTime(services.now(), in: services.timetable.timeZone)
+        let now = LocalDateTime(now(), in: timetable.timeZone)
         var mine: Glance.Entry?
         var later: [SchedulePage.Lesson] = []
         let nicknames = try await self.mine.nicknames(of: user)
@@ -50,8 +54,8 @@ struct MyTimetablePages: Sendable {
                     [nicknames[group], t("Group {name}", ["name": group])].compactMap { $0 }.joined(separator: " · ")
                 }
                 // The notes on the lessons shown only: today's and the next one.
-                let found = try await services.timetable.nowAndNext(of: targets, filter: filter)
-                let today = try await services.timetable.schedule(of: targets, in: now.date...now.date, filter: filter)
+                let found = try await timetable.nowAndNext(of: targets, filter: filter)
+                let today = try await timetable.schedule(of: targets, in: now.date...now.date, filter: filter)
                 let shownIDs = Set(
                     (found.0.current + [found.0.next].compactMap { $0 } + (today.days.first?.occurrences ?? []))
                         .map(\.lesson.id))
@@ -92,7 +96,7 @@ struct MyTimetablePages: Sendable {
             }
         }
         let tasks = try await self.mine.tasks(of: user).prefix { !$0.done }.prefix(Self.glanceTasks)
-            .map { MyTasksPages(services: services).row($0, t) }
+            .map { MyTasksPages(myTimetable: myTimetable, now: self.now, timetable: timetable).row($0, t) }
         return Glance(
             mine: mine, hasGroup: user.group != nil, laterToday: later, hasLaterToday: !later.isEmpty,
             favorites: favorites, hasFavorites: !favorites.isEmpty, tasks: tasks, hasTasks: !tasks.isEmpty)
@@ -104,7 +108,7 @@ struct MyTimetablePages: Sendable {
         now: LocalDateTime, text: ScheduleText, display: DisplaySettings
     ) async throws -> (Glance.Entry, Set<Occurrence>) {
         entry(
-            try await services.timetable.nowAndNext(of: targets, filter: filter), targets: targets, name: name,
+            try await timetable.nowAndNext(of: targets, filter: filter), targets: targets, name: name,
             url: url, now: now, text: text, display: display)
     }
 
@@ -153,7 +157,7 @@ struct MyTimetablePages: Sendable {
         let feed = try await mine.calendarFeed(of: user)
         let nicknames = try await mine.nicknames(of: user)
         let colours = try await mine.lessonColours(of: user)
-        let types = try await services.directory.lessonTypes()
+        let types = try await directory.lessonTypes()
         let saved = try await mine.savedSchedules(of: user)
         let display = try await mine.displaySettings(of: user)
         let members = favorites.filter { $0.favorite.kind != .department }.map {
@@ -170,7 +174,7 @@ struct MyTimetablePages: Sendable {
                         id: $0.favorite.id, name: Self.name($0, nicknames), url: Self.url(of: $0.favorite))
                 },
                 hasFavorites: !favorites.isEmpty,
-                calendarURL: services.configuration.resolvedBaseURL + APIRoutes.personalCalendar.path(feed.token),
+                calendarURL: configuration.resolvedBaseURL + APIRoutes.personalCalendar.path(feed.token),
                 reminders: [none]
                     + Self.reminderChoices.map { minutes in
                         .init(
@@ -210,7 +214,7 @@ struct MyTimetablePages: Sendable {
         -> PageAnswer
     {
         guard let kind = Favorite.Kind(rawValue: form.kind) else {
-            throw Problem.invalid(
+            throw Refusal.invalid(
                 FieldProblem(field: "kind", detail: "Choose a group, a teacher, a room or a department."))
         }
         let favorite = Favorite(kind: kind, id: form.id)
@@ -239,7 +243,7 @@ struct MyTimetablePages: Sendable {
         var minutes: Int?
         if let text = form.reminderMinutes, !text.isEmpty {
             guard let value = Int(text) else {
-                throw Problem.invalid(
+                throw Refusal.invalid(
                     FieldProblem(
                         field: "reminderMinutes", detail: "A reminder comes 0 to {maximum} minutes before a lesson.",
                         ["maximum": String(ICalendar.reminderRange.upperBound)]))

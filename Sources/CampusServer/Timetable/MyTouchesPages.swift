@@ -9,8 +9,9 @@ import Timetable
 /// The pages of a user's nicknames for groups and colours for lesson types: the forms, and the
 /// style sheet that colours their lessons their way.
 struct MyTouchesPages: Sendable {
-    let services: Services
-    var mine: MyTimetableService { services.myTimetable }
+    let directory: TimetableDirectory
+    let myTimetable: MyTimetableService
+    var mine: MyTimetableService { myTimetable }
 
     func register(on pages: PageRouter) {
         pages.form(SiteRoutes.nicknames, NicknameForm.self, nickname)
@@ -51,7 +52,7 @@ struct MyTouchesPages: Sendable {
         var css = ""
         if let user {
             let colours = try await mine.lessonColours(of: user)
-            for type in try await services.directory.lessonTypes() {
+            for type in try await directory.lessonTypes() {
                 guard let colour = colours[type.id], PersonalTouches.isColour(colour) else { continue }
                 css += ".\(SchedulePageBuilder.typeClass(type)) { --type-colour: \(colour); }\n"
             }

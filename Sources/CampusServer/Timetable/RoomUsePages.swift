@@ -6,8 +6,8 @@ import Timetable
 
 /// Free rooms (for everyone) and the conflicts report (for admins) in the browser.
 struct RoomUsePages: Sendable {
-    let services: Services
-    var timetable: TimetableService { services.timetable }
+    let directory: TimetableDirectory
+    let timetable: TimetableService
 
     func register(on pages: PageRouter) {
         pages.page(SiteRoutes.freeRooms, freeRooms)
@@ -136,11 +136,11 @@ struct RoomUsePages: Sendable {
     // MARK: Buildings
 
     @Sendable func buildings(_ request: PageRequest, _ account: Authenticated) async throws -> PageAnswer {
-        guard account.user.role == .admin else { throw Problem.forbidden("Only admins describe buildings.") }
+        guard account.user.role == .admin else { throw Refusal.notAllowed("Only admins describe buildings.") }
         let t = request.t
         return .page(
             BuildingsPage(
-                rows: try await services.directory.buildings().map { building in
+                rows: try await directory.buildings().map { building in
                     .init(
                         number: building.number, name: building.name ?? "",
                         latitude: building.point.map { String($0.latitude) } ?? "",
@@ -162,17 +162,17 @@ struct RoomUsePages: Sendable {
         -> PageAnswer
     {
         let number = try request.id("number")
-        guard number <= 1000 else { throw Problem.notFound("There is nothing at this address.") }
+        guard number <= 1000 else { throw Refusal.notFound("There is nothing at this address.") }
         /// A coordinate as typed: "53.9", or "53,9" as Russian and Ukrainian keyboards write it.
         func coordinate(_ text: String?, field: String) throws -> Double? {
             guard let text = text?.trimmingCharacters(in: .whitespaces), !text.isEmpty else { return nil }
             guard let value = Double(text.replacingOccurrences(of: ",", with: ".")), value.isFinite else {
-                throw Problem.invalid(FieldProblem(field: field, detail: "“{text}” is not a number.", ["text": text]))
+                throw Refusal.invalid(FieldProblem(field: field, detail: "“{text}” is not a number.", ["text": text]))
             }
             return value
         }
         do {
-            let building = try await services.directory.setBuilding(
+            let building = try await directory.setBuilding(
                 number: Int(number), name: form.name, latitude: try coordinate(form.latitude, field: "latitude"),
                 longitude: try coordinate(form.longitude, field: "longitude"), by: account.user)
             return .redirect(

@@ -11,7 +11,7 @@ import NIOCore
 /// (docs/BENCHMARKS.md). The request was validated against openapi.yaml before; problems go out
 /// as the handler's would.
 struct ScheduleFastPath: FastOperation {
-    let services: Services
+    let timetable: TimetableService
     /// Checks the query of an early answer (``EarlyScheduleAnswer``).
     let validator: RequestValidator
     /// The answer cache, which keeps early answers as ``ResponseCacheMiddleware`` keeps the router's.
@@ -63,7 +63,7 @@ struct ScheduleFastPath: FastOperation {
         let query = request.uri.queryParameters
         let subgroup = query["subgroup"].flatMap { Int($0) }
         let subjects = query.getAll("subject").map { String($0) }
-        let schedule = try await ScheduleDocuments(timetable: services.timetable).document(
+        let schedule = try await ScheduleDocuments(timetable: timetable).document(
             [target], from: query["from"].map(String.init), to: query["to"].map(String.init),
             subgroup: target.isGroup ? subgroup : nil, subjects: subjects.isEmpty ? nil : subjects)
         return ByteBuffer(bytes: ScheduleJSON.encode(schedule))

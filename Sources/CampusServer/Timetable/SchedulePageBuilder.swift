@@ -1,13 +1,15 @@
 import CampusHTTP
 import Foundation
+import InputRules
 import SharedHelpers
 import Timetable
 
 /// Makes a schedule page: now and next, week navigation, a week grid (rows are the week's time
 /// slots, windows between lessons grey) and a day list.
 struct SchedulePageBuilder: Sendable {
-    let services: Services
-    var timetable: TimetableService { services.timetable }
+    let myTimetable: MyTimetableService
+    let now: @Sendable () -> Date
+    let timetable: TimetableService
 
     func page(
         _ request: PageRequest, targets: [TimetableService.Target], title: String, subtitle: String, route: String,
@@ -21,7 +23,7 @@ struct SchedulePageBuilder: Sendable {
             switch LocalDate.read(iso: weekText) {
             case .success(let date): anchor = date
             case .failure(let problem):
-                throw Problem.invalid(LocalDate.fieldProblem(problem, field: "week", example: "2026-11-16"))
+                throw Refusal.invalid(LocalDate.fieldProblem(problem, field: "week", example: "2026-11-16"))
             }
         } else if let span = term?.span, !span.contains(today), today < span.lowerBound {
             // Before the term starts, show its first week.
@@ -33,7 +35,7 @@ struct SchedulePageBuilder: Sendable {
             subgroup: subgroup == 0 ? nil : subgroup, subgroupOf: subgroupOf, containing: search)
         let result = try await timetable.schedule(of: targets, in: week, filter: filter)
         let pairs = try await timetable.pairTimes()
-        let now = LocalDateTime(services.now(), in: timetable.timeZone)
+        let now = LocalDateTime(now(), in: timetable.timeZone)
         let view = request.query("view")
         let subgroupText = subgroup == 0 ? nil : String(subgroup)
         func link(_ parts: [(String, String?)]) -> String { Route<Void>(route).path(query: parts) }
@@ -45,9 +47,9 @@ struct SchedulePageBuilder: Sendable {
         var display = DisplaySettings()
         if let user = request.visitor.user {
             let ids = Set(result.days.flatMap { $0.occurrences.map(\.lesson.id) })
-            notes = try await services.myTimetable.notes(of: user, lessonIDs: Array(ids))
-            nicknames = try await services.myTimetable.nicknames(of: user)
-            display = try await services.myTimetable.displaySettings(of: user)
+            notes = try await myTimetable.notes(of: user, lessonIDs: Array(ids))
+            nicknames = try await myTimetable.nicknames(of: user)
+            display = try await myTimetable.displaySettings(of: user)
         }
         let noteBack = request.visitor.user == nil ? nil : link([("week", weekText)] + query)
         func lesson(_ occurrence: Occurrence, _ types: [String: LessonType]) -> SchedulePage.Lesson {
@@ -176,7 +178,7 @@ struct SchedulePageBuilder: Sendable {
     /// The star for a signed-in visitor: whether it is a favorite of theirs.
     private func star(_ favorite: Favorite?, request: PageRequest, back: String) async throws -> FavoriteToggle? {
         guard let favorite, let user = request.visitor.user else { return nil }
-        let favorites = try await services.myTimetable.kept(by: user)
+        let favorites = try await myTimetable.kept(by: user)
         return FavoriteToggle(
             kind: favorite.kind.rawValue, id: favorite.id,
             isFavorite: favorites.contains(favorite), back: back)

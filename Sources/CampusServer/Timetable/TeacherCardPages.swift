@@ -8,8 +8,8 @@ import Timetable
 /// A teacher's card on their page: what students say (counts, the majority, descriptions), the
 /// visitor's own answer, and for admins the hiding of descriptions.
 struct TeacherCardPages: Sendable {
-    let services: Services
-    var mine: MyTimetableService { services.myTimetable }
+    let myTimetable: MyTimetableService
+    var mine: MyTimetableService { myTimetable }
 
     func register(on pages: PageRouter) {
         pages.form(SiteRoutes.teacherCard, TeacherCardForm.self) { request, account, form in

@@ -43,7 +43,7 @@ extension TimetablePages {
         let favorite = Favorite(kind: .department, id: department.abbreviation)
         return FavoriteToggle(
             kind: favorite.kind.rawValue, id: favorite.id,
-            isFavorite: try await services.myTimetable.kept(by: user).contains(favorite),
+            isFavorite: try await myTimetable.kept(by: user).contains(favorite),
             back: Self.departmentURL(department.abbreviation))
     }
 }

@@ -12,9 +12,11 @@ import Timetable
 /// The timetable in the browser: search, lists of groups, teachers, rooms and departments, and
 /// schedule pages (``SchedulePageBuilder``) with a week grid and a day list.
 struct TimetablePages: Sendable {
-    let services: Services
-    var timetable: TimetableService { services.timetable }
-    var directory: TimetableDirectory { services.directory }
+    let configuration: ServerConfiguration
+    let directory: TimetableDirectory
+    let myTimetable: MyTimetableService
+    let timetable: TimetableService
+    let builder: SchedulePageBuilder
 
     func register(on pages: PageRouter) {
         pages.page(SiteRoutes.timetable, home)
@@ -34,7 +36,7 @@ struct TimetablePages: Sendable {
         let query = request.text("q")
         // A signed-in student opens on their own schedule; `?find=1` (or a search) shows the directory.
         if query == nil, request.query("find") == nil, let user = request.visitor.user,
-            let (targets, filter) = try? await services.myTimetable.targets(of: user)
+            let (targets, filter) = try? await myTimetable.targets(of: user)
         {
             return .page(try await mySchedule(request, user: user, targets: targets, filter: filter))
         }
@@ -74,7 +76,7 @@ struct TimetablePages: Sendable {
             parts.append(t("Group {name}", ["name": group]))
             if user.subgroup != 0 { parts.append(t("Subgroup {number}", ["number": String(user.subgroup)])) }
         }
-        parts += try await services.myTimetable.savedSchedules(of: user).filter(\.inMySchedule).map(\.name)
+        parts += try await myTimetable.savedSchedules(of: user).filter(\.inMySchedule).map(\.name)
         var page = try await builder.page(
             request, targets: targets, title: t("My schedule"), subtitle: parts.joined(separator: " · "),
             route: SiteRoutes.timetable.path, feed: SiteRoutes.myTimetable.path, subgroup: filter.subgroup ?? 0,
@@ -307,8 +309,6 @@ struct TimetablePages: Sendable {
 
     // MARK: Schedules
 
-    private var builder: SchedulePageBuilder { SchedulePageBuilder(services: services) }
-
     @Sendable func groupSchedule(_ request: PageRequest) async throws -> PageAnswer {
         let group = try await directory.group(named: try request.parameter("name"))
         var subtitle: [String] = []
@@ -339,7 +339,7 @@ struct TimetablePages: Sendable {
         if !teacher.departments.isEmpty { subtitle.append(teacher.departments.joined(separator: ", ")) }
         var answer: TeacherCardAnswer?
         if let user = request.visitor.user {
-            answer = try await services.myTimetable.cardAnswer(teacher: teacher.urlID, of: user)
+            answer = try await myTimetable.cardAnswer(teacher: teacher.urlID, of: user)
         }
         var page = try await builder.page(
             request, targets: [.teacher(teacher.urlID)], title: teacher.fullName,
@@ -347,13 +347,13 @@ struct TimetablePages: Sendable {
             feed: APIRoutes.teacherCalendar.path(teacher.urlID), subgroup: 0, showSubgroups: false,
             term: teacher.term,
             card: TeacherCardPages.card(
-                try await services.myTimetable.cardSummary(teacher: teacher.urlID), imported: card,
+                try await myTimetable.cardSummary(teacher: teacher.urlID), imported: card,
                 answer: answer,
                 teacher: teacher.urlID, user: request.visitor.user, request.t),
             favorite: Favorite(kind: .teacher, id: teacher.urlID))
         // The photo only from where the content security policy lets images come from.
         let photo = teacher.photoURL.flatMap { url -> String? in
-            services.configuration.photoOrigins.contains { url.hasPrefix($0 + "/") } ? url : nil
+            configuration.photoOrigins.contains { url.hasPrefix($0 + "/") } ? url : nil
         }
         page.person = .init(
             photo: photo ?? "", hasPhoto: photo != nil, email: teacher.email ?? "", hasEmail: teacher.email != nil)

@@ -13,7 +13,7 @@ import Storage
 /// visitor's pages the worker keeps for reading offline (`/offline/pages`), and the page it shows
 /// offline for a page it did not keep (`/offline`).
 struct OfflinePages: Sendable {
-    let services: Services
+    let myTimetable: MyTimetableService
 
     /// The most open tasks whose pages are kept.
     static let keptTasks = 20
@@ -50,7 +50,7 @@ struct OfflinePages: Sendable {
     func kept(for user: Account?) async throws -> Response {
         var kept = Kept()
         if let user {
-            let mine = services.myTimetable
+            let mine = myTimetable
             kept.pages = [
                 SiteRoutes.home.path, SiteRoutes.today.path, SiteRoutes.myTimetable.path, SiteRoutes.tasks.path,
                 SiteRoutes.listen.path, SiteRoutes.lessonTypeStyles.path, SiteRoutes.myLessonTypeStyles.path,

@@ -12,7 +12,13 @@ import Storage
 /// Renders pages in the layout, and answers with redirects: the signed-in visitor, CSRF tokens,
 /// flash messages and cookies.
 struct PageRenderer: Sendable {
-    let services: Services
+    let configuration: ServerConfiguration
+    let authenticator: Authenticator
+    /// Where a signed-in visitor's form posts went (``PageRouter``'s `Idempotency-Key`).
+    let accounts: AccountService
+    /// The institution's name and time zone, for the layout.
+    let institution: @Sendable () async throws -> Institution
+    let now: @Sendable () -> Date
     let templates: LocalizedTemplates
 
     static let flashCookie = "campus_flash"
@@ -34,7 +40,7 @@ struct PageRenderer: Sendable {
 
     func visitor(_ request: Request) async throws -> Visitor {
         let sessionCookie = request.cookies[CookieName.session]?.value
-        let account = try await Authenticator(services).pageAccount(sessionCookie: sessionCookie)
+        let account = try await authenticator.pageAccount(sessionCookie: sessionCookie)
         let existing = request.cookies[CookieName.csrf]?.value
         let csrfCookie = existing.flatMap { $0.count >= 32 && $0.count <= 64 ? $0 : nil } ?? Token.make()
         var flash: Flash?
@@ -50,13 +56,13 @@ struct PageRenderer: Sendable {
     }
 
     func csrfToken(for visitor: Visitor) -> String {
-        Authenticator(services).csrfToken(csrfCookie: visitor.csrfCookie, sessionCookie: visitor.sessionCookie)
+        authenticator.csrfToken(csrfCookie: visitor.csrfCookie, sessionCookie: visitor.sessionCookie)
     }
 
     /// Whether a form carries this browser's CSRF token (``PageRouter`` asks, for every form).
     func isValidCSRF(_ token: String?, visitor: Visitor) -> Bool {
         !visitor.isNewCSRFCookie
-            && Authenticator(services).isValidCSRF(
+            && authenticator.isValidCSRF(
                 token, csrfCookie: visitor.csrfCookie, sessionCookie: visitor.sessionCookie)
     }
 
@@ -79,11 +85,11 @@ struct PageRenderer: Sendable {
     func render(_ model: any PageModel, for visitor: Visitor, status: HTTPResponse.Status = .ok) async throws
         -> Response
     {
-        let institution = try await services.institution()
+        let institution = try await institution()
         let language = visitor.translator.code
         let layout = Layout(
-            csrf: csrfToken(for: visitor), institution: institution.name, demo: services.configuration.demo,
-            year: Calendar(identifier: .gregorian).component(.year, from: services.now()),
+            csrf: csrfToken(for: visitor), institution: institution.name, demo: configuration.demo,
+            year: Calendar(identifier: .gregorian).component(.year, from: now()),
             user: visitor.user.map(LayoutUser.init), isAdmin: visitor.user?.role == .admin, flash: visitor.flash,
             nav: Navigation(type(of: model).section), back: visitor.path, lang: language,
             languages: LanguageOption.all(languages, current: language),
@@ -144,7 +150,7 @@ struct PageRenderer: Sendable {
 
     func cookie(_ name: String, value: String, maxAge: Int?) -> Cookie {
         Cookie(
-            name: name, value: value, maxAge: maxAge, path: "/", secure: services.configuration.secureCookies,
+            name: name, value: value, maxAge: maxAge, path: "/", secure: configuration.secureCookies,
             httpOnly: true, sameSite: .lax)
     }
 
@@ -169,7 +175,7 @@ struct PageRenderer: Sendable {
         let page = ErrorPage(
             title: t(problem.title, context: "status"), detail: t.detail(problem),
             status: problem.status.code, institution: Services.defaultInstitutionName,
-            year: Calendar(identifier: .gregorian).component(.year, from: services.now()), lang: t.code)
+            year: Calendar(identifier: .gregorian).component(.year, from: now()), lang: t.code)
         guard let html = templates.render(page, withTemplate: "error", language: t.code) else { return nil }
         var headers = problem.headers
         headers[.contentType] = "text/html; charset=utf-8"

@@ -4,6 +4,7 @@ import Foundation
 import HTTPInput
 import HTTPTypes
 import Hummingbird
+import InputRules
 import Localization
 import NIOCore
 
@@ -29,7 +30,7 @@ struct PageRequest: Sendable {
     /// A path parameter (`{name}`), percent-decoded; 404 when it is missing.
     func parameter(_ name: String) throws -> String {
         guard let value = context.parameters.get(name) else {
-            throw Problem.notFound("There is nothing at this address.")
+            throw Refusal.notFound("There is nothing at this address.")
         }
         return value.removingPercentEncoding ?? value
     }
@@ -37,7 +38,7 @@ struct PageRequest: Sendable {
     /// A path parameter that is an id (a positive whole number); 404 otherwise.
     func id(_ name: String = "id") throws -> Int64 {
         guard let id = context.parameters.get(name, as: Int64.self), id > 0 else {
-            throw Problem.notFound("There is nothing at this address.")
+            throw Refusal.notFound("There is nothing at this address.")
         }
         return id
     }
@@ -152,6 +153,25 @@ struct PageRouter {
 
     // MARK: The one place for sign-in, forms and CSRF
 
+    /// The longest `Idempotency-Key` taken (a UUID is 36 characters).
+    static let idempotencyKeyLength = 100
+
+    /// The `Idempotency-Key` of a request, if it has one; a key that is not 1 to 100 letters,
+    /// digits and hyphens is refused (400).
+    static func idempotencyKey(_ value: String?) throws -> String? {
+        guard let value else { return nil }
+        guard (1...idempotencyKeyLength).contains(value.utf8.count),
+            value.utf8.allSatisfy({
+                (48...57).contains($0) || (65...90).contains($0) || (97...122).contains($0) || $0 == 45
+            })
+        else {
+            throw Problem.badRequest(
+                "Idempotency-Key must be 1 to {count} letters, digits and hyphens.",
+                ["count": String(idempotencyKeyLength)])
+        }
+        return value
+    }
+
     private func register(
         _ method: HTTPRequest.Method, _ route: some RoutePattern, bodyLimit: Int = RouteProperties.defaultBodyLimit,
         _ handler: @escaping @Sendable (PageRequest) async throws -> PageAnswer
@@ -160,8 +180,8 @@ struct PageRouter {
         router.on(RouterPath(route.pattern), method: method) { request, context -> Response in
             let visitor = try await renderer.visitor(request)
             // A signed-in form post with an Idempotency-Key, sent before: answered where it went then.
-            let accounts = renderer.services.accounts
-            let key = method == .post ? try AccountService.idempotencyKey(request.headers[.idempotencyKey]) : nil
+            let accounts = renderer.accounts
+            let key = method == .post ? try Self.idempotencyKey(request.headers[.idempotencyKey]) : nil
             if let key, let user = visitor.user,
                 let location = try await accounts.sentFormLocation(of: user, key: key)
             {

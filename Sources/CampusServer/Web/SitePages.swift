@@ -8,11 +8,12 @@ import NIOCore
 /// The home page, the API's documentation page, the OpenAPI document itself, and the footer's
 /// language switcher.
 struct SitePages: Sendable {
-    let services: Services
+    let accounts: AccountService
+    let personal: MyTimetablePages
     let documentation: APIDocumentation
 
     func register(on pages: PageRouter) {
-        let personal = MyTimetablePages(services: services)
+        let personal = personal
         pages.page(SiteRoutes.home) { request in
             guard let user = request.visitor.user else { return .page(HomePage(glance: nil)) }
             return .page(HomePage(glance: try await personal.glance(for: user, request.t)))
@@ -20,11 +21,11 @@ struct SitePages: Sendable {
         let languages = pages.renderer.languages
         pages.publicForm(SiteRoutes.language, LanguageForm.self) { request, form in
             guard let chosen = languages.translator(form.language) else {
-                throw Problem.invalid(
+                throw Refusal.invalid(
                     FieldProblem(field: "language", detail: "must be one of the languages Campus speaks"))
             }
             if let user = request.visitor.user {
-                _ = try await services.accounts.updateProfile(of: user, .init(language: chosen.code))
+                _ = try await accounts.updateProfile(of: user, .init(language: chosen.code))
             }
             return .redirect(SignInPages.safeNext(form.back), session: .language(chosen.code))
         }

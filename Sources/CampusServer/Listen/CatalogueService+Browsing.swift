@@ -8,7 +8,7 @@ import Storage
 /// The catalogue as players browse it (the Subsonic API): album lists, authors, random and
 /// genre lists, likes with their dates, bookmarks and a paged search. What the listener hid is
 /// left out, as in the web app.
-extension ListenService {
+extension CatalogueService {
     /// A page of albums in `order`, each with when the listener liked it.
     func albums(_ order: AlbumOrder, kinds: [ParentKind], for user: Account, limit: Int, offset: Int)
         async throws -> [(parent: Parent, likedAt: Date?)]

@@ -6,11 +6,11 @@ import Storage
 
 /// What other players (the Subsonic API's) tell Campus: what was heard, where a listener
 /// stopped, likes taken back and ratings removed. The web app sees it all.
-extension ListenService {
+extension PlayerService {
     /// The reference of a parent (its kind read from the catalogue).
     func parentReference(_ id: Int64) async throws -> Reference {
         guard let parent = try await database.read({ db in try await ListenStore(db).parent(id: id) }) else {
-            throw Self.noParent(nil, id)
+            throw CatalogueService.noParent(nil, id)
         }
         return .parent(parent.kind, id)
     }
@@ -28,7 +28,7 @@ extension ListenService {
     func clearRating(_ parentID: Int64, for user: Account) async throws {
         try await database.write { db in
             let store = ListenStore(db)
-            guard try await store.parent(id: parentID) != nil else { throw Self.noParent(nil, parentID) }
+            guard try await store.parent(id: parentID) != nil else { throw CatalogueService.noParent(nil, parentID) }
             try await store.rate(parentID: parentID, userID: user.id, stars: nil, now: now())
         }
     }

@@ -8,7 +8,7 @@ import Storage
 /// What the listener tells Campus they like (seed 001's recommendation system, appendix Б.6):
 /// genres and authors that the recommended playlist and the endless queue start from, and what
 /// they are listening to.
-extension ListenService {
+extension FeedService {
     /// A genre or author to pick, with the cover that stands for it.
     struct Pick: Sendable {
         var id: Int64

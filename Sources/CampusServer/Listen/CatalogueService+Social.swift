@@ -5,7 +5,7 @@ import Listen
 import Storage
 
 /// What listeners say: likes and hiding (marks), star ratings and comments.
-extension ListenService {
+extension CatalogueService {
     // MARK: Marks and ratings
 
     func mark(_ target: Reference, _ mark: ListenStore.Mark?, for user: Account) async throws {

@@ -4,9 +4,17 @@ import InputRules
 import Listen
 import Storage
 
+/// The player kept on the server for each listener (queue, position, history, settings), as the
+/// web app and other players (Subsonic's scrobbles, bookmarks, play queue) drive it.
+struct PlayerService: Sendable {
+    let database: Database
+    let catalogue: CatalogueService
+    let now: @Sendable () -> Date
+}
+
 /// The player kept on the server: what the listener's devices share (queue, position, mode),
 /// what they heard, where they stopped, and how they like to listen (settings).
-extension ListenService {
+extension PlayerService {
     // MARK: Player
 
     /// What the API sends: the action and its payload, before the references are resolved.
@@ -30,7 +38,7 @@ extension ListenService {
     struct PlayerView: Sendable {
         var state: PlayerState
         var version: Int64
-        var items: [Int64: MediaView]
+        var items: [Int64: CatalogueService.MediaView]
     }
 
     func player(for user: Account) async throws -> PlayerView {
@@ -51,8 +59,8 @@ extension ListenService {
         -> PlayerView
     {
         let ids = Array(Set(state.queue.map(\.mediaID)))
-        var items: [Int64: MediaView] = [:]
-        for view in try await views(try await store.media(ids: ids), for: user, store: store) {
+        var items: [Int64: CatalogueService.MediaView] = [:]
+        for view in try await catalogue.views(try await store.media(ids: ids), for: user, store: store) {
             items[view.item.id] = view
         }
         return PlayerView(state: state, version: version ?? 0, items: items)
@@ -167,8 +175,10 @@ extension ListenService {
             }
             var items: [QueueItem] = []
             for text in references {
-                let reference = try Self.playerReference(text, field: "payload.ids", bareIDIsItem: true)
-                items += try await self.items(of: reference, for: user, store: store).map { QueueItem(mediaID: $0) }
+                let reference = try CatalogueService.playerReference(text, field: "payload.ids", bareIDIsItem: true)
+                items += try await catalogue.items(of: reference, for: user, store: store).map {
+                    QueueItem(mediaID: $0)
+                }
                 guard items.count <= PlayerState.capacity else {
                     throw Refusal.invalid(
                         FieldProblem(
@@ -182,12 +192,16 @@ extension ListenService {
         case "initialize": return .initialize
         case "play":
             if let context = request.contextID {
-                let reference = try Self.playerReference(context, field: request.contextField, bareIDIsItem: false)
-                let items = try await self.items(of: reference, for: user, store: store).map { QueueItem(mediaID: $0) }
+                let reference = try CatalogueService.playerReference(
+                    context, field: request.contextField, bareIDIsItem: false)
+                let items = try await catalogue.items(of: reference, for: user, store: store).map {
+                    QueueItem(mediaID: $0)
+                }
                 var start: Int64?
                 if let first = request.ids?.first {
                     guard
-                        case .media(let id) = try Self.playerReference(first, field: "payload.ids", bareIDIsItem: true)
+                        case .media(let id) = try CatalogueService.playerReference(
+                            first, field: "payload.ids", bareIDIsItem: true)
                     else {
                         throw Refusal.invalid(
                             FieldProblem(
@@ -232,12 +246,12 @@ extension ListenService {
     }
 
     /// The listener's history with its items.
-    func history(for user: Account, limit: Int) async throws -> [(MediaView, ListeningEvent, Date)] {
+    func history(for user: Account, limit: Int) async throws -> [(CatalogueService.MediaView, ListeningEvent, Date)] {
         try await database.read { db in
             let store = ListenStore(db)
             let entries = try await store.history(userID: user.id, limit: limit)
-            var items: [Int64: MediaView] = [:]
-            for view in try await views(
+            var items: [Int64: CatalogueService.MediaView] = [:]
+            for view in try await catalogue.views(
                 try await store.media(ids: Array(Set(entries.map(\.event.mediaID)))), for: user, store: store)
             {
                 items[view.item.id] = view

@@ -5,8 +5,15 @@ import Listen
 import SharedHelpers
 import Storage
 
+/// Listeners' playlists and the system playlists Campus makes.
+struct PlaylistService: Sendable {
+    let database: Database
+    let catalogue: CatalogueService
+    let now: @Sendable () -> Date
+}
+
 /// The listener's playlists and the ones Campus makes from their listening.
-extension ListenService {
+extension PlaylistService {
     // MARK: Playlists
 
     struct PlaylistView: Sendable {
@@ -15,7 +22,7 @@ extension ListenService {
         var name: String
         var kind: MediaKind
         var isSystem: Bool
-        var items: [MediaView]
+        var items: [CatalogueService.MediaView]
         /// Readable by link (seed 001's sharing); system playlists never are.
         var isPublic = false
         /// The listener's own (a system playlist is); false for someone else's public one.
@@ -99,10 +106,10 @@ extension ListenService {
                 let ids = try await store.systemPlaylist(system, userID: user.id, limit: 100)
                 return PlaylistView(
                     id: system.rawValue, name: system.title, kind: .track, isSystem: true,
-                    items: try await views(try await store.media(ids: ids), for: user, store: store))
+                    items: try await catalogue.views(try await store.media(ids: ids), for: user, store: store))
             case .playlist(let number):
                 let playlist = try await readable(number, user, store)
-                let items = try await views(
+                let items = try await catalogue.views(
                     try await store.media(ids: try await store.playlistItems(number)), for: user, store: store)
                 return PlaylistView(
                     id: String(number), name: playlist.name, kind: playlist.kind, isSystem: false, items: items,
@@ -193,7 +200,7 @@ extension ListenService {
     }
 
     /// Items of the playlist's kind not in it yet, matching `query` when given.
-    func addable(_ id: String, query: String?, for user: Account) async throws -> [MediaView] {
+    func addable(_ id: String, query: String?, for user: Account) async throws -> [CatalogueService.MediaView] {
         guard case .playlist(let number) = try Self.playlistID(id) else {
             throw Refusal.notAllowed("System playlists are made by Campus and cannot be changed.")
         }
@@ -211,7 +218,7 @@ extension ListenService {
                 candidates = try await store.mediaIDs(kind: playlist.kind, limit: 500)
             }
             let ids = candidates.filter { !present.contains($0) }.prefix(100)
-            return try await views(try await store.media(ids: Array(ids)), for: user, store: store)
+            return try await catalogue.views(try await store.media(ids: Array(ids)), for: user, store: store)
         }
     }
 }

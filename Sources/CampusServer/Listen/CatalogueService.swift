@@ -7,10 +7,12 @@ import Logging
 import SharedHelpers
 import Storage
 
-/// Listening: the catalogue as each listener sees it (their marks, resume positions, sound
-/// quality), the player kept on the server, playlists and settings. The API and the web app
-/// share it; every permission is checked here.
-struct ListenService: Sendable {
+/// Listening's catalogue as each listener sees it (their marks, resume positions, sound quality):
+/// items, albums, podcasts, audiobooks and programmes, authors, genres, search, what players
+/// browse, and what listeners say of it (likes, ratings, comments). The API, the web app and the
+/// Subsonic API share it, and so do the other listening services (library, player, playlists,
+/// feed, reports), which make their views with it; every permission is checked here.
+struct CatalogueService: Sendable {
     let database: Database
     let dataDirectory: String
     let links: LinkSigner

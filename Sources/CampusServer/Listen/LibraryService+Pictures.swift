@@ -5,68 +5,9 @@ import Listen
 import Localization
 import Storage
 
-/// The blocks of the home feed, which admins configure.
-extension ListenService {
-    // MARK: The home feed's blocks (admins)
-
-    func feedBlocks() async throws -> (configured: Bool, blocks: [FeedBlockConfiguration]) {
-        let blocks = try await database.read { db in try await ListenStore(db).feedBlocks() }
-        return (!blocks.isEmpty, blocks.isEmpty ? HomeFeed.defaultBlocks : blocks)
-    }
-
-    func saveFeedBlocks(_ blocks: [FeedBlockConfiguration], by user: Account) async throws
-        -> (configured: Bool, blocks: [FeedBlockConfiguration])
-    {
-        guard user.role == .admin else { throw Refusal.notAllowed("Only admins configure the home feed.") }
-        guard blocks.count <= FeedBlockConfiguration.blockLimit else {
-            throw Refusal.invalid(
-                FieldProblem(
-                    field: "blocks", detail: "The feed has at most {maximum} blocks.",
-                    ["maximum": String(FeedBlockConfiguration.blockLimit)]))
-        }
-        var checked: [FeedBlockConfiguration] = []
-        for (index, block) in blocks.enumerated() {
-            do {
-                checked.append(try block.validated())
-            } catch {
-                throw Refusal.invalid(
-                    FieldProblem(field: "blocks[\(index)].\(error.field)", error.phrase))
-            }
-        }
-        let saved = checked
-        try await database.write { db in
-            let store = ListenStore(db)
-            for (index, block) in saved.enumerated() {
-                switch FeedBlockConfiguration.Source(block.source) {
-                case .genre(let id) where try await store.genre(id: id) == nil:
-                    throw Refusal.invalid(
-                        FieldProblem(
-                            field: "blocks[\(index)].source", detail: "There is no genre {id}.", ["id": String(id)]))
-                case .author(let id) where try await store.author(id: id) == nil:
-                    throw Refusal.invalid(
-                        FieldProblem(
-                            field: "blocks[\(index)].source", detail: "There is no author {id}.", ["id": String(id)]))
-                case .items(let id) where try await store.parent(id: id) == nil:
-                    throw Refusal.invalid(
-                        FieldProblem(
-                            field: "blocks[\(index)].source", detail: "There is no album or podcast {id}.",
-                            ["id": String(id)]))
-                default: break
-                }
-                if let image = block.imageID, !(try await store.libraryImageExists(id: image)) {
-                    throw Refusal.invalid(
-                        FieldProblem(
-                            field: "blocks[\(index)].imageId", detail: "There is no uploaded image {id}.",
-                            ["id": String(image)]))
-                }
-            }
-            try await store.saveFeedBlocks(saved, now: now())
-        }
-        return try await feedBlocks()
-    }
-
-    // MARK: Uploaded images and pictures
-
+/// Uploaded images (for feed blocks and pictures) and the pictures of authors and genres, which
+/// admins choose.
+extension LibraryService {
     /// Keeps an image for a block or a picture (admins): a PNG, JPEG or WebP image of at most 2 MiB.
     func addLibraryImage(contentType: String, data: [UInt8], by user: Account) async throws -> Int64 {
         // An image may become a block's or an author's or genre's picture: the library's, not the feed's.

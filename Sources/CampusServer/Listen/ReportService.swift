@@ -4,9 +4,16 @@ import InputRules
 import Listen
 import Storage
 
+/// Reports on content and feedback, and the admins' queue of them.
+struct ReportService: Sendable {
+    let database: Database
+    let catalogue: CatalogueService
+    let now: @Sendable () -> Date
+}
+
 /// Seed 001's settings screen: reports on content and feedback go to the admins' queue, with the
 /// item they name; an admin resolves them.
-extension ListenService {
+extension ReportService {
     /// A report as the queue shows it: what it names, by its title and link (a removed item's
     /// report keeps its reference, without a link).
     struct ReportView: Sendable {
@@ -20,7 +27,7 @@ extension ListenService {
     func report(target text: String?, reason: ContentReport.Reason, note given: String?, by user: Account)
         async throws -> ReportView
     {
-        let target = try text.map { try Self.reference($0, field: "target") }
+        let target = try text.map { try CatalogueService.reference($0, field: "target") }
         if case .some(.system) = target {
             throw Refusal.invalid(FieldProblem(field: "target", detail: "System playlists are made by Campus."))
         }

@@ -4,10 +4,23 @@ import Foundation
 import InputRules
 import Listen
 import Localization
+import Logging
 import Storage
 
+/// The catalogue's library, as admins keep it: folders scanned, podcasts imported, files
+/// uploaded (staged, recovered after a crash), covers, uploaded images and the pictures of
+/// authors and genres.
+struct LibraryService: Sendable {
+    let database: Database
+    let dataDirectory: String
+    let outbound: OutboundSettings
+    let catalogue: CatalogueService
+    let now: @Sendable () -> Date
+    let logger: Logger
+}
+
 /// The library admins fill: scans, podcast imports, uploads, covers.
-extension ListenService {
+extension LibraryService {
     // MARK: Library
 
     func scan(_ folder: String) async throws -> LibraryScanSummary {
@@ -37,7 +50,7 @@ extension ListenService {
     /// Keeps an uploaded file in `uploads/FOLDER/NAME` of the data directory and reads it into
     /// the catalogue (scanning the uploads folder, which leaves everything else as it is).
     func upload<Bytes: AsyncSequence & Sendable>(_ body: Bytes, name: String, folder: String?, for user: Account)
-        async throws -> MediaView where Bytes.Element == ArraySlice<UInt8>
+        async throws -> CatalogueService.MediaView where Bytes.Element == ArraySlice<UInt8>
     {
         let name = name.trimmingCharacters(in: .whitespaces)
         let ext = (name as NSString).pathExtension.lowercased()
@@ -109,7 +122,7 @@ extension ListenService {
                     field: "body",
                     Phrase("ffprobe cannot read it as audio: {reason}", parts: ["reason": failure.reason])))
         }
-        return try await media(id, for: user)
+        return try await catalogue.media(id, for: user)
     }
 
     /// Brings the catalogue up to date with the uploads folder once at start: a server killed
