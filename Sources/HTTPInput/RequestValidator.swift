@@ -13,21 +13,6 @@ public struct RequestValidator: Sendable {
     /// the problem, said of the field named `name`. The server says which formats it knows.
     public typealias FormatCheck = @Sendable (_ text: String, _ field: String, _ name: String) -> FieldProblem?
 
-    /// A request the server cannot read at all (no body where one is needed, a body that is not
-    /// JSON): a 400, unlike the 422 of a ``ValidationFailure``.
-    public struct Malformed: PhrasedError, Sendable, Equatable {
-        /// The words, and what they were made from (a translation looks them up).
-        public var phrase: Phrase
-
-        /// `detail` is a literal message (scripts/extract-messages finds it); the changing parts
-        /// are `values`, as for a ``FieldProblem``.
-        public init(detail message: String, _ values: [String: String] = [:]) {
-            self.phrase = Phrase(message, values)
-        }
-
-        public init(_ phrase: Phrase) { self.phrase = phrase }
-    }
-
     indirect enum Schema: Sendable {
         /// `closed`: the document says `additionalProperties: false`, so a field it does not
         /// name is refused here, in words, rather than by the generated decoder's English.
@@ -136,12 +121,12 @@ public struct RequestValidator: Sendable {
         if !problems.isEmpty { throw ValidationFailure(problems) }
     }
 
-    /// Checks a JSON body: ``Malformed`` when it is not JSON at all, ``ValidationFailure`` when
+    /// Checks a JSON body: a ``Refusal`` (malformed, a 400) when it is not JSON at all, ``ValidationFailure`` when
     /// a field breaks the document.
     public func checkBody(of operation: Operation, _ data: Data) throws {
         guard let schema = operation.body else { return }
         if data.isEmpty {
-            if operation.bodyRequired { throw Malformed(detail: "This request needs a JSON body.") }
+            if operation.bodyRequired { throw Refusal.malformed("This request needs a JSON body.") }
             return
         }
         let value: Any
@@ -150,7 +135,7 @@ public struct RequestValidator: Sendable {
         } catch {
             if let number = Self.unrepresentableNumber(in: data) { throw Self.numberProblem(number) }
             // The reason is the JSON parser's own words.
-            throw Malformed(detail: "The request body is not valid JSON: {reason}", ["reason": Self.reason(error)])
+            throw Refusal.malformed("The request body is not valid JSON: {reason}", ["reason": Self.reason(error)])
         }
         if let number = Self.unrepresentableNumber(in: data) { throw Self.numberProblem(number) }
         var problems: [FieldProblem] = []

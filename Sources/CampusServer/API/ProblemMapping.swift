@@ -23,8 +23,6 @@ extension Problem {
             self = .invalid(failure)
         case let field as FieldProblem:
             self = .invalid(field)
-        case let malformed as RequestValidator.Malformed:
-            self = Problem(.badRequest, phrase: malformed.phrase)
         case let date as RFC3339DateTranscoder.Invalid where date.problem == .outOfRange:
             // The words of `date.description`, as a message to translate.
             self = Problem(
