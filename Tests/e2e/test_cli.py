@@ -194,6 +194,7 @@ def test_radio_stations_are_added_listed_changed_and_removed(data_dir):
     assert "/radio/campus.mp3\tCampus FM\tRock\tMinsk\t1000" in listed and "1 station" in listed
     bad = run_cli("station", "add", "Bad", "--mount", "Bad Mount", data_dir=data_dir, check=False)
     assert bad.returncode != 0 and "lower-case letters" in bad.stderr and "source password" in bad.stderr
+    assert bad.returncode == 65, bad.returncode  # fields that broke their rules
     twice = run_cli("station", "add", "Again", "--mount", "campus.mp3", "--source-password", "12345678",
                     data_dir=data_dir, check=False)
     assert twice.returncode != 0 and "Another station broadcasts at campus.mp3." in twice.stderr
