@@ -69,20 +69,16 @@ struct SignInPages: Sendable {
                 next, flash: t("Welcome, {name}!", ["name": result.user.firstName]),
                 session: .signIn(token: result.token))
         } catch let refusal as Refusal {
+            // The API's status and `Retry-After` (one mapping, ``Problem/init(_:)``).
+            let problem = Problem(refusal)
+            guard [.unauthorized, .tooManyRequests].contains(problem.status) else { throw refusal }
             var headers = HTTPFields()
-            let status: HTTPResponse.Status
-            switch refusal.reason {
-            case .notSignedIn: status = .unauthorized
-            case .tooMany(let seconds):
-                status = .tooManyRequests
-                headers[.retryAfter] = String(seconds)
-            default: throw refusal
-            }
+            if let retryAfter = problem.headers[.retryAfter] { headers[.retryAfter] = retryAfter }
             let demoAccounts = demoAccountList(request.t)
             let page = LoginPage(
                 next: next, registerURL: Self.withNext(SiteRoutes.register, next), email: email,
                 error: request.t.detail(refusal), demoAccounts: demoAccounts, hasDemoAccounts: !demoAccounts.isEmpty)
-            return .page(page, status: status, headers: headers)
+            return .page(page, status: problem.status, headers: headers)
         }
     }
 

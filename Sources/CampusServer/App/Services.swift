@@ -83,17 +83,15 @@ final class Services: Sendable {
         self.compete = CompeteService(
             database: database, leaderboards: leaderboards,
             seriesRecords: SeriesRecords(database: database, leaderboards: leaderboards), now: now, logger: logger)
-        let catalogue = CatalogueService(
-            database: database, dataDirectory: configuration.dataDirectory, links: LinkSigner(secret: secret),
-            outbound: configuration.outbound, now: now, logger: logger)
+        let catalogue = CatalogueService(database: database, links: LinkSigner(secret: secret), now: now)
         self.catalogue = catalogue
         self.library = LibraryService(
             database: database, dataDirectory: configuration.dataDirectory, outbound: configuration.outbound,
             catalogue: catalogue, now: now, logger: logger)
         self.player = PlayerService(database: database, catalogue: catalogue, now: now)
         self.playlists = PlaylistService(database: database, catalogue: catalogue, now: now)
-        self.feed = FeedService(database: database, catalogue: catalogue, now: now)
-        self.reports = ReportService(database: database, catalogue: catalogue, now: now)
+        self.feed = FeedService(database: database, now: now)
+        self.reports = ReportService(database: database, now: now)
         let radio = RadioHub()
         self.radio = radio
         self.liveRadio = LiveRadio(

@@ -3,7 +3,6 @@ import Formats
 import Foundation
 import InputRules
 import Listen
-import Logging
 import SharedHelpers
 import Storage
 
@@ -14,11 +13,8 @@ import Storage
 /// feed, reports), which make their views with it; every permission is checked here.
 struct CatalogueService: Sendable {
     let database: Database
-    let dataDirectory: String
     let links: LinkSigner
-    let outbound: OutboundSettings
     let now: @Sendable () -> Date
-    let logger: Logger
 
     /// An item with what the listener has to do with it.
     struct MediaView: Sendable {

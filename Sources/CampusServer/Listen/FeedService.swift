@@ -9,7 +9,6 @@ import Storage
 /// "what we listen to").
 struct FeedService: Sendable {
     let database: Database
-    let catalogue: CatalogueService
     let now: @Sendable () -> Date
 }
 

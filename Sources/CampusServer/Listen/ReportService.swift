@@ -7,7 +7,6 @@ import Storage
 /// Reports on content and feedback, and the admins' queue of them.
 struct ReportService: Sendable {
     let database: Database
-    let catalogue: CatalogueService
     let now: @Sendable () -> Date
 }
 
