@@ -9,6 +9,9 @@ extension Date {
     public var epoch: Int64 { Int64(timeIntervalSince1970.rounded(.down)) }
     public init(epoch: Int64) { self.init(timeIntervalSince1970: TimeInterval(epoch)) }
     public var rounded: Date { Date(epoch: epoch) }
+    /// Whole milliseconds since 1970, as stored where seconds are too coarse (leases, heartbeats).
+    public var milliseconds: Int64 { Int64((timeIntervalSince1970 * 1000).rounded(.down)) }
+    public init(milliseconds: Int64) { self.init(timeIntervalSince1970: TimeInterval(milliseconds) / 1000) }
 }
 
 extension Array where Element: Hashable {

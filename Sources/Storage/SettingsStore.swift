@@ -13,8 +13,8 @@ public enum SettingKey: String, Sendable, CaseIterable {
     case pairTimes = "timetable.pairs"
     /// Changes whenever the timetable does, so cached answers know they are old.
     case timetableVersion = "timetable.version"
-    /// Which instance syncs from IIS, and until when (`instance seconds`).
-    case iisSyncLease = "iis.sync.lease"
+    /// The name of the media directory every instance must share (``MediaDirectory``'s marker).
+    case mediaDirectoryID = "media.directory"
     /// When an admin last changed the home feed's blocks (seconds since 1970).
     case feedChanged = "listen.feed_changed"
 }

@@ -19,6 +19,7 @@ struct Campus: AsyncParsableCommand {
         subcommands: [
             Serve.self, Migrate.self, UserCommand.self, ImportCommand.self, SyncCommand.self, ScheduleCommand.self,
             CalendarCommand.self, DemoCommand.self, LibraryCommand.self, PodcastCommand.self, StationCommand.self,
+            JobsCommand.self,
         ],
         defaultSubcommand: Serve.self)
 }
@@ -27,6 +28,13 @@ struct Campus: AsyncParsableCommand {
 struct StorageOptions: ParsableArguments {
     @Option(name: .customLong("data-dir"), help: "The data directory (default ./campus-data; env CAMPUS_DATA_DIR).")
     var dataDirectory: String?
+
+    @Option(
+        name: .customLong("media-dir"),
+        help:
+            "Where uploads, covers and recordings are kept; every instance of one PostgreSQL database shares it (default: the data directory; env CAMPUS_MEDIA_DIR)."
+    )
+    var mediaDirectory: String?
 
     @Option(
         help: ArgumentHelp(
@@ -42,6 +50,10 @@ struct StorageOptions: ParsableArguments {
 
     var resolvedDataDirectory: String {
         dataDirectory ?? Environment.value("CAMPUS_DATA_DIR") ?? "./campus-data"
+    }
+
+    var resolvedMediaDirectory: String {
+        mediaDirectory ?? Environment.value("CAMPUS_MEDIA_DIR") ?? resolvedDataDirectory
     }
 
     func location() throws -> DatabaseLocation {
@@ -218,6 +230,7 @@ struct Serve: AsyncParsableCommand {
         guard (0...65535).contains(port) else { throw ValidationError("CAMPUS_PORT must be a port number.") }
         configuration.port = port
         configuration.dataDirectory = storage.resolvedDataDirectory
+        configuration.mediaDirectory = storage.resolvedMediaDirectory
         configuration.baseURL = baseURL ?? Environment.value("CAMPUS_BASE_URL")
         configuration.instanceURL = (instanceURL ?? Environment.value("CAMPUS_INSTANCE_URL")).map {
             var url = $0
@@ -267,7 +280,7 @@ struct Serve: AsyncParsableCommand {
                     // What the demo's media and station need and this machine lacks.
                     let lacks =
                         configuration.libraryFolder == nil
-                        ? DemoMedia.lacks(dataDirectory: configuration.dataDirectory) : []
+                        ? DemoMedia.lacks(mediaDirectory: configuration.resolvedMediaDirectory) : []
                     if lacks.contains(.ffmpeg) {
                         text +=
                             t("The demo has no media and no radio: ffmpeg is not installed (apt-get install ffmpeg).")

@@ -33,6 +33,7 @@ public enum CampusApp {
         let database = try await Database.open(configuration.database, logger: logger)
         do {
             try await database.migrate(logger: logger)
+            try await MediaDirectory.prepare(configuration.resolvedMediaDirectory, database: database)
             if configuration.demo {
                 try await Demo.load(
                     into: database, bcryptCost: configuration.bcryptCost, logger: logger, now: now(),
@@ -42,11 +43,12 @@ public enum CampusApp {
             var libraryFolder = configuration.libraryFolder
             let demoMedia = configuration.demo && configuration.demoMedia && libraryFolder == nil
             if demoMedia {
-                libraryFolder = await DemoMedia.make(dataDirectory: configuration.dataDirectory, logger: logger)
+                libraryFolder = await DemoMedia.make(
+                    mediaDirectory: configuration.resolvedMediaDirectory, logger: logger)
             }
             if let folder = libraryFolder {
                 let summary = try await LibraryScanner(
-                    database: database, dataDirectory: configuration.dataDirectory, logger: logger, now: now
+                    database: database, mediaDirectory: configuration.resolvedMediaDirectory, logger: logger, now: now
                 ).scan(folder)
                 for failure in summary.failed.prefix(20) { logger.warning("Not readable: \(failure)") }
             }
@@ -59,24 +61,26 @@ public enum CampusApp {
             let (router, early) = try await makeRouter(services: services, documentation: documentation)
             let demoStation = try await demoMedia ? DemoMedia.station(services: services, logger: logger) : nil
             let baseURL = configuration.resolvedBaseURL
-            var background: [any Service] = [
+            var jobs: [SharedJob] = [
+                .housekeeping(
+                    outbox: services.outbox, accounts: services.accounts, interval: configuration.housekeepingInterval),
+                .recordingRepair(services.liveRadio),
+            ]
+            if let iisURL = configuration.iisURL {
+                jobs.append(
+                    .iisSync(
+                        IISSync(baseURL: iisURL, database: database, logger: logger),
+                        interval: configuration.iisSyncInterval, cache: services.responseCache, logger: logger))
+            }
+            let background: [any Service] = [
                 DatabaseService(database: database),
                 services.sessions,
                 services.leaderboards,
                 services.liveRadio,
                 UploadRecoveryService(library: services.library),
-                HousekeepingService(
-                    outbox: services.outbox, accounts: services.accounts,
-                    interval: configuration.housekeepingInterval, logger: logger),
+                SharedJobs(jobs: jobs, database: database, instance: services.instance, logger: logger, now: now),
                 MemoryTrimService(interval: .seconds(5), logger: logger),
             ]
-            if let iisURL = configuration.iisURL {
-                background.append(
-                    IISSyncService(
-                        sync: IISSync(baseURL: iisURL, database: database, logger: logger),
-                        interval: configuration.iisSyncInterval, database: database, cache: services.responseCache,
-                        logger: logger))
-            }
             return Application(
                 responder: CompressingResponder(
                     EarlyAnswerResponder(

@@ -41,6 +41,8 @@ final class Services: Sendable {
     let metrics: PrometheusCollectorRegistry
     /// The languages Campus speaks, and the institution's.
     let languages: Languages
+    /// This instance's name in job leases and radio announcements (``InstanceName``).
+    let instance = InstanceName.make()
     let logger: Logger
     let now: @Sendable () -> Date
 
@@ -86,7 +88,7 @@ final class Services: Sendable {
         let catalogue = CatalogueService(database: database, links: LinkSigner(secret: secret), now: now)
         self.catalogue = catalogue
         self.library = LibraryService(
-            database: database, dataDirectory: configuration.dataDirectory, outbound: configuration.outbound,
+            database: database, mediaDirectory: configuration.resolvedMediaDirectory, outbound: configuration.outbound,
             catalogue: catalogue, now: now, logger: logger)
         self.player = PlayerService(database: database, catalogue: catalogue, now: now)
         self.playlists = PlaylistService(database: database, catalogue: catalogue, now: now)
@@ -98,10 +100,13 @@ final class Services: Sendable {
             hub: radio, database: database,
             recordings: RadioRecordings(
                 database: database,
-                directory: URL(fileURLWithPath: configuration.dataDirectory).appendingPathComponent("recordings").path,
+                directory: URL(fileURLWithPath: configuration.resolvedMediaDirectory).appendingPathComponent(
+                    "recordings"
+                )
+                .path,
                 timeZone: configuration.timeZone, logger: logger, now: now),
-            slots: Services.fallbackSlots(configuration.limits), relayBase: configuration.instanceURL, logger: logger,
-            now: now)
+            slots: Services.fallbackSlots(configuration.limits), relayBase: configuration.instanceURL,
+            instance: instance, logger: logger, now: now)
         self.stations = StationService(
             database: database, hasher: PasswordHasher(cost: configuration.bcryptCost), now: now,
             sourceFailures: FailureMemory(throttle: configuration.loginThrottle))

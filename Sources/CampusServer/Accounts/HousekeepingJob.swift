@@ -1,0 +1,13 @@
+import Foundation
+
+extension SharedJob {
+    /// Periodic work of the accounts: delivering mail that could not go out at once and removing
+    /// expired sessions, reset tokens and old failed logins. One instance at a time, so that no
+    /// mail goes out twice.
+    static func housekeeping(outbox: Outbox, accounts: AccountService, interval: Duration) -> SharedJob {
+        SharedJob(name: "housekeeping", interval: interval) {
+            try await outbox.deliverPending()
+            try await accounts.removeExpired()
+        }
+    }
+}
