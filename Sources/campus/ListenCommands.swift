@@ -24,7 +24,7 @@ struct LibraryCommand: AsyncParsableCommand {
             let summary = try await withDatabase(storage) { database, logger in
                 do {
                     return try await LibraryScanner(
-                        database: database, dataDirectory: storage.resolvedDataDirectory, logger: logger
+                        database: database, mediaDirectory: storage.resolvedMediaDirectory, logger: logger
                     ).scan(folder)
                 } catch {
                     throw Failure(error, t)
@@ -69,7 +69,7 @@ struct PodcastCommand: AsyncParsableCommand {
             let summary = try await withDatabase(storage) { database, logger in
                 do {
                     return try await Podcasts(
-                        database: database, dataDirectory: storage.resolvedDataDirectory, logger: logger,
+                        database: database, mediaDirectory: storage.resolvedMediaDirectory, logger: logger,
                         allowPrivateAddresses: allowPrivateFetch
                     ).add(feed, allowFiles: true)
                 } catch {

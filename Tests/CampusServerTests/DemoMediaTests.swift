@@ -25,7 +25,7 @@ extension ListenServerSuites {
             }
             for start in 1...2 {
                 try await TestServer.run(location: location, configure: configure) { server in
-                    #expect(!DemoMedia.lacks(dataDirectory: data.path).contains(.ffmpeg))
+                    #expect(!DemoMedia.lacks(mediaDirectory: data.path).contains(.ffmpeg))
                     let made = data.appendingPathComponent("demo-media/.complete").path
                     #expect(FileManager.default.fileExists(atPath: made))
                     let student = try await server.login("student@campus.test", password: "campus-student")

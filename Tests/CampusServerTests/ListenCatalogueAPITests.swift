@@ -233,7 +233,7 @@ extension ListenServerSuites {
                     .appendingPathComponent("FormatsTests/Data/podcast.rss")
                 let database = try await Database.open(server.databaseLocation, logger: TestDatabases.logger)
                 let podcasts = Podcasts(
-                    database: database, dataDirectory: NSTemporaryDirectory(), logger: TestDatabases.logger)
+                    database: database, mediaDirectory: NSTemporaryDirectory(), logger: TestDatabases.logger)
                 let imported = try await podcasts.add(feed.path, allowFiles: true)
                 #expect(imported.added == 2)
                 let reimported = try await podcasts.add(feed.path, allowFiles: true)

@@ -47,7 +47,7 @@ import Testing
         try await TestServer.run { server in
             let database = try await Database.open(server.databaseLocation, logger: TestDatabases.logger)
             let podcasts = Podcasts(
-                database: database, dataDirectory: server.dataDirectory, logger: TestDatabases.logger)
+                database: database, mediaDirectory: server.dataDirectory, logger: TestDatabases.logger)
             let summary = try await podcasts.add(mixed, allowFiles: true)
             #expect(summary.added == 1)
             #expect(summary.skipped.count == Self.privateEnclosures.count)
@@ -87,7 +87,7 @@ import Testing
         let (ids, key): ([Int: Int64], String) = try await TestServer.run(location: location) { server in
             let database = try await Database.open(server.databaseLocation, logger: TestDatabases.logger)
             let summary = try await Podcasts(
-                database: database, dataDirectory: server.dataDirectory, logger: TestDatabases.logger,
+                database: database, mediaDirectory: server.dataDirectory, logger: TestDatabases.logger,
                 allowPrivateAddresses: true
             ).add(feed, allowFiles: true)
             await database.close()

@@ -68,7 +68,8 @@ struct TestServer: Sendable {
     let clock: TestClock
     let mail: CapturedMail
     let databaseLocation: DatabaseLocation
-    /// The server's data directory: uploads, covers, recordings.
+    /// The server's media directory: uploads, covers, recordings (its data directory, or with
+    /// PostgreSQL the database's: every server of one database shares it, as instances must).
     let dataDirectory: String
 
     var baseURL: URL { URL(string: "http://localhost:\(port)")! }
@@ -101,7 +102,16 @@ struct TestServer: Sendable {
         configuration.dataDirectory =
             FileManager.default.temporaryDirectory
             .appendingPathComponent("campus-test-\(UUID().uuidString)").path
+        if case .postgres = location {
+            configuration.mediaDirectory = mediaDirectory(location)
+        }
         return configuration
+    }
+
+    /// The media directory every server of a PostgreSQL database shares in the tests.
+    static func mediaDirectory(_ location: DatabaseLocation) -> String {
+        let name = String(String(describing: location).unicodeScalars.filter(CharacterSet.alphanumerics.contains))
+        return FileManager.default.temporaryDirectory.appendingPathComponent("campus-media-\(name.suffix(60))").path
     }
 
     /// Runs `body` against a new server; the database is removed afterwards.
@@ -111,6 +121,7 @@ struct TestServer: Sendable {
         _ body: @Sendable (TestServer) async throws -> T
     ) async throws -> T {
         let (location, cleanup) = try await TestDatabases.location(kind)
+        defer { try? FileManager.default.removeItem(atPath: mediaDirectory(location)) }
         do {
             let value = try await run(location: location, clock: clock, configure: configure, body)
             await cleanup()
@@ -134,7 +145,7 @@ struct TestServer: Sendable {
         let mail = CapturedMail()
         let app = try await CampusApp.make(
             configuration: configuration, logger: logger, mailSender: mail, now: { clock.now })
-        return try await app.test(.live) { [dataDirectory = configuration.dataDirectory] client in
+        return try await app.test(.live) { [dataDirectory = configuration.resolvedMediaDirectory] client in
             try await body(
                 TestServer(
                     port: client.port!, http: client, clock: clock, mail: mail, databaseLocation: location,

@@ -6,9 +6,9 @@ import Logging
 /// is what `scripts/run` runs, started with an empty library and no station). Where ffmpeg is
 /// installed, the demo makes its library with the script among its resources
 /// (`demo/make-demo-media.sh`; espeak-ng speaks the spoken items where it is installed, tones stand
-/// in for them where not) in `demo-media` of the data directory, scans it, and keeps a station,
+/// in for them where not) in `demo-media` of the media directory, scans it, and keeps a station,
 /// Campus Radio, that plays its programme (the demo's lectures) while no source sends to it. What
-/// is missing for that is said at start (``lacks(dataDirectory:)``). A `--library` given with
+/// is missing for that is said at start (``lacks(mediaDirectory:)``). A `--library` given with
 /// `--demo` is scanned instead of the demo's own.
 public enum DemoMedia {
     /// The demo station's mount, and its source password (in the README), so that whoever tries
@@ -28,27 +28,27 @@ public enum DemoMedia {
         case speech
     }
 
-    /// The folder of the demo's library in the data directory.
-    public static func folder(dataDirectory: String) -> String {
-        URL(fileURLWithPath: dataDirectory).appendingPathComponent("demo-media").path
+    /// The folder of the demo's library in the media directory.
+    public static func folder(mediaDirectory: String) -> String {
+        URL(fileURLWithPath: mediaDirectory).appendingPathComponent("demo-media").path
     }
 
     /// What the demo's media lacks here, to say at start.
-    public static func lacks(dataDirectory: String) -> [Lack] {
+    public static func lacks(mediaDirectory: String) -> [Lack] {
         guard ExternalTool.ffmpeg.path != nil, ExternalTool.ffprobe.path != nil else { return [.ffmpeg] }
-        let marker = URL(fileURLWithPath: folder(dataDirectory: dataDirectory))
+        let marker = URL(fileURLWithPath: folder(mediaDirectory: mediaDirectory))
             .appendingPathComponent(".without-speech").path
         return FileManager.default.fileExists(atPath: marker) ? [.speech] : []
     }
 
     /// Makes the demo's library unless it is made already, and returns its folder; nil without
     /// ffmpeg, or when the script fails (both logged: the server starts all the same).
-    static func make(dataDirectory: String, logger: Logger) async -> String? {
+    static func make(mediaDirectory: String, logger: Logger) async -> String? {
         guard ExternalTool.ffmpeg.path != nil, ExternalTool.ffprobe.path != nil else {
             logger.warning("ffmpeg is not installed: the demo has no media library and no radio station")
             return nil
         }
-        let folder = Self.folder(dataDirectory: dataDirectory)
+        let folder = Self.folder(mediaDirectory: mediaDirectory)
         let script = Bundle.module.bundleURL.appendingPathComponent("Resources/demo/make-demo-media.sh").path
         do {
             if !FileManager.default.fileExists(atPath: folder + "/.complete") {

@@ -9,7 +9,12 @@ import Storage
 public struct ServerConfiguration: Sendable {
     public var host: String = "127.0.0.1"
     public var port: Int = 8080
+    /// What is this instance's own: the SQLite file, the mail folder of a server without SMTP.
     public var dataDirectory: String = "./campus-data"
+    /// Where the files the catalogue points to are kept (``MediaDirectory``): the data directory
+    /// unless given; instances of one PostgreSQL database share it.
+    public var mediaDirectory: String?
+    public var resolvedMediaDirectory: String { mediaDirectory ?? dataDirectory }
     public var database: DatabaseLocation
     /// The address users reach the server by, for links in mail; defaults to http://host:port.
     public var baseURL: String?

@@ -37,16 +37,16 @@ public struct LibraryScanSummary: Sendable, Equatable {
 /// rest (a file is known by its path, a parent by its kind, album artist and album, or folder).
 public struct LibraryScanner: Sendable {
     let database: Database
-    /// Where cover images are kept (`covers/` in the data directory).
+    /// Where cover images are kept (`covers/` in the media directory).
     let coversDirectory: String
     let logger: Logger
     let now: @Sendable () -> Date
 
     public init(
-        database: Database, dataDirectory: String, logger: Logger, now: @escaping @Sendable () -> Date = { Date() }
+        database: Database, mediaDirectory: String, logger: Logger, now: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.database = database
-        self.coversDirectory = URL(fileURLWithPath: dataDirectory).appendingPathComponent("covers").path
+        self.coversDirectory = URL(fileURLWithPath: mediaDirectory).appendingPathComponent("covers").path
         self.logger = logger
         self.now = now
     }
@@ -232,8 +232,18 @@ public struct LibraryScanner: Sendable {
                     if isImage { arguments += ["-f", "image2pipe"] }
                     arguments += ["-i", ExternalTool.fileInput(source), "-an", "-frames:v", "1"]
                     if let scale { arguments += ["-vf", scale] }
-                    arguments += ["-q:v", "3", coverPath(Self.coverName(parentID: parentID, size: size))]
-                    _ = try await ExternalTool.ffmpeg.run(arguments)
+                    // Made under a name of its own and renamed: an instance serving the cover from the
+                    // shared media directory meanwhile reads the old file or the new one, whole.
+                    let target = coverPath(Self.coverName(parentID: parentID, size: size))
+                    let partial = coverPath(".\(UUID().uuidString).jpg")
+                    arguments += ["-q:v", "3", "-f", "image2", partial]
+                    do {
+                        _ = try await ExternalTool.ffmpeg.run(arguments)
+                        guard rename(partial, target) == 0 else { throw CocoaError(.fileWriteUnknown) }
+                    } catch {
+                        try? FileManager.default.removeItem(atPath: partial)
+                        throw error
+                    }
                 }
                 saved = Self.coverName(parentID: parentID, size: .original)
             } catch {

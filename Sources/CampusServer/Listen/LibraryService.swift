@@ -12,7 +12,7 @@ import Storage
 /// authors and genres.
 struct LibraryService: Sendable {
     let database: Database
-    let dataDirectory: String
+    let mediaDirectory: String
     let outbound: OutboundSettings
     let catalogue: CatalogueService
     let now: @Sendable () -> Date
@@ -25,8 +25,10 @@ extension LibraryService {
 
     func scan(_ folder: String) async throws -> LibraryScanSummary {
         do {
-            return try await LibraryScanner(database: database, dataDirectory: dataDirectory, logger: logger, now: now)
-                .scan(folder)
+            return try await LibraryScanner(
+                database: database, mediaDirectory: mediaDirectory, logger: logger, now: now
+            )
+            .scan(folder)
         } catch let error as LibraryScanner.NotAFolder {
             throw Refusal.invalid(
                 FieldProblem(field: "folder", detail: "{path} is not a folder Campus can read.", ["path": error.path]))
@@ -36,7 +38,7 @@ extension LibraryService {
     func importPodcast(_ source: String) async throws -> PodcastImportSummary {
         do {
             return try await Podcasts(
-                database: database, dataDirectory: dataDirectory, logger: logger, now: now,
+                database: database, mediaDirectory: mediaDirectory, logger: logger, now: now,
                 allowPrivateAddresses: outbound.allowPrivateAddresses, deadline: outbound.deadline
             ).add(source)
         } catch let error as Podcasts.Failed {
@@ -47,7 +49,7 @@ extension LibraryService {
     /// The longest upload.
     static let uploadLimit = 200 << 20
 
-    /// Keeps an uploaded file in `uploads/FOLDER/NAME` of the data directory and reads it into
+    /// Keeps an uploaded file in `uploads/FOLDER/NAME` of the media directory and reads it into
     /// the catalogue (scanning the uploads folder, which leaves everything else as it is).
     func upload<Bytes: AsyncSequence & Sendable>(_ body: Bytes, name: String, folder: String?, for user: Account)
         async throws -> CatalogueService.MediaView where Bytes.Element == ArraySlice<UInt8>
@@ -78,7 +80,7 @@ extension LibraryService {
                         "Folders are up to 10 names of up to 100 bytes, separated by /, not starting with a dot, without backslashes or control characters."
                 ))
         }
-        let uploads = URL(fileURLWithPath: dataDirectory).appendingPathComponent("uploads")
+        let uploads = URL(fileURLWithPath: mediaDirectory).appendingPathComponent("uploads")
         var directory = uploads
         for part in parts { directory.appendPathComponent(part) }
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -130,7 +132,7 @@ extension LibraryService {
     /// its item still describes the file it replaced) is mended at the next start, and staging
     /// files of uploads that never finished are removed.
     func recoverUploads() async {
-        let uploads = URL(fileURLWithPath: dataDirectory).appendingPathComponent("uploads")
+        let uploads = URL(fileURLWithPath: mediaDirectory).appendingPathComponent("uploads")
         guard FileManager.default.fileExists(atPath: uploads.path) else { return }
         Self.sweepStagingFiles(in: uploads, now: now())
         do {
@@ -168,7 +170,7 @@ extension LibraryService {
         guard try await database.read({ db in try await ListenStore(db).cover(parentID: parentID) }) != nil else {
             throw Refusal.notFound("There is no cover for {id}.", ["id": String(parentID)])
         }
-        let path = URL(fileURLWithPath: dataDirectory).appendingPathComponent("covers")
+        let path = URL(fileURLWithPath: mediaDirectory).appendingPathComponent("covers")
             .appendingPathComponent(LibraryScanner.coverName(parentID: parentID, size: size)).path
         guard FileManager.default.fileExists(atPath: path) else {
             throw Refusal.notFound("There is no cover for {id}.", ["id": String(parentID)])

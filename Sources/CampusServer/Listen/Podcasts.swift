@@ -24,7 +24,7 @@ public struct PodcastImportSummary: Sendable, Equatable {
 /// Campus's own feed of a podcast or programme.
 public struct Podcasts: Sendable {
     let database: Database
-    let dataDirectory: String
+    let mediaDirectory: String
     let logger: Logger
     let now: @Sendable () -> Date
     /// Whether feeds and covers may come from loopback, private and link-local addresses.
@@ -33,11 +33,11 @@ public struct Podcasts: Sendable {
     let deadline: Duration
 
     public init(
-        database: Database, dataDirectory: String, logger: Logger, now: @escaping @Sendable () -> Date = { Date() },
+        database: Database, mediaDirectory: String, logger: Logger, now: @escaping @Sendable () -> Date = { Date() },
         allowPrivateAddresses: Bool = false, deadline: Duration = Podcasts.defaultDeadline
     ) {
         self.database = database
-        self.dataDirectory = dataDirectory
+        self.mediaDirectory = mediaDirectory
         self.logger = logger
         self.now = now
         self.allowPrivateAddresses = allowPrivateAddresses
@@ -189,8 +189,9 @@ public struct Podcasts: Sendable {
         var fetcher = fetcher
         fetcher.maximumBytes = Self.maximumCoverBytes
         fetcher.headers.append(("Accept", "image/*"))
-        let scanner = LibraryScanner(database: database, dataDirectory: dataDirectory, logger: logger, now: now)
-        let file = URL(fileURLWithPath: dataDirectory).appendingPathComponent("covers/fetched-\(podcastID).image")
+        let scanner = LibraryScanner(database: database, mediaDirectory: mediaDirectory, logger: logger, now: now)
+        let file = URL(fileURLWithPath: mediaDirectory).appendingPathComponent(
+            "covers/.fetched-\(podcastID)-\(UUID().uuidString).image")
         do {
             let fetched = try await fetcher.get(url)
             guard (200..<300).contains(fetched.status) else {
