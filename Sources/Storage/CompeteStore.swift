@@ -113,12 +113,14 @@ public struct CompeteStore: Sendable {
             .set("updated_at", to: now.epoch)
             .set(SQLIdentifier("results_version"), to: SQLRaw("results_version + 1"))
             .where("id", .equal, id).run()
+        try await ResultsChange.announce(competitionIDs: [id], in: db)
     }
 
     public func setActive(id: Int64, _ active: Bool, now: Date) async throws {
         try await db.update("competitions").set("active", to: active).set("updated_at", to: now.epoch)
             .set(SQLIdentifier("results_version"), to: SQLRaw("results_version + 1"))
             .where("id", .equal, id).run()
+        try await ResultsChange.announce(competitionIDs: [id], in: db)
     }
 
     /// Deletes the competition and its entries.
@@ -226,6 +228,7 @@ public struct CompeteStore: Sendable {
         try await db.raw(
             "UPDATE competitions SET results_version = results_version + 1 WHERE id IN (\(unsafeRaw: list))"
         ).run()
+        try await ResultsChange.announce(competitionIDs: competitionIDs, in: db)
     }
 
     // MARK: Records, history, accounts

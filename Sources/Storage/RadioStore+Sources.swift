@@ -19,7 +19,8 @@ extension RadioStore {
         /// What the source says is playing.
         public var title: String
         public var startedAt: Date
-        /// The instance's last word that it still holds the source.
+        /// The instance's last word that it still holds the source (its heartbeat, to the
+        /// millisecond).
         public var seenAt: Date
 
         public init(
@@ -39,25 +40,32 @@ extension RadioStore {
 
     /// Announces that `announcement.instance` holds the mount's source; false when another
     /// instance announced a live source and was seen at or after `freshSince` (a fallback gives
-    /// way to a live source). Run it in a write transaction, so that two instances cannot both
-    /// win.
-    public func announce(_ announcement: Announcement, freshSince: Date) async throws -> Bool {
-        if let current = try await self.announcement(mount: announcement.mount),
-            current.instance != announcement.instance, current.seenAt >= freshSince,
-            current.live || !announcement.live
-        {
-            return false
-        }
-        try await db.delete(from: "radio_sources").where("mount", .equal, announcement.mount).run()
-        try await db.insert(into: "radio_sources")
-            .columns("mount", "instance", "relay_url", "content_type", "live", "title", "started_at", "seen_at")
-            .values(
-                SQLBind(announcement.mount), SQLBind(announcement.instance), SQLBind(announcement.relayURL),
-                SQLBind(announcement.contentType), SQLBind(announcement.live), SQLBind(announcement.title),
-                SQLBind(announcement.startedAt.epoch),
-                SQLBind(announcement.seenAt.epoch)
-            ).run()
-        return true
+    /// way to a live source), unless that instance is `replacing`, one known to be lost.
+    /// One statement decides what it replaces (PostgreSQL checks the row it deletes as it is when
+    /// it deletes it) and the insert finds any row another instance wrote since: two instances
+    /// announcing at once, in any order, cannot both win.
+    public func announce(_ announcement: Announcement, freshSince: Date, replacing lost: String? = nil)
+        async throws -> Bool
+    {
+        try await db.raw(
+            """
+            DELETE FROM radio_sources WHERE mount = \(bind: announcement.mount)
+            AND (instance = \(bind: announcement.instance) OR instance = \(bind: lost ?? "")
+                OR heartbeat_at < \(bind: freshSince.milliseconds) OR (NOT live AND \(bind: announcement.live)))
+            """
+        ).run()
+        let inserted = try await db.raw(
+            """
+            INSERT INTO radio_sources
+                (mount, instance, relay_url, content_type, live, title, started_at, seen_at, heartbeat_at)
+            VALUES (\(bind: announcement.mount), \(bind: announcement.instance), \(bind: announcement.relayURL),
+                \(bind: announcement.contentType), \(bind: announcement.live), \(bind: announcement.title),
+                \(bind: announcement.startedAt.epoch), \(bind: announcement.seenAt.epoch),
+                \(bind: announcement.seenAt.milliseconds))
+            ON CONFLICT (mount) DO NOTHING RETURNING mount
+            """
+        ).all()
+        return !inserted.isEmpty
     }
 
     /// Says again that `instance` holds these mounts; returns the mounts it no longer holds
@@ -65,7 +73,7 @@ extension RadioStore {
     public func renew(instance: String, mounts: [String], now: Date) async throws -> [String] {
         var lost: [String] = []
         for mount in mounts {
-            try await db.update("radio_sources").set("seen_at", to: now.epoch)
+            try await db.update("radio_sources").set("seen_at", to: now.epoch).set("heartbeat_at", to: now.milliseconds)
                 .where("mount", .equal, mount).where("instance", .equal, instance).run()
             if try await announcement(mount: mount)?.instance != instance { lost.append(mount) }
         }
@@ -79,7 +87,7 @@ extension RadioStore {
         let rows = try await db.raw(
             """
             UPDATE radio_sources SET title = \(bind: title)
-            WHERE mount = \(bind: mount) AND seen_at >= \(bind: freshSince.epoch) RETURNING mount
+            WHERE mount = \(bind: mount) AND heartbeat_at >= \(bind: freshSince.milliseconds) RETURNING mount
             """
         ).all()
         return !rows.isEmpty
@@ -100,7 +108,9 @@ extension RadioStore {
     public func announcement(mount: String) async throws -> Announcement? {
         guard
             let row = try await db.select()
-                .columns("mount", "instance", "relay_url", "content_type", "live", "title", "started_at", "seen_at")
+                .columns(
+                    "mount", "instance", "relay_url", "content_type", "live", "title", "started_at", "heartbeat_at"
+                )
                 .from("radio_sources").where("mount", .equal, mount).first()
         else { return nil }
         return Announcement(
@@ -111,7 +121,7 @@ extension RadioStore {
             live: try row.decode(column: "live", as: Bool.self),
             title: try row.decode(column: "title", as: String.self),
             startedAt: Date(epoch: try row.decode(column: "started_at", as: Int64.self)),
-            seenAt: Date(epoch: try row.decode(column: "seen_at", as: Int64.self)))
+            seenAt: Date(milliseconds: try row.decode(column: "heartbeat_at", as: Int64.self)))
     }
 
     // MARK: Recordings

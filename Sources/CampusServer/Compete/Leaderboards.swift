@@ -9,8 +9,10 @@ import Storage
 /// streams (Server-Sent Events) that send a new ranking to every subscriber when a result
 /// changes.
 ///
-/// A change made by this server is sent at once. A change made by another app instance or the
-/// CLI is seen by the poll, which compares the competitions' `results_version` once a second.
+/// A change made by this server is sent at once. With PostgreSQL a change made by another
+/// instance or the CLI is heard at once too (``ResultsChange``'s `NOTIFY`); the poll, which
+/// compares the competitions' `results_version` once a second, catches what was missed while
+/// the notifications could not be heard, and SQLite's changes made by the CLI.
 final class Leaderboards: Service, Sendable {
     /// A competition's ranking at one version.
     struct Snapshot: Sendable {
@@ -227,8 +229,11 @@ final class Leaderboards: Service, Sendable {
 
     // MARK: Service
 
-    /// Polls for changes made elsewhere, sends heartbeats, and ends every stream at shutdown.
+    /// Hears and polls for changes made elsewhere, sends heartbeats, and ends every stream at
+    /// shutdown.
     func run() async throws {
+        let hearing = Task { await hearChanges() }
+        defer { hearing.cancel() }
         var sinceHeartbeat: Duration = .zero
         while !Task.isShuttingDownGracefully && !Task.isCancelled {
             try? await cancelWhenGracefulShutdown { try await Task.sleep(for: Self.pollInterval) }
@@ -247,6 +252,35 @@ final class Leaderboards: Service, Sendable {
             return all
         }
         for continuation in all { continuation.finish() }
+    }
+
+    /// Ranks again, at once, the followed competitions another instance changed: changes heard
+    /// while a ranking is made are ranked together after it.
+    private func hearChanges() async {
+        let (wakes, wake) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
+        let pending = NIOLockedValueBox<Set<Int64>>([])
+        let listening = Task {
+            await database.followResultsChanges(following: { wake.yield() }) { [weak self] changes in
+                guard let self else { return }
+                let newer = self.state.withLockedValue { state in
+                    changes.filter { change in
+                        guard state.subscribers[change.competitionID]?.isEmpty == false else { return false }
+                        return (state.sentVersion[change.competitionID] ?? -1) < change.version
+                    }.map(\.competitionID)
+                }
+                guard !newer.isEmpty else { return }
+                pending.withLockedValue { $0.formUnion(newer) }
+                wake.yield()
+            }
+        }
+        defer { listening.cancel() }
+        for await _ in wakes {
+            let ids = pending.withLockedValue { pending in
+                defer { pending.removeAll() }
+                return pending
+            }
+            for id in ids { await changed(id) }
+        }
     }
 
     func poll() async {

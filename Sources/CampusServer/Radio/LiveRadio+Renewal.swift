@@ -32,9 +32,12 @@ extension LiveRadio {
                 let mount = broadcast.station.mount
                 let titleChanges = broadcast.titleChanges
                 if lost.contains(mount) {
-                    if broadcast.feed == .fallback {
-                        // A source connected to another instance: this fallback gives way, and its
-                        // listeners come back to that source through a relay.
+                    // Another instance holds the mount now (a source connected there, or this
+                    // instance was taken for lost): what plays here gives way, and the listeners
+                    // here hear that instance through a relay (a source here is let go: one at a time).
+                    if let holder = await announcement(of: mount), holder.instance != instance {
+                        relay(broadcast.station, from: holder, joining: true)
+                    } else if broadcast.feed == .fallback {
                         stopFeeds(mount)
                         broadcast.finish()
                     }
@@ -49,19 +52,20 @@ extension LiveRadio {
         for broadcast in broadcasts where broadcast.feed == .relay {
             let mount = broadcast.station.mount
             guard let holder = await announcement(of: mount), holder.instance != instance else {
-                stopFeeds(mount)
-                broadcast.finish()
+                // The holder's heartbeat stopped: taken over unless it answers (LiveRadio+Failover).
+                await holderSilent(broadcast)
                 continue
             }
             broadcast.setTitle(holder.title)
             idleRelays[mount] = broadcast.listenerCount == 0 ? idleRelays[mount, default: 0] + 1 : 0
-            if idleRelays[mount, default: 0] >= 3 {
+            if idleRelays[mount, default: 0] >= Self.relayIdleRounds {
                 // Nobody listens here: the relay stops until somebody does.
                 stopFeeds(mount)
                 broadcast.finish()
                 idleRelays[mount] = nil
             }
         }
+        await endLongSilences()
         for mount in hub.followedMounts where hub.broadcast(mount: mount) == nil {
             let holder = await announcement(of: mount)
             let heard = holder.map { "\($0.instance) \($0.live) \($0.title)" } ?? ""
@@ -69,6 +73,9 @@ extension LiveRadio {
             if before != heard { hub.changed(mount) }
         }
     }
+
+    /// Rounds a relay nobody listens to here goes on (a player reconnecting finds it): 6 seconds.
+    static let relayIdleRounds = 12
 
     /// Ends every broadcast here and frees its mount, once the work sources left is done.
     func stopAll() async {

@@ -9,8 +9,9 @@ import Storage
 /// Live radio across instances: which feed each station's broadcast has here (its source, its
 /// fallback, or a relay of the instance that holds its source), what the database says about
 /// every mount's source, and its recordings. One instance holds a mount's source and says so
-/// in the database every ``renewal``; the others relay its stream to their listeners, as an
-/// Icecast relay does, and a second source on any instance is refused.
+/// in the database every ``renewal`` (its heartbeat); the others relay its stream to their
+/// listeners, as an Icecast relay does, and a second source on any instance is refused. When the
+/// holder is lost, the others keep their listeners (LiveRadio+Failover.swift).
 final class LiveRadio: Service, Sendable {
     let hub: RadioHub
     let database: Database
@@ -18,12 +19,14 @@ final class LiveRadio: Service, Sendable {
     let slots: TranscodeSlots
     let logger: Logger
     let now: @Sendable () -> Date
-    /// This instance's name for itself in `radio_sources`.
-    let instance = UUID().uuidString
+    /// This instance's name for itself in `radio_sources` (``InstanceName``).
+    let instance: String
     /// Where other instances reach this one: configured, or learnt when the server listens.
     private let relayBase: NIOLockedValueBox<String?>
-    private let fallbacks = NIOLockedValueBox<[String: RadioFallback]>([:])
-    private let relays = NIOLockedValueBox<[String: RadioRelay]>([:])
+    let fallbacks = NIOLockedValueBox<[String: RadioFallback]>([:])
+    let relays = NIOLockedValueBox<[String: RadioRelay]>([:])
+    /// Stations played as silence after their holder was lost, and until when at most.
+    let silences = NIOLockedValueBox<[String: ContinuousClock.Instant]>([:])
     /// What followers of mounts held elsewhere last heard, to tell them when it changes.
     private let heard = NIOLockedValueBox<[String: String]>([:])
     /// Work started when a source ends (its recording completed, the fallback started), which
@@ -32,15 +35,16 @@ final class LiveRadio: Service, Sendable {
     private let work = NIOLockedValueBox<(closed: Bool, next: Int, tasks: [Int: Task<Void, Never>])>(
         (false, 0, [:]))
 
-    /// How often the holder says it still holds its mounts, and relays look again.
-    static let renewal = Duration.seconds(2)
-    /// An announcement older than this is from an instance that stopped.
-    static let freshness: TimeInterval = 10
+    /// How often the holder says it still holds its mounts (its heartbeat), and relays look again.
+    static let renewal = Duration.milliseconds(500)
+    /// An announcement older than this is from an instance that stopped or was lost.
+    static let freshness: TimeInterval = 2
 
     init(
         hub: RadioHub, database: Database, recordings: RadioRecordings, slots: TranscodeSlots, relayBase: String?,
-        logger: Logger, now: @escaping @Sendable () -> Date
+        instance: String = InstanceName.make(), logger: Logger, now: @escaping @Sendable () -> Date
     ) {
+        self.instance = instance
         self.hub = hub
         self.database = database
         self.recordings = recordings
@@ -65,7 +69,6 @@ final class LiveRadio: Service, Sendable {
                     try await RadioStore(db).withdrawAll(relayURL: base, except: instance)
                 }
             }
-            await recordings.repairUnfinished { [self] mount in await announcement(of: mount) != nil }
         }
     }
 
@@ -78,11 +81,19 @@ final class LiveRadio: Service, Sendable {
         // RadioRoutes closes the source's connection on any refusal.
         let refused = Refusal.notAllowed("{mount} is on the air already: one source at a time.", ["mount": mount])
         if hub.broadcast(mount: mount)?.feed == .source { throw refused }
-        guard try await announce(mount, contentType: contentType, live: true) else { throw refused }
+        if try await !announce(mount, contentType: contentType, live: true) {
+            // A source that comes back after its instance was lost is taken at once: the holder's
+            // heartbeat may look fresh for two more seconds, but it does not answer.
+            guard let holder = await announcement(of: mount), holder.instance != instance, holder.live,
+                await !isAlive(holder),
+                try await announce(mount, contentType: contentType, live: true, replacing: holder.instance)
+            else { throw refused }
+        }
         guard let (broadcast, token) = hub.take(station, contentType: contentType, feed: .source) else {
             throw refused
         }
         stopFeeds(mount)
+        silences.withLockedValue { _ = $0.removeValue(forKey: mount) }
         // What the source said between the announcement and here was written to the database only
         // (`setTitle(mount:_:)` found no broadcast yet): the broadcast takes it, unless said since.
         let changes = broadcast.titleChanges
@@ -147,7 +158,7 @@ final class LiveRadio: Service, Sendable {
     }
 
     /// The programme's episodes that have a file here, newest first (at most 50).
-    private func fallbackEpisodes(_ station: Station) async -> [RadioFallback.Episode] {
+    func fallbackEpisodes(_ station: Station) async -> [RadioFallback.Episode] {
         guard let programmeID = station.programmeID else { return [] }
         do {
             return try await database.read { db in
@@ -168,8 +179,10 @@ final class LiveRadio: Service, Sendable {
         }
     }
 
-    /// Writes that this instance holds `mount`; false when another instance's live source does.
-    private func announce(_ mount: String, contentType: String, live: Bool) async throws -> Bool {
+    /// Writes that this instance holds `mount`; false when another instance's live source does
+    /// (unless it is `lost`).
+    func announce(_ mount: String, contentType: String, live: Bool, replacing lost: String? = nil) async throws -> Bool
+    {
         guard let base = relayBase.withLockedValue({ $0 }) else { return true }
         let now = now()
         let announcement = RadioStore.Announcement(
@@ -178,7 +191,7 @@ final class LiveRadio: Service, Sendable {
         let fresh = now.addingTimeInterval(-Self.freshness)
         do {
             return try await database.write { db in
-                try await RadioStore(db).announce(announcement, freshSince: fresh)
+                try await RadioStore(db).announce(announcement, freshSince: fresh, replacing: lost)
             }
         } catch {
             // Two instances announcing at once: the one whose row is there holds the mount.
@@ -205,6 +218,7 @@ final class LiveRadio: Service, Sendable {
 
     /// Stops what fed the mount's broadcast before (a fallback, a relay).
     func stopFeeds(_ mount: String) {
+        silences.withLockedValue { _ = $0.removeValue(forKey: mount) }
         fallbacks.withLockedValue { $0.removeValue(forKey: mount) }?.stop()
         relays.withLockedValue { $0.removeValue(forKey: mount) }?.stop()
     }
@@ -224,17 +238,7 @@ final class LiveRadio: Service, Sendable {
     func broadcast(for station: Station) async -> Broadcast? {
         if let local = hub.broadcast(mount: station.mount) { return local }
         guard let holder = await announcement(of: station.mount), holder.instance != instance else { return nil }
-        return relays.withLockedValue { relays -> Broadcast? in
-            if let running = hub.broadcast(mount: station.mount) { return running }
-            guard let (broadcast, token) = hub.take(station, contentType: holder.contentType, feed: .relay) else {
-                return nil
-            }
-            broadcast.setTitle(holder.title)
-            relays[station.mount] = RadioRelay.start(
-                from: holder.relayURL + RadioRoutes.prefix + station.mount, into: broadcast, token: token,
-                logger: logger)
-            return broadcast
-        }
+        return relay(station, from: holder, joining: false)
     }
 
     /// A fresh announcement of the mount's source, by any instance (none when the database

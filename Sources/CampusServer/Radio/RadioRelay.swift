@@ -9,34 +9,48 @@ import NIOCore
 final class RadioRelay: Sendable {
     private let task: NIOLockedValueBox<Task<Void, Never>?> = .init(nil)
 
-    /// Starts relaying `url` into the broadcast's feed `token`; when the holder's stream ends (or
-    /// cannot be had), so does the broadcast here.
-    static func start(from url: String, into broadcast: Broadcast, token: Int, logger: Logger) -> RadioRelay {
+    /// How a relay ended by itself (not stopped).
+    enum Ending: Sendable, Equatable {
+        /// The holder answered, but not with its stream: the station is not on the air there.
+        case refused
+        /// The stream ended or could not be had: the holder ended the broadcast, or it is lost.
+        case cut
+    }
+
+    /// Starts relaying `url` into the broadcast's feed `token`; `ended` is told when the stream
+    /// ends by itself while it still feeds the broadcast (LiveRadio decides what the listeners
+    /// hear next).
+    static func start(
+        from url: String, into broadcast: Broadcast, token: Int, logger: Logger,
+        ended: @escaping @Sendable (Ending) -> Void
+    ) -> RadioRelay {
         let relay = RadioRelay()
         let task = Task {
+            var ending = Ending.cut
             do {
                 var request = HTTPClientRequest(url: url)
                 request.headers.add(name: "User-Agent", value: "Campus radio relay")
                 // The stream lasts as long as the broadcast: no deadline but the holder's end (or
                 // LiveRadio stopping the relay when the holder is gone).
                 let response = try await HTTPClient.shared.execute(request, deadline: .distantFuture)
-                guard response.status == .ok else {
+                if response.status == .ok {
+                    logger.notice("relaying a broadcast", metadata: ["url": "\(url)"])
+                    for try await chunk in response.body {
+                        guard broadcast.feedToken == token else { return }
+                        broadcast.deliver(chunk, token: token)
+                    }
+                } else {
                     logger.warning(
                         "a radio relay was refused", metadata: ["url": "\(url)", "status": "\(response.status.code)"])
-                    throw CancellationError()
-                }
-                logger.notice("relaying a broadcast", metadata: ["url": "\(url)"])
-                for try await chunk in response.body {
-                    guard broadcast.feedToken == token else { return }
-                    broadcast.deliver(chunk, token: token)
+                    ending = .refused
                 }
             } catch {
-                if !(error is CancellationError) {
+                if !Task.isCancelled {
                     logger.warning(
                         "a radio relay ended", metadata: ["url": "\(url)", "error": "\(ErrorLog.text(error))"])
                 }
             }
-            if broadcast.feedToken == token, broadcast.feed == .relay { broadcast.finish() }
+            if !Task.isCancelled, broadcast.feedToken == token, broadcast.feed == .relay { ended(ending) }
         }
         relay.task.withLockedValue { $0 = task }
         return relay
