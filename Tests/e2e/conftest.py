@@ -60,15 +60,17 @@ def demo_media():
 class Campus:
     """One `campus serve` process on a free port of 127.0.0.1. A demo server (without a library of
     its own) gets the demo's media made once per test run, unless `own_demo_media` asks it to
-    make them itself; `environment` adds to or replaces variables of its environment."""
+    make them itself; `environment` adds to or replaces variables of its environment; `prefix` is
+    the command it runs under (unshare, for a mount namespace of its own)."""
 
     def __init__(self, data_dir, database=None, demo=False, extra=(), language="en", own_demo_media=False,
-                 environment=None):
+                 environment=None, prefix=()):
         self.data_dir = Path(data_dir)
         self.database = database
         self.demo = demo
         self.own_demo_media = own_demo_media
         self.environment = environment
+        self.prefix = list(prefix)
         # The tests read English pages unless they say otherwise; the demo's own default is Russian
         # (test_languages.py starts it without --language).
         self.language = language
@@ -86,7 +88,7 @@ class Campus:
         origin, and what it keeps for it, stay the same)."""
         if not (same_port and self.port):
             self.port = free_port()
-        command = [BINARY, "serve", "--port", str(self.port), "--data-dir", str(self.data_dir),
+        command = [*self.prefix, BINARY, "serve", "--port", str(self.port), "--data-dir", str(self.data_dir),
                    "--bcrypt-cost", "4", *self.extra]
         if self.database:
             command += ["--database", self.database]

@@ -50,8 +50,9 @@ def test_postgres_data_survives_restart_and_kill(data_dir):
 def test_two_instances_share_one_postgres_database(tmp_path):
     """Sessions live in the database, so any instance accepts a token from another."""
     database = make_postgres_database()
-    first = Campus(tmp_path / "one", database=database).start()
-    second = Campus(tmp_path / "two", database=database).start()
+    shared = ["--media-dir", str(tmp_path / "media")]
+    first = Campus(tmp_path / "one", database=database, extra=shared).start()
+    second = Campus(tmp_path / "two", database=database, extra=shared).start()
     try:
         first.register("ann@example.org")
         token = second.login("ann@example.org")
