@@ -2,8 +2,8 @@
 # Import speed: a corpus of 1,000 group schedules made from the real IIS fixtures (about 40,500
 # lessons), imported by `campus import iis` into a new SQLite database each run and, when
 # POSTGRES_URL names a server where it may create databases, into a new PostgreSQL database each
-# run (the same machine's cores), and the same files a second time into that database (each build
-# after its own first import), timed by hyperfine. BEFORE names an earlier build to time beside
+# run (the same machine's cores), and on both the same files a second time (each build after its
+# own first import), timed by hyperfine. BEFORE names an earlier build to time beside
 # it in the same run, on both databases.
 #   [POSTGRES_URL=postgres://…/postgres] [BEFORE=/path/to/campus] Benchmarks/import.sh [CAMPUS_BINARY] [FIXTURES_DIR]
 set -euo pipefail
@@ -19,6 +19,15 @@ for build in ${BEFORE:-} "$binary"; do
 done
 hyperfine --warmup 1 --runs 5 --prepare "rm -rf $work/data" "${sqlite[@]}" --export-markdown "$work/import.md"
 cat "$work/import.md"
+# The same files a second time into SQLite (each build after its own first import): where change
+# detection (issue 39) compares the links before and after.
+again=()
+for build in ${BEFORE:-} "$binary"; do
+  again+=(--prepare "rm -rf $work/again && $build import iis --data-dir $work/again $work/corpus/*.json >/dev/null 2>&1"
+    "$build import iis --data-dir $work/again $work/corpus/*.json 2>/dev/null")
+done
+hyperfine --runs 5 "${again[@]}" --export-markdown "$work/reimport.md"
+cat "$work/reimport.md"
 if [ -n "${POSTGRES_URL:-}" ]; then
   database="${POSTGRES_URL%/*}/campus_import_bench"
   fresh="psql $POSTGRES_URL -qc 'DROP DATABASE IF EXISTS campus_import_bench' -c 'CREATE DATABASE campus_import_bench'"

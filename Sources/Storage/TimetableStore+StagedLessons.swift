@@ -25,6 +25,11 @@ public struct StagedLessons: Sendable {
     var stored = TimetableStore.StoredLessons()
     /// The lessons in the database before the import stored any.
     let countBefore: Int
+    /// Whether the links were kept as they were (``TimetableStore/keepLinksBefore()``), to
+    /// record the changes the import brings: not for an import into an empty timetable.
+    let keptLinks: Bool
+    /// The last lesson row id before the import (the ones it adds come after it).
+    let lastIDBefore: Int64
 
     /// How many schedules are staged.
     public var schedules: Int { keys.count }
@@ -80,9 +85,21 @@ public struct PendingLessons: Sendable {
 }
 
 extension TimetableStore {
-    /// Starts staging an import's lessons (run inside the import's write transaction).
-    public func stageLessons() async throws -> StagedLessons {
-        StagedLessons(countBefore: try await count("lessons"))
+    /// Starts staging an import's lessons (run inside the import's write transaction); unless
+    /// the import holds no schedules, keeps the links as they are to record the changes it
+    /// brings (``recordChanges(gone:lastIDBefore:today:now:)``).
+    public func stageLessons(withSchedules: Bool = true) async throws -> StagedLessons {
+        let count = try await count("lessons")
+        let keeping = withSchedules && count > 0
+        var lastID: Int64 = 0
+        if keeping {
+            try await keepLinksBefore()
+            lastID =
+                try await db.raw("SELECT COALESCE(MAX(id), 0) AS n FROM lessons").first(
+                    decodingColumn: "n", as: Int64.self)
+                ?? 0
+        }
+        return StagedLessons(countBefore: count, keptLinks: keeping, lastIDBefore: lastID)
     }
 
     /// Stores a batch of staged lessons (a new identity is added, a known one gets the new full

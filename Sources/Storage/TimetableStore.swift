@@ -15,6 +15,9 @@ public struct ImportSummary: Sendable, Equatable {
     public var groups = 0
     public var teachers = 0
     public var rooms = 0
+    /// The changes of lesson occurrences kept (``TimetableStore/recordChanges(gone:lastIDBefore:today:now:)``),
+    /// once per group, teacher and room each concerns.
+    public var changes = 0
 
     public init() {}
 }
@@ -36,25 +39,32 @@ public struct TimetableStore: Sendable {
     /// rooms by their keys (fields the import leaves nil keep their stored values); each schedule
     /// replaces its owner's lessons. A lesson is one row whoever's schedule names it; lessons that
     /// nobody's schedule names any more are removed. Run it inside one write transaction.
-    public func store(_ data: TimetableImport, now: Date) async throws -> ImportSummary {
+    /// The changes of the occurrences in the eight weeks from today (in `timeZone`) are kept
+    /// (``recordChanges(gone:lastIDBefore:today:now:)``).
+    public func store(_ data: TimetableImport, now: Date, timeZone: TimeZone) async throws -> ImportSummary {
         // The lessons' identities are hashed on the thread pool while the directory is written.
         async let hashing = Self.identityHashes(data.schedules)
         let directory = try await storeDirectory(data, now: now)
-        var lessons = try await stageLessons()
+        var lessons = try await stageLessons(withSchedules: !data.schedules.isEmpty)
         lessons.stage(data.schedules, hashes: try await hashing)
-        return try await storeSchedules(data, directory: directory, staged: lessons, now: now)
+        return try await storeSchedules(data, directory: directory, staged: lessons, now: now, timeZone: timeZone)
     }
 
     /// The rest of an import (``store(_:now:)``) once its directory is stored: its schedules,
     /// staged (and some of their lessons stored) in the same transaction already, in the order of
     /// `data.schedules`. Stores the lessons `staged` still holds, the links, and removes the
-    /// lessons nobody's schedule names any more.
+    /// lessons nobody's schedule names any more, keeping the changes it brought to the eight weeks
+    /// from today (in `timeZone`).
     public func storeSchedules(
-        _ data: TimetableImport, directory: StoredDirectory, staged: consuming StagedLessons, now: Date
+        _ data: TimetableImport, directory: StoredDirectory, staged: consuming StagedLessons, now: Date,
+        timeZone: TimeZone
     ) async throws -> ImportSummary {
         var summary = directory.summary
         summary.schedules = data.schedules.count
+        let keptLinks = staged.keptLinks
+        let lastIDBefore = staged.lastIDBefore
         guard !data.schedules.isEmpty else {
+            if keptLinks { try await dropLinksBefore() }
             try await bumpVersion()
             return summary
         }
@@ -147,16 +157,27 @@ public struct TimetableStore: Sendable {
             added: added)
         try await replaceLinks(ofLessons: knownLessons, with: roomLinks, added: added)
 
-        // Lessons nobody's schedule names any more.
-        let beforeCleanup = try await count("lessons")
-        try await db.raw(
-            """
-            DELETE FROM lessons WHERE NOT EXISTS (SELECT 1 FROM lesson_groups g WHERE g.lesson_id = lessons.id)
+        // Lessons nobody's schedule names any more; first, the changes the import brought.
+        let unnamed: SQLQueryString = """
+            NOT EXISTS (SELECT 1 FROM lesson_groups g WHERE g.lesson_id = lessons.id)
             AND NOT EXISTS (
                 SELECT 1 FROM lesson_teachers t WHERE t.lesson_id = lessons.id AND t.from_teacher_schedule = \(bind: true))
             """
-        ).run()
-        summary.lessonsRemoved = beforeCleanup - (try await count("lessons"))
+        if keptLinks {
+            let gone = try await db.raw("SELECT id FROM lessons WHERE \(unnamed)").all(
+                decodingColumn: "id", as: Int64.self)
+            summary.changes = try await recordChanges(
+                gone: Set(gone), lastIDBefore: lastIDBefore, today: LocalDate(now, in: timeZone), now: now)
+            try await keepCancelledLessons(gone, now: now)
+            try await dropLinksBefore()
+            // The transaction sees what it read: these are the lessons to delete.
+            try await deleteWhere("lessons", column: "id", in: gone)
+            summary.lessonsRemoved = gone.count
+        } else {
+            let beforeCleanup = try await count("lessons")
+            try await db.raw("DELETE FROM lessons WHERE \(unnamed)").run()
+            summary.lessonsRemoved = beforeCleanup - (try await count("lessons"))
+        }
         try await bumpVersion()
         return summary
     }

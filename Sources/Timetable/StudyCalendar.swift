@@ -23,6 +23,19 @@ public enum StudyCalendar: Sendable, Hashable {
         .cycle(length: 2, start: .date(termStart))
     }
 
+    /// The calendar a setting names: "bsuir", "odd-even YYYY-MM-DD" (the term start) or "dated".
+    public init?(setting text: String) {
+        let parts = text.split(separator: " ")
+        switch parts.first {
+        case "bsuir": self = .bsuir
+        case "dated": self = .datedOnly
+        case "odd-even":
+            guard parts.count == 2, let start = LocalDate(iso: parts[1]) else { return nil }
+            self = .oddEven(termStart: start)
+        default: return nil
+        }
+    }
+
     /// The number of weeks in the cycle (nil for dated-only calendars).
     public var cycleLength: Int? {
         if case .cycle(let length, _) = self { return length }

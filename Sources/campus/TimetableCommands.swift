@@ -40,7 +40,9 @@ struct ImportCommand: AsyncParsableCommand {
         func run() async throws {
             let summary = try await withDatabase(storage) { database, logger in
                 do {
-                    return try await TimetableImporter(database: database, logger: logger).importOddEven(
+                    return try await TimetableImporter(
+                        database: database, logger: logger, timeZone: institutionTimeZone()
+                    ).importOddEven(
                         files: files, group: group, termStart: termStart.flatMap { LocalDate(iso: $0) },
                         termEnd: termEnd.flatMap { LocalDate(iso: $0) })
                 } catch {
@@ -70,7 +72,9 @@ struct ImportCommand: AsyncParsableCommand {
         func run() async throws {
             let summary = try await withDatabase(storage) { database, logger in
                 do {
-                    return try await TimetableImporter(database: database, logger: logger).importKMA(
+                    return try await TimetableImporter(
+                        database: database, logger: logger, timeZone: institutionTimeZone()
+                    ).importKMA(
                         subjects: subjects, schedule: schedule, minutes: minutes)
                 } catch {
                     throw Failure(error, t)
@@ -104,7 +108,9 @@ struct ImportCommand: AsyncParsableCommand {
             let progress = ProgressBar(title: "Reading")
             let summary = try await withDatabase(storage) { database, logger in
                 do {
-                    return try await TimetableImporter(database: database, logger: logger).importIIS(files: files) {
+                    return try await TimetableImporter(
+                        database: database, logger: logger, timeZone: institutionTimeZone()
+                    ).importIIS(files: files) {
                         progress.show($0.done, of: $0.total, note: $0.file)
                     }
                 } catch {
@@ -125,6 +131,12 @@ struct ImportCommand: AsyncParsableCommand {
                         "rooms": String(summary.rooms),
                         "seconds": t.number(elapsed, fractionDigits: 2),
                     ]))
+            if summary.changes > 0 {
+                print(
+                    t(
+                        "Changes of lessons in the next 8 weeks, once per group, teacher and room: {count}.",
+                        ["count": String(summary.changes)]))
+            }
         }
     }
 }
@@ -184,9 +196,7 @@ struct ScheduleCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let zone =
-            TimeZone(identifier: timeZone ?? Environment.value("CAMPUS_TIME_ZONE") ?? "Europe/Minsk")
-            ?? .gmt
+        let zone = institutionTimeZone(timeZone)
         let text = try await withDatabase(storage) { database, logger in
             let printer = SchedulePrinter(database: database, timeZone: zone, t: t)
             let day = date.flatMap { LocalDate(iso: $0) } ?? LocalDate(Date(), in: zone)
@@ -246,8 +256,11 @@ struct SyncCommand: AsyncParsableCommand {
             else { throw ValidationError("Give --base-url, such as https://iis.bsuir.by.") }
             let report = try await withDatabase(storage) { database, logger in
                 do {
-                    return try await IISSync(baseURL: url, database: database, logger: logger, concurrency: concurrency)
-                        .run()
+                    return try await IISSync(
+                        baseURL: url, database: database, logger: logger, timeZone: institutionTimeZone(),
+                        concurrency: concurrency
+                    )
+                    .run()
                 } catch {
                     throw Failure(
                         t("The sync failed; nothing was removed. {reason}", ["reason": describeForPeople(error, t)]))
@@ -273,4 +286,10 @@ struct SyncCommand: AsyncParsableCommand {
             if !report.failed.isEmpty { throw ExitCode(2) }
         }
     }
+}
+
+/// The institution's time zone: `option`, else CAMPUS_TIME_ZONE, else Europe/Minsk (a command's
+/// `validate` has refused a name that is not one).
+func institutionTimeZone(_ option: String? = nil) -> TimeZone {
+    TimeZone(identifier: option ?? Environment.value("CAMPUS_TIME_ZONE") ?? "Europe/Minsk") ?? .gmt
 }

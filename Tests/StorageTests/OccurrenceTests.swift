@@ -40,7 +40,9 @@ import Timetable
     @Test(arguments: [("151004.json", "151004", 392), ("010101.json", "010101", 268)])
     func wholeTermOccurrencesMatchTheOracle(_ file: String, _ group: String, _ expected: Int) async throws {
         try await TestDatabases.withDatabase(.sqlite) { database in
-            _ = try await database.write { db in try await TimetableStore(db).store(try fixtureImport(), now: Date()) }
+            _ = try await database.write { db in
+                try await TimetableStore(db).store(try fixtureImport(), now: Date(), timeZone: .gmt)
+            }
             let stored = try #require(
                 try await database.read { db in try await TimetableStore(db).group(named: group) })
             let term = try #require(stored.term.span)
@@ -62,7 +64,7 @@ import Timetable
     @Test func theFirstWeekOf151004() async throws {
         try await TestDatabases.withDatabase(.sqlite) { database in
             _ = try await database.write { db in
-                try await TimetableStore(db).store(try fixtureImport(["151004.json"]), now: Date())
+                try await TimetableStore(db).store(try fixtureImport(["151004.json"]), now: Date(), timeZone: .gmt)
             }
             let week = Schedule.week(holding: day("25.09.2023"))
             let lessons = try await database.read { db in

@@ -104,9 +104,11 @@ import Timetable
             try await TestDatabases.withDatabase(.postgres) { postgres in
                 var flags = Set<Bool>()
                 for (step, data) in imports.enumerated() {
-                    let onSQLite = try await sqlite.write { db in try await TimetableStore(db).store(data, now: now) }
+                    let onSQLite = try await sqlite.write { db in
+                        try await TimetableStore(db).store(data, now: now, timeZone: .gmt)
+                    }
                     let onPostgres = try await postgres.write { db in
-                        try await TimetableStore(db).store(data, now: now)
+                        try await TimetableStore(db).store(data, now: now, timeZone: .gmt)
                     }
                     #expect(onSQLite == onPostgres, "seed \(seed), import \(step)")
                     let expected = try await state(sqlite)

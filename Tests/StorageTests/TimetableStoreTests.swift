@@ -22,7 +22,9 @@ func day(_ text: String) -> LocalDate { LocalDate(dotted: text)! }
     func everyFixtureImportsAndImportingAgainChangesNothing(_ kind: Database.Kind) async throws {
         try await TestDatabases.withDatabase(kind) { database in
             let data = try fixtureImport()
-            let first = try await database.write { db in try await TimetableStore(db).store(data, now: now) }
+            let first = try await database.write { db in
+                try await TimetableStore(db).store(data, now: now, timeZone: .gmt)
+            }
             #expect(first.schedules == 5)
             #expect(first.lessons == 39 + 42 + 44 + 24 + 1)
             #expect(first.lessonsAdded == first.lessons)
@@ -33,7 +35,9 @@ func day(_ text: String) -> LocalDate { LocalDate(dotted: text)! }
             #expect(counts.teachers == 573)
             #expect(counts.lessons == first.lessons)
             let before = try await snapshot(database)
-            let second = try await database.write { db in try await TimetableStore(db).store(data, now: now) }
+            let second = try await database.write { db in
+                try await TimetableStore(db).store(data, now: now, timeZone: .gmt)
+            }
             #expect(second.lessonsAdded == 0)
             #expect(second.lessonsRemoved == 0)
             #expect(try await snapshot(database) == before)
@@ -44,7 +48,7 @@ func day(_ text: String) -> LocalDate { LocalDate(dotted: text)! }
     func aChangedScheduleReplacesThatGroupsLessonsOnly(_ kind: Database.Kind) async throws {
         try await TestDatabases.withDatabase(kind) { database in
             let data = try fixtureImport(["151004.json", "010101.json"])
-            _ = try await database.write { db in try await TimetableStore(db).store(data, now: now) }
+            _ = try await database.write { db in try await TimetableStore(db).store(data, now: now, timeZone: .gmt) }
             let before = try await database.read { db in try await TimetableStore(db).lessons(groups: ["151004"]) }
             let other = try await database.read { db in try await TimetableStore(db).lessons(groups: ["010101"]) }
             #expect(before.count == 42)
@@ -56,7 +60,7 @@ func day(_ text: String) -> LocalDate { LocalDate(dotted: text)! }
             lessons[1].note = "moved to 604-2"
             changed.schedules[0].lessons = lessons
             let summary = try await database.write { [changed] db in
-                try await TimetableStore(db).store(changed, now: now)
+                try await TimetableStore(db).store(changed, now: now, timeZone: .gmt)
             }
             #expect(summary.lessonsAdded == 1)
             #expect(summary.lessonsRemoved == 2)
@@ -82,8 +86,12 @@ func day(_ text: String) -> LocalDate { LocalDate(dotted: text)! }
             first.schedules = [ImportedSchedule(owner: .group("100001"), lessons: [lecture])]
             var second = first
             second.schedules = [ImportedSchedule(owner: .group("100002"), lessons: [lecture])]
-            _ = try await database.write { [first] db in try await TimetableStore(db).store(first, now: now) }
-            _ = try await database.write { [second] db in try await TimetableStore(db).store(second, now: now) }
+            _ = try await database.write { [first] db in
+                try await TimetableStore(db).store(first, now: now, timeZone: .gmt)
+            }
+            _ = try await database.write { [second] db in
+                try await TimetableStore(db).store(second, now: now, timeZone: .gmt)
+            }
             let a = try await database.read { db in try await TimetableStore(db).lessons(groups: ["100001"]) }
             let b = try await database.read { db in try await TimetableStore(db).lessons(groups: ["100002"]) }
             #expect(a.count == 1)
@@ -95,13 +103,15 @@ func day(_ text: String) -> LocalDate { LocalDate(dotted: text)! }
             var teacherSchedule = first
             teacherSchedule.schedules = [ImportedSchedule(owner: .teacher("t-one"), lessons: [lecture])]
             _ = try await database.write { [teacherSchedule] db in
-                try await TimetableStore(db).store(teacherSchedule, now: now)
+                try await TimetableStore(db).store(teacherSchedule, now: now, timeZone: .gmt)
             }
             #expect(try await database.read { db in try await TimetableStore(db).counts() }.lessons == 1)
             // One group's new schedule without it keeps it for the other.
             var dropped = first
             dropped.schedules = [ImportedSchedule(owner: .group("100001"), lessons: [])]
-            _ = try await database.write { [dropped] db in try await TimetableStore(db).store(dropped, now: now) }
+            _ = try await database.write { [dropped] db in
+                try await TimetableStore(db).store(dropped, now: now, timeZone: .gmt)
+            }
             #expect(try await database.read { db in try await TimetableStore(db).lessons(groups: ["100001"]) }.isEmpty)
             #expect(
                 try await database.read { db in try await TimetableStore(db).lessons(groups: ["100002"]) }.count == 1)
@@ -129,9 +139,11 @@ func day(_ text: String) -> LocalDate { LocalDate(dotted: text)! }
                 ImportedSchedule(owner: .group("100002"), lessons: [lecture, practice]),
                 ImportedSchedule(owner: .teacher("t-one"), lessons: [practice]),
             ]
-            _ = try await database.write { [first] db in try await TimetableStore(db).store(first, now: now) }
+            _ = try await database.write { [first] db in
+                try await TimetableStore(db).store(first, now: now, timeZone: .gmt)
+            }
             let summary = try await database.write { [second] db in
-                try await TimetableStore(db).store(second, now: now)
+                try await TimetableStore(db).store(second, now: now, timeZone: .gmt)
             }
             #expect(summary.lessonsAdded == 1)
             let lessons = try await database.read { db in try await TimetableStore(db).lessons(groups: ["100002"]) }
@@ -148,14 +160,16 @@ func day(_ text: String) -> LocalDate { LocalDate(dotted: text)! }
     func aFailedImportLeavesTheEarlierDataAsItWas(_ kind: Database.Kind) async throws {
         try await TestDatabases.withDatabase(kind) { database in
             _ = try await database.write { db in
-                try await TimetableStore(db).store(try fixtureImport(["151004.json"]), now: now)
+                try await TimetableStore(db).store(try fixtureImport(["151004.json"]), now: now, timeZone: .gmt)
             }
             let before = try await snapshot(database)
             var broken = try fixtureImport(["010101.json"])
             broken.schedules[0].lessons[5].teachers.append("nobody-knows")
             let brokenImport = broken
             await #expect(throws: TimetableStore.ImportError.self) {
-                try await database.write { db in try await TimetableStore(db).store(brokenImport, now: now) }
+                try await database.write { db in
+                    try await TimetableStore(db).store(brokenImport, now: now, timeZone: .gmt)
+                }
             }
             #expect(try await snapshot(database) == before)
             // Staged and stored in batches before its directory, as `campus import iis` stores it:
@@ -169,7 +183,8 @@ func day(_ text: String) -> LocalDate { LocalDate(dotted: text)! }
                         brokenImport.schedules, hashes: TimetableStore.identityHashes(of: brokenImport.schedules))
                     while let batch = staged.takePending(10) { staged.record(try await store.store(batch, now: now)) }
                     let directory = try await store.storeDirectory(brokenImport, now: now)
-                    return try await store.storeSchedules(brokenImport, directory: directory, staged: staged, now: now)
+                    return try await store.storeSchedules(
+                        brokenImport, directory: directory, staged: staged, now: now, timeZone: .gmt)
                 }
                 Issue.record("the import did not fail")
             } catch let error as TimetableStore.ImportError {
@@ -182,7 +197,9 @@ func day(_ text: String) -> LocalDate { LocalDate(dotted: text)! }
     @Test(arguments: TestDatabases.kinds)
     func theDirectoryReadsBack(_ kind: Database.Kind) async throws {
         try await TestDatabases.withDatabase(kind) { database in
-            _ = try await database.write { db in try await TimetableStore(db).store(try fixtureImport(), now: now) }
+            _ = try await database.write { db in
+                try await TimetableStore(db).store(try fixtureImport(), now: now, timeZone: .gmt)
+            }
             let store = { (body: @escaping @Sendable (TimetableStore) async throws -> Void) in
                 try await database.read { db in try await body(TimetableStore(db)) }
             }
@@ -210,7 +227,9 @@ func day(_ text: String) -> LocalDate { LocalDate(dotted: text)! }
     @Test(arguments: TestDatabases.kinds)
     func lessonsAreFoundByGroupTeacherRoomAndDate(_ kind: Database.Kind) async throws {
         try await TestDatabases.withDatabase(kind) { database in
-            _ = try await database.write { db in try await TimetableStore(db).store(try fixtureImport(), now: now) }
+            _ = try await database.write { db in
+                try await TimetableStore(db).store(try fixtureImport(), now: now, timeZone: .gmt)
+            }
             try await database.read { db in
                 let timetable = TimetableStore(db)
                 let teacher = try #require(try await timetable.teacher(urlID: "n-novitskaia"))

@@ -37,7 +37,7 @@ public enum Demo {
     public static func load(
         into database: Database, bcryptCost: UInt8, logger: Logger, now: Date = Date(), timeZone: TimeZone = .current
     ) async throws {
-        try await loadTimetable(into: database, logger: logger, today: LocalDate(now, in: timeZone))
+        try await loadTimetable(into: database, logger: logger, now: now, timeZone: timeZone)
         let hasher = PasswordHasher(cost: bcryptCost)
         try await database.write { db in
             let store = SettingsStore(db)
@@ -156,7 +156,8 @@ public enum Demo {
         return names.filter { $0.hasSuffix(".json") }.sorted().map { folder.appendingPathComponent($0) }
     }
 
-    static func loadTimetable(into database: Database, logger: Logger, today: LocalDate) async throws {
+    static func loadTimetable(into database: Database, logger: Logger, now: Date, timeZone: TimeZone) async throws {
+        let today = LocalDate(now, in: timeZone)
         let lessons = try await database.read { db in try await TimetableStore(db).counts().lessons }
         guard lessons == 0 else { return }
         let currentYear = StudyCalendar.academicYear(of: today)
@@ -172,7 +173,7 @@ public enum Demo {
             }
             data.merge(part)
         }
-        let summary = try await TimetableImporter(database: database, logger: logger).store(data)
+        let summary = try await TimetableImporter(database: database, logger: logger, timeZone: timeZone).store(data)
         logger.info("demo timetable loaded", metadata: ["lessons": "\(summary.lessons)"])
     }
 }

@@ -17,6 +17,8 @@ public struct IISSync: Sendable {
     let api: URL
     let database: Database
     let logger: Logger
+    /// The institution's time zone (``TimetableImporter``).
+    let timeZone: TimeZone
     /// How many requests run at once.
     var concurrency: Int
     /// How many times a request is tried before it counts as failed.
@@ -30,7 +32,7 @@ public struct IISSync: Sendable {
 
     /// `baseURL` is the server, with or without the `/api/v1` of IIS's paths.
     public init(
-        baseURL: URL, database: Database, logger: Logger, concurrency: Int = 4, attempts: Int = 3,
+        baseURL: URL, database: Database, logger: Logger, timeZone: TimeZone, concurrency: Int = 4, attempts: Int = 3,
         backoff: Duration = .milliseconds(500), deadline: Duration = .seconds(30)
     ) {
         var api = baseURL
@@ -39,6 +41,7 @@ public struct IISSync: Sendable {
         self.api = api
         self.database = database
         self.logger = logger
+        self.timeZone = timeZone
         self.concurrency = max(1, concurrency)
         self.attempts = max(1, attempts)
         self.backoff = backoff
@@ -102,7 +105,7 @@ public struct IISSync: Sendable {
                     "IIS list skipped", metadata: ["list": "\(path)", "error": "\(describeForPeople(error))"])
             }
         }
-        _ = try await TimetableImporter(database: database, logger: logger).store(lists)
+        _ = try await TimetableImporter(database: database, logger: logger, timeZone: timeZone).store(lists)
         let known = try await database.read { db in try await TimetableStore(db).lastUpdates() }
         let groups = lists.groups.map(\.name)
         let teachers = lists.teachers.map(\.urlID)
@@ -155,7 +158,7 @@ public struct IISSync: Sendable {
         guard !batch.isEmpty else { return }
         var data = TimetableImport()
         for part in batch { data.merge(part) }
-        _ = try await TimetableImporter(database: database, logger: logger).store(data)
+        _ = try await TimetableImporter(database: database, logger: logger, timeZone: timeZone).store(data)
     }
 
     enum Outcome: Sendable {

@@ -31,7 +31,7 @@ public struct StudyCalendarSetting: Sendable {
                 }
                 value = "odd-even \(start.iso)"
             }
-            guard TimetableService.parseCalendar(value) != nil else {
+            guard StudyCalendar(setting: value) != nil else {
                 throw NotValid(description: "The calendar is bsuir, odd-even or dated.")
             }
             try await database.write { [value] db in
@@ -42,7 +42,7 @@ public struct StudyCalendarSetting: Sendable {
         let (value, pairValue) = try await database.read { db in
             (try await SettingsStore(db).value(.studyCalendar), try await SettingsStore(db).value(.pairTimes))
         }
-        let calendar = TimetableService.parseCalendar(value) ?? .bsuir
+        let calendar = value.flatMap(StudyCalendar.init(setting:)) ?? .bsuir
         let pairs = "pairs: " + (pairValue.flatMap(PairTimes.init(text:)) ?? .bsuir).text
         switch calendar {
         case .datedOnly: return "dated: every lesson has its own date.\n" + pairs

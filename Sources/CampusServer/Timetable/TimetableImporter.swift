@@ -10,10 +10,13 @@ import Timetable
 public struct TimetableImporter: Sendable {
     let database: Database
     let logger: Logger
+    /// The institution's time zone: the day from which an import keeps the changes it brings.
+    let timeZone: TimeZone
 
-    public init(database: Database, logger: Logger) {
+    public init(database: Database, logger: Logger, timeZone: TimeZone) {
         self.database = database
         self.logger = logger
+        self.timeZone = timeZone
     }
 
     /// Where an import is: `done` of `total` files read.
@@ -38,7 +41,7 @@ public struct TimetableImporter: Sendable {
         let now = Date()
         let summary = try await database.write { db in
             let store = TimetableStore(db)
-            var staged = try await store.stageLessons()
+            var staged = try await store.stageLessons(withSchedules: !files.isEmpty)
             let (data, directory) = try await Self.readIIS(
                 files, batch: batch, staging: &staged, store: store, now: now, progress: progress)
             logger.debug(
@@ -46,7 +49,7 @@ public struct TimetableImporter: Sendable {
                 metadata: ["files": "\(files.count)", "seconds": "\(ContinuousClock.now - started)"])
             let stored: TimetableStore.StoredDirectory
             if let directory { stored = directory } else { stored = try await store.storeDirectory(data, now: now) }
-            return try await store.storeSchedules(data, directory: stored, staged: staged, now: now)
+            return try await store.storeSchedules(data, directory: stored, staged: staged, now: now, timeZone: timeZone)
         }
         log(summary, started: started)
         return summary
@@ -196,7 +199,10 @@ public struct TimetableImporter: Sendable {
     /// Stores an import in one transaction.
     public func store(_ data: TimetableImport) async throws -> ImportSummary {
         let started = ContinuousClock.now
-        let summary = try await database.write { db in try await TimetableStore(db).store(data, now: Date()) }
+        let timeZone = timeZone
+        let summary = try await database.write { db in
+            try await TimetableStore(db).store(data, now: Date(), timeZone: timeZone)
+        }
         log(summary, started: started)
         return summary
     }
@@ -208,7 +214,7 @@ public struct TimetableImporter: Sendable {
             metadata: [
                 "schedules": "\(summary.schedules)", "lessons": "\(summary.lessons)",
                 "added": "\(summary.lessonsAdded)",
-                "removed": "\(summary.lessonsRemoved)",
+                "removed": "\(summary.lessonsRemoved)", "changes": "\(summary.changes)",
             ])
     }
 }
