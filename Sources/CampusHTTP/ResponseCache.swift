@@ -18,6 +18,9 @@ public final class ResponseCache: Sendable {
         var headers: HTTPFields
         var body: ByteBuffer
         var etag: String
+        /// When the answer was made, to the second (`Last-Modified`: it stays until the data's
+        /// version or the day changes).
+        var modified = Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))
     }
 
     private struct State {

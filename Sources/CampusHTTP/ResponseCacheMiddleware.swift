@@ -78,13 +78,23 @@ public struct CachedAnswer: EarlyAnswer {
 }
 
 extension ResponseCache.Entry {
-    /// The kept answer, or 304 when the client has it (`If-None-Match`).
+    /// The kept answer, or 304 when the client has it (`If-None-Match`, or without it
+    /// `If-Modified-Since`, as calendar apps ask).
     func response(to request: Request) -> Response {
         let entry = self
         var headers = entry.headers
         headers[.eTag] = entry.etag
+        headers[.lastModified] = HTTPDate.text(entry.modified)
         headers[.cacheControl] = "no-cache"
-        if let match = request.headers[.ifNoneMatch], EntityTag.matches(match, entry.etag) {
+        let unchanged: Bool =
+            if let match = request.headers[.ifNoneMatch] {
+                EntityTag.matches(match, entry.etag)
+            } else if let since = request.headers[.ifModifiedSince].flatMap(HTTPDate.date) {
+                entry.modified <= since
+            } else {
+                false
+            }
+        if unchanged {
             headers[.contentType] = nil
             return Response(status: .notModified, headers: headers, body: ResponseBody())
         }

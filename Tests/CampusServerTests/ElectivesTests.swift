@@ -43,7 +43,8 @@ extension TimetableServerSuites {
         static func importCatalogue(_ server: TestServer) async throws {
             let database = try await Database.open(server.databaseLocation, logger: TestDatabases.logger)
             let data = try KMASchedule.read(subjects: Data(subjects.utf8), schedule: Data(schedule.utf8))
-            _ = try await TimetableImporter(database: database, logger: TestDatabases.logger).store(data)
+            _ = try await TimetableImporter(database: database, logger: TestDatabases.logger, timeZone: .gmt).store(
+                data)
             await database.close()
         }
 

@@ -144,7 +144,7 @@ final class FixtureIIS: Sendable {
 
     func sync(_ url: URL, _ database: Database) -> IISSync {
         IISSync(
-            baseURL: url, database: database, logger: TestDatabases.logger, concurrency: 3, attempts: 3,
+            baseURL: url, database: database, logger: TestDatabases.logger, timeZone: .gmt, concurrency: 3, attempts: 3,
             backoff: .milliseconds(20))
     }
 
@@ -198,7 +198,8 @@ final class FixtureIIS: Sendable {
                 // Two attempts: on a busy machine (the whole suite runs at once on two cores) a list
                 // may miss a 5-second deadline once; the dripping group misses it every time.
                 let report = try await IISSync(
-                    baseURL: url, database: database, logger: TestDatabases.logger, concurrency: 3, attempts: 2,
+                    baseURL: url, database: database, logger: TestDatabases.logger, timeZone: .gmt, concurrency: 3,
+                    attempts: 2,
                     backoff: .milliseconds(100), deadline: .seconds(5)
                 ).run()
                 #expect(report.failed == ["group 010101"])

@@ -17,7 +17,8 @@ import Timetable
         try await TestDatabases.withDatabase(kind) { database in
             var data = TimetableImport()
             for file in Fixtures.iisFiles { data.merge(try IIS.read(try Fixtures.data("iis/\(file)"), file: file)) }
-            _ = try await TimetableImporter(database: database, logger: TestDatabases.logger).store(data)
+            _ = try await TimetableImporter(database: database, logger: TestDatabases.logger, timeZone: .gmt).store(
+                data)
             // Lessons whose bounds Lesson.dateRange cannot hold: only a first day; the last day
             // before the first.
             let (onlyFirst, inverted) = try await database.write { db -> (Int64, Int64) in

@@ -95,8 +95,9 @@ import Timetable
             let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
                 .appendingPathComponent("FormatsTests/Data/odd-even/schedule.json").path
             let termStart = LocalDate(year: 2026, month: 2, day: 9)
-            _ = try await TimetableImporter(database: database, logger: TestDatabases.logger).importOddEven(
-                files: [file], group: "24-ИСТ-1-1", termStart: termStart, termEnd: nil)
+            _ = try await TimetableImporter(database: database, logger: TestDatabases.logger, timeZone: .gmt)
+                .importOddEven(
+                    files: [file], group: "24-ИСТ-1-1", termStart: termStart, termEnd: nil)
             await database.close()
             try await server.register("ann@example.org")
             let ann = try await server.login("ann@example.org")

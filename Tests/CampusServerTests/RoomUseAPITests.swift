@@ -186,7 +186,8 @@ extension TimetableServerSuites {
                       "auditorium": "1-120", "latitude": 50.464187, "longitude": 30.520186}]
                     """#
                 let data = try KMASchedule.read(subjects: Data(subjects.utf8), schedule: Data(lessons.utf8))
-                _ = try await TimetableImporter(database: database, logger: TestDatabases.logger).store(data)
+                _ = try await TimetableImporter(database: database, logger: TestDatabases.logger, timeZone: .gmt).store(
+                    data)
                 await database.close()
                 let rooms = try await server.api().listRooms(query: .init(q: "1-120")).ok.body.json.sections.flatMap(
                     \.items)

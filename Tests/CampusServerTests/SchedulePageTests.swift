@@ -113,8 +113,9 @@ extension TimetableServerSuites {
                 let termStart = try #require(LocalDate(year: 2026, month: 2, day: 9))
                 let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
                     .appendingPathComponent("FormatsTests/Data/odd-even/schedule.json").path
-                _ = try await TimetableImporter(database: database, logger: TestDatabases.logger).importOddEven(
-                    files: [file], group: "24-ИСТ-1-1", termStart: termStart, termEnd: nil)
+                _ = try await TimetableImporter(database: database, logger: TestDatabases.logger, timeZone: .gmt)
+                    .importOddEven(
+                        files: [file], group: "24-ИСТ-1-1", termStart: termStart, termEnd: nil)
                 await database.close()
                 // Monday of the first (odd) week: maths 08:00–09:35, a window, programming 11:35.
                 let api = server.api()
@@ -170,9 +171,10 @@ extension TimetableServerSuites {
                 let database = try await Database.open(server.databaseLocation, logger: TestDatabases.logger)
                 let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
                     .appendingPathComponent("FormatsTests/Data/odd-even/schedule.json").path
-                _ = try await TimetableImporter(database: database, logger: TestDatabases.logger).importOddEven(
-                    files: [file], group: "24-ИСТ-1-1", termStart: LocalDate(year: 2026, month: 2, day: 9),
-                    termEnd: nil)
+                _ = try await TimetableImporter(database: database, logger: TestDatabases.logger, timeZone: .gmt)
+                    .importOddEven(
+                        files: [file], group: "24-ИСТ-1-1", termStart: LocalDate(year: 2026, month: 2, day: 9),
+                        termEnd: nil)
                 await database.close()
                 let page = try await server.request(
                     .get, "/timetable/groups/24-%D0%98%D0%A1%D0%A2-1-1?week=2026-02-09&view=grid")

@@ -40,14 +40,21 @@ import Testing
             let first = Task { try await Self.runner("one", database, tally).run() }
             try await Task.sleep(for: .milliseconds(300))
             let second = Task { try await Self.runner("two", database, tally).run() }
-            try await Task.sleep(for: .seconds(2))
+            // Waits (on a busy machine the whole suite shares two cores) until the runs say enough.
+            func wait(until done: @escaping @Sendable ([String]) -> Bool) async throws {
+                let deadline = ContinuousClock.now + .seconds(120)
+                while !tally.state.withLock({ done($0.runs) }), ContinuousClock.now < deadline {
+                    try await Task.sleep(for: .milliseconds(100))
+                }
+            }
+            try await wait { $0.count >= 5 }
             let before = tally.state.withLock { $0.runs }
             #expect(before.count >= 5)
             #expect(Set(before) == ["one"], "the holder keeps the job: \(before)")
             // The holder stops (and gives the lease up): the other takes the job over.
             first.cancel()
             _ = await first.result
-            try await Task.sleep(for: .seconds(2))
+            try await wait { $0.filter { $0 == "two" }.count >= 3 }
             second.cancel()
             _ = await second.result
             let after = tally.state.withLock { Array($0.runs.dropFirst(before.count)) }

@@ -20,7 +20,7 @@ extension TestServer {
         let database = try await Database.open(databaseLocation, logger: TestDatabases.logger)
         var data = TimetableImport()
         for file in files { data.merge(try IIS.read(try Fixtures.data("iis/\(file)"), file: file)) }
-        _ = try await TimetableImporter(database: database, logger: TestDatabases.logger).store(data)
+        _ = try await TimetableImporter(database: database, logger: TestDatabases.logger, timeZone: .gmt).store(data)
         await database.close()
     }
 }
@@ -243,7 +243,8 @@ extension TestServer {
             var changed = try IIS.read(try Fixtures.data("iis/151004.json"))
             changed.schedules[0].lessons = Array(changed.schedules[0].lessons.dropFirst(10))
             let database = try await Database.open(server.databaseLocation, logger: TestDatabases.logger)
-            _ = try await TimetableImporter(database: database, logger: TestDatabases.logger).store(changed)
+            _ = try await TimetableImporter(database: database, logger: TestDatabases.logger, timeZone: .gmt).store(
+                changed)
             await database.close()
             try await Task.sleep(for: .milliseconds(1100))
             let after = try await server.request(.get, path, headers: [.ifNoneMatch: etag])

@@ -18,13 +18,15 @@ import Timetable
         try await TestDatabases.withDatabase(kind) { batched in
             try await TestDatabases.withDatabase(kind) { atOnce in
                 for (round, files) in rounds.enumerated() {
-                    let reading = TimetableImporter(database: batched, logger: TestDatabases.logger)
+                    let reading = TimetableImporter(database: batched, logger: TestDatabases.logger, timeZone: .gmt)
                     let got = try await reading.importIIS(
                         files: files.map { Fixtures.url("iis/\($0)").path }, batch: 25)
                     var merged = TimetableImport()
                     for file in files { merged.merge(try IIS.read(try Fixtures.data("iis/\(file)"), file: file)) }
-                    let expected = try await TimetableImporter(database: atOnce, logger: TestDatabases.logger)
-                        .store(merged)
+                    let expected = try await TimetableImporter(
+                        database: atOnce, logger: TestDatabases.logger, timeZone: .gmt
+                    )
+                    .store(merged)
                     #expect(got == expected, "round \(round)")
                     #expect(got.lessons > 100, "round \(round)")
                     #expect(try await snapshot(batched) == snapshot(atOnce), "round \(round)")
@@ -52,15 +54,19 @@ import Timetable
             let files = first + later.map(\.path)
             try await TestDatabases.withDatabase(kind) { batched in
                 try await TestDatabases.withDatabase(kind) { atOnce in
-                    let got = try await TimetableImporter(database: batched, logger: TestDatabases.logger)
-                        .importIIS(files: files, batch: 3)
+                    let got = try await TimetableImporter(
+                        database: batched, logger: TestDatabases.logger, timeZone: .gmt
+                    )
+                    .importIIS(files: files, batch: 3)
                     var merged = TimetableImport()
                     for file in files {
                         merged.merge(
                             try IIS.read(try InputFile.read(file), file: URL(fileURLWithPath: file).lastPathComponent))
                     }
-                    let expected = try await TimetableImporter(database: atOnce, logger: TestDatabases.logger)
-                        .store(merged)
+                    let expected = try await TimetableImporter(
+                        database: atOnce, logger: TestDatabases.logger, timeZone: .gmt
+                    )
+                    .store(merged)
                     #expect(got == expected)
                     #expect(try await snapshot(batched) == snapshot(atOnce), "\(teacher)")
                     let links = try await snapshot(batched).filter { $0.hasPrefix("lesson_teachers:") }
@@ -146,7 +152,7 @@ import Timetable
     @Test func twoImportsAtOnceEachStoreTheirOwn() async throws {
         guard TestDatabases.kinds.contains(.postgres) else { return }
         try await TestDatabases.withDatabase(.postgres) { database in
-            let importer = TimetableImporter(database: database, logger: TestDatabases.logger)
+            let importer = TimetableImporter(database: database, logger: TestDatabases.logger, timeZone: .gmt)
             let files = [["151004.json", "only_exams.json"], ["010101.json", "with_announcement.json"]].map {
                 $0.map { Fixtures.url("iis/\($0)").path }
             }
@@ -175,7 +181,7 @@ import Timetable
             defer { try? FileManager.default.removeItem(at: folder) }
             let bad = folder.appendingPathComponent("broken.json")
             try Data("{\"schedules\": [".utf8).write(to: bad)
-            let importer = TimetableImporter(database: database, logger: TestDatabases.logger)
+            let importer = TimetableImporter(database: database, logger: TestDatabases.logger, timeZone: .gmt)
             let files = Fixtures.iisFiles.map { Fixtures.url("iis/\($0)").path } + [bad.path]
             await #expect(throws: (any Error).self) { try await importer.importIIS(files: files, batch: 10) }
             #expect(try await snapshot(database).filter { $0.hasPrefix("lessons:") }.isEmpty)

@@ -65,11 +65,12 @@ public enum CampusApp {
                 .housekeeping(
                     outbox: services.outbox, accounts: services.accounts, interval: configuration.housekeepingInterval),
                 .recordingRepair(services.liveRadio),
+                .scheduleChanges(services.timetable, interval: configuration.housekeepingInterval),
             ]
             if let iisURL = configuration.iisURL {
                 jobs.append(
                     .iisSync(
-                        IISSync(baseURL: iisURL, database: database, logger: logger),
+                        IISSync(baseURL: iisURL, database: database, logger: logger, timeZone: configuration.timeZone),
                         interval: configuration.iisSyncInterval, cache: services.responseCache, logger: logger))
             }
             let background: [any Service] = [

@@ -2,6 +2,7 @@ import Accounts
 import CampusAPI
 import CampusHTTP
 import Foundation
+import NIOCore
 import OpenAPIRuntime
 import Storage
 import Timetable
@@ -101,7 +102,9 @@ extension APIHandler {
         let text = try await timetable.iCalendar(
             of: source.targets, name: source.name ?? t("My timetable"), host: host, filter: source.filter,
             reminderMinutes: source.reminderMinutes, deadlines: deadlines, words: .init(t))
-        return .ok(.init(body: .text_calendar(HTTPBody(text))))
+        let tag = ContentTag.of(ByteBuffer(string: text))
+        if RequestScope.current?.ifNoneMatch != nil, APIJSON.clientHas(tag) { return .notModified(.init()) }
+        return .ok(.init(headers: .init(ETag: tag), body: .text_calendar(HTTPBody(text))))
     }
 
     private func api(_ feed: PersonalStore.CalendarFeed) -> Components.Schemas.PersonalCalendar {

@@ -151,6 +151,7 @@ struct SchedulePageBuilder: Sendable {
         }
         page.jump = .init(action: route, date: anchor.iso, subgroup: subgroupText, view: view == "exams" ? nil : view)
         page.examsURL = link([("subgroup", subgroupText), ("view", "exams")])
+        page.changes = try await changes(of: targets, filter: filter, today: today, request: request)
         if view == "exams" {
             page.examView = true
             page.exams = try await exams(of: targets, filter: filter, term: term, today: today) { occurrence in

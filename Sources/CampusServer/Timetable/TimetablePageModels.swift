@@ -240,6 +240,29 @@ struct SchedulePage: PageModel {
     var examsURL: String = ""
     var exams: [Exam] = []
     var noExams = false
+    /// The changes imports brought to the days ahead, seen in the last two weeks (issue 39).
+    var changes: Changes? = nil
+
+    struct Changes: Sendable {
+        /// "Changes since November 20".
+        var title: String
+        var items: [Change]
+        /// "and 12 more", when not every change is shown.
+        var more: String?
+    }
+
+    /// A changed occurrence: what it was (struck through) and what it is.
+    struct Change: Sendable {
+        /// added, cancelled, moved, room or teacher.
+        var kind: String
+        var label: String
+        var when: String
+        var iso: String
+        var subject: String
+        var subgroup: String?
+        var old: String?
+        var new: String?
+    }
 
     struct Jump: Sendable {
         var action: String

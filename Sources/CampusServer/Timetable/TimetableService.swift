@@ -77,31 +77,10 @@ struct TimetableService: Sendable {
             let pairs = try await SettingsStore(db).value(.pairTimes)
             let types = try await TimetableStore(db).lessonTypes()
             return TimetableConstants.Values(
-                calendar: Self.parseCalendar(setting) ?? .bsuir, pairs: pairs.flatMap(PairTimes.init(text:)) ?? .bsuir,
+                calendar: setting.flatMap(StudyCalendar.init(setting:)) ?? .bsuir,
+                pairs: pairs.flatMap(PairTimes.init(text:)) ?? .bsuir,
                 windowNotes: try await TimetableStore(db).windowNotes(),
                 types: Dictionary(types.map { ($0.id, $0) }) { a, _ in a })
-        }
-    }
-
-    /// "bsuir", "odd-even YYYY-MM-DD" (term start) or "dated".
-    static func parseCalendar(_ text: String?) -> StudyCalendar? {
-        guard let text else { return nil }
-        let parts = text.split(separator: " ")
-        switch parts.first {
-        case "bsuir": return .bsuir
-        case "dated": return .datedOnly
-        case "odd-even":
-            guard parts.count == 2, let start = LocalDate(iso: parts[1]) else { return nil }
-            return .oddEven(termStart: start)
-        default: return nil
-        }
-    }
-
-    static func describe(_ calendar: StudyCalendar) -> String {
-        switch calendar {
-        case .datedOnly: "dated"
-        case .cycle(_, .firstOfSeptember): "bsuir"
-        case .cycle(_, .date(let start)): "odd-even \(start.iso)"
         }
     }
 
@@ -177,32 +156,41 @@ struct TimetableService: Sendable {
     {
         try await database.read { db in
             let timetable = TimetableStore(db)
-            var groups: [String] = []
-            var teachers: [Int64] = []
-            var rooms: [Int64] = []
-            for target in targets {
-                switch target {
-                case .group(let name):
-                    guard try await timetable.group(named: name) != nil else {
-                        throw Refusal.notFound("There is no group {name}.", ["name": name])
-                    }
-                    groups.append(name)
-                case .teacher(let urlID):
-                    guard let teacher = try await timetable.teacher(urlID: urlID) else {
-                        throw Refusal.notFound("There is no teacher {id}.", ["id": urlID])
-                    }
-                    teachers.append(teacher.id)
-                case .room(let id):
-                    guard try await timetable.room(id: id) != nil else {
-                        throw Refusal.notFound("There is no room {id}.", ["id": String(id)])
-                    }
-                    rooms.append(id)
-                }
-            }
+            let (groups, teachers, rooms) = try await resolve(targets, in: timetable)
             let lessons = try await timetable.lessons(groups: groups, teachers: teachers, rooms: rooms, in: range)
             let irregular = try await timetable.irregularDayBounds(of: lessons.map(\.id))
             return lessons.map { LessonMemory.Kept($0, irregular: irregular[$0.id]) }
         }
+    }
+
+    /// The groups' names, and the teachers' and rooms' ids, of `targets`; 404 for a target
+    /// there is not.
+    static func resolve(_ targets: [Target], in timetable: TimetableStore) async throws -> (
+        groups: [String], teachers: [Int64], rooms: [Int64]
+    ) {
+        var groups: [String] = []
+        var teachers: [Int64] = []
+        var rooms: [Int64] = []
+        for target in targets {
+            switch target {
+            case .group(let name):
+                guard try await timetable.group(named: name) != nil else {
+                    throw Refusal.notFound("There is no group {name}.", ["name": name])
+                }
+                groups.append(name)
+            case .teacher(let urlID):
+                guard let teacher = try await timetable.teacher(urlID: urlID) else {
+                    throw Refusal.notFound("There is no teacher {id}.", ["id": urlID])
+                }
+                teachers.append(teacher.id)
+            case .room(let id):
+                guard try await timetable.room(id: id) != nil else {
+                    throw Refusal.notFound("There is no room {id}.", ["id": String(id)])
+                }
+                rooms.append(id)
+            }
+        }
+        return (groups, teachers, rooms)
     }
 
     func lessonTypes() async throws -> [String: LessonType] {
@@ -257,8 +245,9 @@ struct TimetableService: Sendable {
     ) async throws -> String {
         let today = today()
         let lessons = try await lessons(of: targets, in: nil)
+        let cancelled = try await cancelledLessons(of: targets)
         let yearAround = today.adding(days: -366)...today.adding(days: 366)
-        var days = lessons.flatMap { lesson in
+        var days = (lessons + cancelled).flatMap { lesson in
             [lesson.date, lesson.dateRange?.lowerBound, lesson.dateRange?.upperBound].compactMap { $0 }
         }
         if days.isEmpty || lessons.contains(where: { $0.date == nil && $0.dateRange == nil }) {
@@ -269,7 +258,7 @@ struct TimetableService: Sendable {
         return ICalendar(
             name: name, timeZone: timeZone, calendar: try await studyCalendar(), host: host, stamp: stamp,
             lessonTypes: try await lessonTypes(), reminderMinutes: reminderMinutes, words: words
-        ).render(lessons, within: range, filter: filter, deadlines: deadlines)
+        ).render(lessons, within: range, filter: filter, deadlines: deadlines, cancelled: cancelled)
     }
 }
 
