@@ -91,19 +91,30 @@ public struct ICalendar: Sendable {
         /// Repeat every `interval` weeks until `until`; nil for a single event.
         var repeating: (interval: Int, until: LocalDate)?
         var uid: String
+        /// An event of a lesson the timetable no longer has.
+        var cancelled = false
     }
 
     /// The calendar of `lessons` within `range` (a repeating lesson without dates of its own is
-    /// bounded by it).
+    /// bounded by it). The events of `cancelled` lessons (which the timetable had and lost) are
+    /// there too, under the UIDs they had, with `STATUS:CANCELLED` and a higher `SEQUENCE`, so
+    /// that a subscribed calendar shows them cancelled rather than silently gone.
     public func render(
         _ lessons: [Lesson], within range: ClosedRange<LocalDate>, filter: ScheduleFilter = ScheduleFilter(),
-        deadlines: [Deadline] = []
+        deadlines: [Deadline] = [], cancelled: [Lesson] = []
     )
         -> String
     {
         var events: [Event] = []
         for lesson in lessons.sorted(by: { $0.id < $1.id }) where filter.admits(lesson) {
             events += self.events(for: lesson, within: range)
+        }
+        for lesson in cancelled.sorted(by: { $0.id < $1.id }) where filter.admits(lesson) {
+            events += self.events(for: lesson, within: range).map { event in
+                var event = event
+                event.cancelled = true
+                return event
+            }
         }
         var lines = [
             "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//Campus//Timetable//EN", "CALSCALE:GREGORIAN",
@@ -137,6 +148,7 @@ public struct ICalendar: Sendable {
                 "DTSTART;TZID=\(timeZone.identifier):\(Self.local(event.first, lesson.start))",
                 "DTEND;TZID=\(timeZone.identifier):\(Self.local(event.first, lesson.end))",
             ]
+            if event.cancelled { lines += ["STATUS:CANCELLED", "SEQUENCE:1"] }
             if let repeating = event.repeating {
                 // UNTIL is in UTC for a DTSTART with a time zone (RFC 5545 3.3.10): the end of the last day.
                 let end = LocalDateTime(date: repeating.until, minutes: 23 * 60 + 59).moment(in: timeZone)
@@ -148,7 +160,7 @@ public struct ICalendar: Sendable {
             }
             if !description.isEmpty { lines.append("DESCRIPTION:\(escape(description.joined(separator: "\n")))") }
             if let type { lines.append("CATEGORIES:\(escape(type.name))") }
-            if let minutes = reminderMinutes {
+            if let minutes = reminderMinutes, !event.cancelled {
                 lines += [
                     "BEGIN:VALARM", "ACTION:DISPLAY", "DESCRIPTION:\(escape(words.reminder(lesson.subject)))",
                     "TRIGGER:-PT\(minutes)M", "END:VALARM",
