@@ -118,7 +118,8 @@ final class PostgresBackend: Sendable {
                 // A connection that is gone took its transaction with it.
                 if !connection.isClosed {
                     do {
-                        try await db.raw("ROLLBACK").run()
+                        // Also when the task was cancelled (``SQLiteBackend/write(_:)``).
+                        try await Task { try await db.raw("ROLLBACK").run() }.value
                     } catch {
                         self.logger.error("rollback failed", metadata: ["error": "\(LoggedError.text(error))"])
                     }

@@ -109,7 +109,9 @@ final class SQLiteBackend: @unchecked Sendable {
             return value
         } catch {
             do {
-                try await db.raw("ROLLBACK").run()
+                // Also when the task was cancelled (the server stopping): a cancelled ROLLBACK
+                // would give the pool a connection still in the transaction.
+                try await Task { try await db.raw("ROLLBACK").run() }.value
             } catch {
                 logger.error("rollback failed", metadata: ["error": "\(LoggedError.text(error))"])
             }
