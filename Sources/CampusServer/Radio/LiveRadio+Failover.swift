@@ -94,18 +94,7 @@ extension LiveRadio {
         var episodes = await fallbackEpisodes(station)
         let silent = episodes.isEmpty
         if silent, let silence = Self.silence() { episodes = [silence] }
-        let said: @Sendable (String) -> Void = { [self] title in
-            perform { [self] in _ = try? await setTitle(mount: mount, title) }
-        }
-        guard
-            let fallback = RadioFallback.start(
-                episodes, into: broadcast, token: token, slots: slots, said: said, logger: logger)
-        else {
-            await withdrawMount(mount)
-            broadcast.finish()
-            return
-        }
-        fallbacks.withLockedValue { $0[mount] = fallback }
+        guard await playFallback(episodes, on: mount, into: broadcast, token: token) else { return }
         if silent { silences.withLockedValue { $0[mount] = .now + Self.silenceLimit } }
         logger.warning(
             "took over a station whose instance was lost",

@@ -313,6 +313,17 @@ extension LiveRadio {
             broadcast.finish()
             return false
         }
+        guard await playFallback(episodes, on: mount, into: broadcast, token: token) else { return false }
+        logger.notice("programme playing", metadata: ["mount": "\(mount)", "episodes": "\(episodes.count)"])
+        return true
+    }
+
+    /// Plays `episodes` in a loop into the mount's `broadcast`, saying each title; when they
+    /// cannot start, withdraws the mount and ends the broadcast (false).
+    func playFallback(_ episodes: [RadioFallback.Episode], on mount: String, into broadcast: Broadcast, token: Int)
+        async
+        -> Bool
+    {
         let said: @Sendable (String) -> Void = { [self] title in
             perform { [self] in _ = try? await setTitle(mount: mount, title) }
         }
@@ -325,7 +336,6 @@ extension LiveRadio {
             return false
         }
         fallbacks.withLockedValue { $0[mount] = fallback }
-        logger.notice("programme playing", metadata: ["mount": "\(mount)", "episodes": "\(episodes.count)"])
         return true
     }
 }
