@@ -67,9 +67,43 @@ public struct OutboundFetch: Sendable {
     /// GETs `url`, following redirects; any status is returned, a failure to connect, a broken
     /// rule or the deadline throws ``Failed``.
     public func get(_ url: String) async throws -> Fetched {
+        try await withDeadline(url) { try await follow(url) }
+    }
+
+    /// POSTs `body` to `url` once (a redirect is returned, never followed), under the same rules
+    /// and deadline as ``get(_:)``: a Web Push message to a push service.
+    public func post(_ url: String, body: Data, headers: [(String, String)]) async throws -> Fetched {
+        try await withDeadline(url) {
+            let target = try await checked(url)
+            var pinned: HTTPClient?
+            if let (host, address) = target.pinned {
+                var configuration = HTTPClient.Configuration(redirectConfiguration: .disallow)
+                configuration.dnsOverride = [host: address]
+                pinned = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+            }
+            defer { if let pinned { Task { try? await pinned.shutdown() } } }
+            var request = HTTPClientRequest(url: target.url.absoluteString)
+            request.method = .POST
+            for (name, value) in self.headers + headers { request.headers.add(name: name, value: value) }
+            request.body = .bytes(ByteBuffer(bytes: body))
+            do {
+                let response = try await (pinned ?? Self.sharedClient).execute(
+                    request, timeout: .seconds(Int64(deadline.components.seconds) + 1))
+                let answer = try await response.body.collect(upTo: maximumBytes)
+                return Fetched(status: Int(response.status.code), body: Data(buffer: answer), url: url)
+            } catch {
+                if error is CancellationError { throw error }
+                throw Failed(detail: "{url} cannot be read: {reason}", ["url": url, "reason": "\(error)"])
+            }
+        }
+    }
+
+    private func withDeadline(_ url: String, _ body: @escaping @Sendable () async throws -> Fetched) async throws
+        -> Fetched
+    {
         let deadline = self.deadline
         return try await withThrowingTaskGroup(of: Fetched.self) { group in
-            group.addTask { try await follow(url) }
+            group.addTask { try await body() }
             group.addTask {
                 try await Task.sleep(for: deadline)
                 throw Failed(

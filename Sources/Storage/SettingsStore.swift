@@ -7,6 +7,8 @@ public enum SettingKey: String, Sendable, CaseIterable {
     case institutionName = "institution.name"
     /// The secret that signs links and CSRF tokens, made on first start.
     case serverSecret = "server.secret"
+    /// The Web Push (VAPID) private key, made on first start like the secret and kept with it.
+    case pushKey = "push.vapid_key"
     /// The study calendar (`odd-even 2026-09-01` or a list of weeks).
     case studyCalendar = "timetable.calendar"
     /// The numbered pairs of a study day (`09:00-10:20 10:35-11:55 …`); BSUIR's when unset.

@@ -11,7 +11,7 @@ public enum ChangeTarget: Sendable, Hashable {
     /// A room by id.
     case room(Int64)
 
-    var kind: String {
+    public var kind: String {
         switch self {
         case .group: "group"
         case .teacher: "teacher"
@@ -19,7 +19,7 @@ public enum ChangeTarget: Sendable, Hashable {
         }
     }
 
-    var key: String {
+    public var key: String {
         switch self {
         case .group(let name): name
         case .teacher(let urlID): urlID
@@ -203,6 +203,16 @@ extension TimetableStore {
                 "old_start", "old_end", "old_rooms", "old_teachers", "new_lesson", "new_day", "new_start", "new_end",
                 "new_rooms", "new_teachers", "seen_at",
             ], rows: rows)
+        // Whoever follows these schedules is told by the server (``NotificationStore``), from
+        // this list written in the same transaction: an import beside a running server is told too.
+        if !rows.isEmpty {
+            try await db.raw(
+                """
+                INSERT INTO change_notices (change_id) SELECT id FROM schedule_changes WHERE seen_at = \(bind: seen)
+                ON CONFLICT DO NOTHING
+                """
+            ).run()
+        }
         return rows.count
     }
 
@@ -305,6 +315,16 @@ extension TimetableStore {
         query += conditions.joined(separator: " OR ")
         query += ") ORDER BY seen_at DESC, day, id LIMIT \(bind: limit)"
         return try await db.raw(query).all().map(Self.storedChange)
+    }
+
+    /// The changes with these ids (those still kept), in the order they were recorded.
+    public func changes(ids: [Int64]) async throws -> [StoredScheduleChange] {
+        var found: [StoredScheduleChange] = []
+        for part in ids.chunked(Self.chunk) {
+            found += try await db.raw("SELECT * FROM schedule_changes WHERE id IN (\(list(Array(part))))").all()
+                .map(Self.storedChange)
+        }
+        return found.sorted { $0.id < $1.id }
     }
 
     private static func storedChange(_ row: any SQLRow) throws -> StoredScheduleChange {

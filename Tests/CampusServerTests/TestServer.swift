@@ -32,8 +32,8 @@ final class CapturedMail: MailSender {
     }
     private let messages = NIOLockedValueBox<[Message]>([])
 
-    func send(to recipient: String, subject: String, body: String) async throws {
-        messages.withLockedValue { $0.append(Message(to: recipient, subject: subject, body: body)) }
+    func send(_ mail: MailMessage) async throws {
+        messages.withLockedValue { $0.append(Message(to: mail.to, subject: mail.subject, body: mail.body)) }
     }
 
     var all: [Message] { messages.withLockedValue { $0 } }

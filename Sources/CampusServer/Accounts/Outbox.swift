@@ -4,9 +4,32 @@ import SQLKit
 import ServiceLifecycle
 import Storage
 
-/// Something that delivers mail. Campus ships ``FileMailSender``; an SMTP sender fits the same shape.
+/// A plain-text mail to one reader; `listUnsubscribe` is the one-click link (RFC 8058) of a
+/// notification's mail.
+public struct MailMessage: Sendable, Equatable {
+    public var to: String
+    public var subject: String
+    public var body: String
+    public var listUnsubscribe: String?
+
+    public init(to: String, subject: String, body: String, listUnsubscribe: String? = nil) {
+        self.to = to
+        self.subject = subject
+        self.body = body
+        self.listUnsubscribe = listUnsubscribe
+    }
+}
+
+/// Something that delivers mail: ``FileMailSender`` without a mail server, ``SMTPMailSender``
+/// with one.
 public protocol MailSender: Sendable {
-    func send(to recipient: String, subject: String, body: String) async throws
+    func send(_ message: MailMessage) async throws
+}
+
+extension MailSender {
+    func send(to recipient: String, subject: String, body: String) async throws {
+        try await send(MailMessage(to: recipient, subject: subject, body: body))
+    }
 }
 
 /// "Delivers" mail without a mail server: each message is a file of its own in the `mail` folder
@@ -22,7 +45,8 @@ struct FileMailSender: MailSender {
         self.logger = logger
     }
 
-    func send(to recipient: String, subject: String, body: String) async throws {
+    func send(_ mail: MailMessage) async throws {
+        let (recipient, subject, body) = (mail.to, mail.subject, mail.body)
         try FileManager.default.createDirectory(
             at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let now = Date()
@@ -31,7 +55,7 @@ struct FileMailSender: MailSender {
         let message = """
             Date: \(now.formatted(Date.ISO8601FormatStyle()))
             To: \(recipient)
-            Subject: \(subject)
+            Subject: \(subject)\(mail.listUnsubscribe.map { "\nList-Unsubscribe: <\($0)>" } ?? "")
             Content-Type: text/plain; charset=utf-8
 
             \(body)

@@ -55,7 +55,8 @@ public enum CampusApp {
             let secret = try await database.serverSecret()
             let documentation = try APIDocumentation.bundled(timeZone: configuration.timeZone)
             let services = Services(
-                configuration: configuration, database: database, secret: secret, metrics: MetricsRegistry.registry,
+                configuration: configuration, database: database, secret: secret,
+                pushKey: try await database.pushKey(), metrics: MetricsRegistry.registry,
                 mailSender: mailSender, languages: languages,
                 cacheKeyParameters: documentation.cachedQueryParameters, logger: logger, now: now)
             let (router, early) = try await makeRouter(services: services, documentation: documentation)
@@ -81,6 +82,7 @@ public enum CampusApp {
                 UploadRecoveryService(library: services.library),
                 SharedJobs(jobs: jobs, database: database, instance: services.instance, logger: logger, now: now),
                 MemoryTrimService(interval: .seconds(5), logger: logger),
+                services.notificationQueue(),
             ]
             return Application(
                 responder: CompressingResponder(
@@ -132,7 +134,9 @@ public enum CampusApp {
             directory: resources.templates, scripts: resources.staticFiles, languages: services.languages)
         let renderer = PageRenderer(
             configuration: services.configuration, authenticator: Authenticator(services), accounts: services.accounts,
-            institution: { try await services.institution() }, now: services.now, templates: templates)
+            institution: { try await services.institution() },
+            unread: { [notifications = services.notifications] in try await notifications.unread(of: $0) },
+            now: services.now, templates: templates)
         let routes = RouteTable()
         let timetable = services.timetable
 
@@ -204,5 +208,22 @@ public enum CampusApp {
         // Last, after every route: it wraps only the not-found responder.
         router.add(middleware: MethodNotAllowedMiddleware(routes: routes))
         return (router, fastPaths.earlyAnswers)
+    }
+}
+
+extension Services {
+    /// The queue that tells and delivers, on this instance (``NotificationQueue``).
+    func notificationQueue() -> NotificationQueue {
+        NotificationQueue(
+            database: database,
+            changes: ChangeNotices(
+                database: database, languages: languages, timeZone: configuration.timeZone, now: now),
+            push: PushSender(
+                key: notifications.vapidKey,
+                subject: configuration.pushContact ?? "mailto:campus@"
+                    + (URL(string: configuration.resolvedBaseURL)?.host ?? "localhost"),
+                policy: notifications.pushPolicy),
+            mail: outbox.sender, links: links, baseURL: configuration.resolvedBaseURL, languages: languages,
+            instance: instance, logger: logger, now: now)
     }
 }

@@ -62,6 +62,12 @@ public struct ServerConfiguration: Sendable {
     public var outbound = OutboundSettings()
     /// How the server guards its connections and its ffmpeg processes.
     public var limits = ConnectionLimits()
+    /// Origins of push services Campus may send to although they are not https on a public
+    /// address (`--push-allow http://127.0.0.1:8099`: a test push service, or the institution's own).
+    public var pushAllowed: [String] = []
+    /// Who runs the server, for push services (the VAPID `sub`): a mailto: or https: URL; the
+    /// sender of mail's address by default.
+    public var pushContact: String?
 
     public init(database: DatabaseLocation) { self.database = database }
 
@@ -99,4 +105,10 @@ public struct ConnectionLimits: Sendable {
     public var transcodesPerUser = 2
 
     public init() {}
+}
+
+extension ServerConfiguration {
+    /// An origin as `--push-allow` takes it (`http://127.0.0.1:8099`), normalised; nil when the
+    /// text is no `http(s)://host[:port]`.
+    public static func pushOrigin(_ text: String) -> String? { PushEndpointPolicy.origin(text) }
 }

@@ -36,6 +36,7 @@ final class Services: Sendable {
     let responseCache: ResponseCache
     let transcodes: TranscodeSlots
     let outbox: Outbox
+    let notifications: NotificationService
     let csrf: CSRFProtection
     let links: LinkSigner
     let metrics: PrometheusCollectorRegistry
@@ -47,8 +48,9 @@ final class Services: Sendable {
     let now: @Sendable () -> Date
 
     init(
-        configuration: ServerConfiguration, database: Database, secret: String, metrics: PrometheusCollectorRegistry,
-        mailSender: (any MailSender)?, languages: Languages, cacheKeyParameters: Set<String>, logger: Logger,
+        configuration: ServerConfiguration, database: Database, secret: String, pushKey: VAPIDKey,
+        metrics: PrometheusCollectorRegistry, mailSender: (any MailSender)?, languages: Languages,
+        cacheKeyParameters: Set<String>, logger: Logger,
         now: @escaping @Sendable () -> Date
     ) {
         self.configuration = configuration
@@ -64,6 +66,9 @@ final class Services: Sendable {
             sender: mailSender ?? FileMailSender(dataDirectory: configuration.dataDirectory, logger: logger),
             logger: logger, now: now)
         self.outbox = outbox
+        self.notifications = NotificationService(
+            database: database, pushPolicy: PushEndpointPolicy(allowed: configuration.pushAllowed), vapidKey: pushKey,
+            now: now)
         let cache = ResponseCache(
             keyParameters: cacheKeyParameters,
             version: {

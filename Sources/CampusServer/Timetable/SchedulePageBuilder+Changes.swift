@@ -20,17 +20,24 @@ extension SchedulePageBuilder {
         }
         guard let earliest = changes.map(\.seenAt).min() else { return nil }
         let text = ScheduleText(t: request.t)
-        var rows: [Repeated: [ScheduleChange]] = [:]
-        for stored in changes { rows[Repeated(stored.change), default: []].append(stored.change) }
-        let ordered = rows.values.map { $0.sorted { ($0.date ?? today) < ($1.date ?? today) } }
-            .sorted { ($0[0].date ?? today, $0[0].subject) < ($1[0].date ?? today, $1[0].subject) }
+        let ordered = Self.repeating(changes.map(\.change))
         let shown = ordered.prefix(Self.changesShown)
         return SchedulePage.Changes(
             title: request.t(
                 "Changes since {date}", ["date": text.shortDate(LocalDate(earliest, in: timetable.timeZone))]),
-            items: shown.map { Self.change($0, request: request, text: text) },
+            items: shown.map { Self.change($0, text: text) },
             more: ordered.count > shown.count
                 ? request.t.plural("and {count} more", "and {count} more", ordered.count - shown.count) : nil)
+    }
+
+    /// Changes as rows: those that repeat week after week together, each row's days in order,
+    /// the rows by their first day and subject.
+    static func repeating(_ changes: [ScheduleChange]) -> [[ScheduleChange]] {
+        var rows: [Repeated: [ScheduleChange]] = [:]
+        for change in changes { rows[Repeated(change), default: []].append(change) }
+        let none = LocalDate(dayNumber: 0)
+        return rows.values.map { $0.sorted { ($0.date ?? none) < ($1.date ?? none) } }
+            .sorted { ($0[0].date ?? none, $0[0].subject) < ($1[0].date ?? none, $1[0].subject) }
     }
 
     /// What makes changes one row: all but their dates (and a move's days apart).
@@ -58,15 +65,15 @@ extension SchedulePageBuilder {
     }
 
     /// One row: the change as it was on its first day, and the days it is on.
-    static func change(_ changes: [ScheduleChange], request: PageRequest, text: ScheduleText) -> SchedulePage.Change {
-        let change = changes[0]
+    static func change(_ changes: [ScheduleChange], text: ScheduleText) -> SchedulePage.Change {
+        let (change, t) = (changes[0], text.t)
         let label =
             switch change.kind {
-            case .added: request.t("Added", context: "schedule change")
-            case .cancelled: request.t("Cancelled", context: "schedule change")
-            case .moved: request.t("Moved", context: "schedule change")
-            case .room: request.t("Another room", context: "schedule change")
-            case .teacher: request.t("Another teacher", context: "schedule change")
+            case .added: t("Added", context: "schedule change")
+            case .cancelled: t("Cancelled", context: "schedule change")
+            case .moved: t("Moved", context: "schedule change")
+            case .room: t("Another room", context: "schedule change")
+            case .teacher: t("Another teacher", context: "schedule change")
             }
         func day(_ date: LocalDate) -> String { text.weekday(date, short: true) + " " + text.shortDate(date) }
         // A move to another day names the old and new days; one within its day only the times.
@@ -87,7 +94,7 @@ extension SchedulePageBuilder {
         let first = dates.first ?? LocalDate(dayNumber: 0)
         return SchedulePage.Change(
             kind: change.kind.rawValue, label: label, when: when, iso: first.iso, subject: change.subject,
-            subgroup: change.subgroup == 0 ? nil : request.t("Subgroup {number}", ["number": String(change.subgroup)]),
+            subgroup: change.subgroup == 0 ? nil : t("Subgroup {number}", ["number": String(change.subgroup)]),
             old: describe(change.before), new: describe(change.after))
     }
 }

@@ -21,6 +21,8 @@ struct Layout: Sendable {
     var languages: [LanguageOption]
     /// The scripts' messages in the page's language (`window.campus.t`).
     var scriptMessages: [ScriptMessage]
+    /// The signed-in user's unread notifications, for the bell; nil for a visitor or none.
+    var unread: Int?
     var links = SiteLinks()
 }
 
@@ -126,6 +128,12 @@ struct SiteLinks: Sendable {
     var buildings = SiteRoutes.buildings.path
     var lessonTypeStyles = SiteRoutes.lessonTypeStyles.path
     var today = SiteRoutes.today.path
+    var notifications = SiteRoutes.notifications.path
+    var notificationsRead = SiteRoutes.notificationsRead.path
+    var notificationSettings = SiteRoutes.notificationSettings.path
+    var unsubscribe = SiteRoutes.unsubscribe.path
+    var pushKey = APIRoutes.pushKey.path
+    var pushSubscriptions = APIRoutes.pushSubscriptions.path
     var myTimetable = SiteRoutes.myTimetable.path
     var favorites = SiteRoutes.favorites.path
     var myTeachers = SiteRoutes.myTeachers.path

@@ -18,6 +18,8 @@ struct PageRenderer: Sendable {
     let accounts: AccountService
     /// The institution's name and time zone, for the layout.
     let institution: @Sendable () async throws -> Institution
+    /// The signed-in user's unread notifications, for the bell.
+    let unread: @Sendable (Account) async throws -> Int
     let now: @Sendable () -> Date
     let templates: LocalizedTemplates
 
@@ -87,13 +89,16 @@ struct PageRenderer: Sendable {
     {
         let institution = try await institution()
         let language = visitor.translator.code
+        var unreadCount: Int?
+        if let user = visitor.user, let count = try? await unread(user), count > 0 { unreadCount = count }
         let layout = Layout(
             csrf: csrfToken(for: visitor), institution: institution.name, demo: configuration.demo,
             year: Calendar(identifier: .gregorian).component(.year, from: now()),
             user: visitor.user.map(LayoutUser.init), isAdmin: visitor.user?.role == .admin, flash: visitor.flash,
             nav: Navigation(type(of: model).section), back: visitor.path, lang: language,
             languages: LanguageOption.all(languages, current: language),
-            scriptMessages: templates.scriptMessages(language))
+            scriptMessages: templates.scriptMessages(language),
+            unread: unreadCount)
         let template = type(of: model).template
         guard
             let html = templates.render(

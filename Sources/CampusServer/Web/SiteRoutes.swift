@@ -62,6 +62,10 @@ enum SiteRoutes {
     static let building = Route<Int64>("/admin/buildings/{number}")
     static let lessonTypeStyles = Route<Void>("/timetable/lesson-types.css")
     static let today = Route<Void>("/today")
+    static let notifications = Route<Void>("/notifications")
+    static let notificationsRead = Route<Void>("/notifications/read")
+    static let notificationSettings = Route<Void>("/notifications/settings")
+    static let unsubscribe = Route<Void>("/notifications/unsubscribe")
     static let myTimetable = Route<Void>("/timetable/mine")
     static let favorites = Route<Void>("/timetable/mine/favorites")
     static let myTeachers = Route<Void>("/timetable/mine/teachers")
@@ -170,6 +174,8 @@ enum APIRoutes {
     static let stationLive = Route<String>("/api/v1/stations/{mount}/live")
     static let stationImage = Route<String>("/api/v1/stations/{mount}/image")
     static let libraryImage = Route<Int64>("/api/v1/library/images/{imageId}")
+    static let pushKey = Route<Void>("/api/v1/push/key")
+    static let pushSubscriptions = Route<Void>("/api/v1/me/push-subscriptions")
 
     /// The RSS feed of a podcast or a programme.
     static func feed(_ kind: ParentKind) -> Route<Int64> { kind == .programme ? programmeFeed : podcastFeed }
@@ -180,5 +186,6 @@ enum APIRoutes {
         roomCalendar.pattern, personalCalendar.pattern, taskImage.pattern, resultsCSV.pattern, liveRanking.pattern,
         podcastFeed.pattern,
         programmeFeed.pattern, station.pattern, stationLive.pattern, stationImage.pattern, libraryImage.pattern,
+        pushKey.pattern, pushSubscriptions.pattern,
     ]
 }

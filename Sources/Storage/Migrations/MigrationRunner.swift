@@ -10,7 +10,7 @@ extension Database {
         .savedSchedulesInMySchedule, .radioStations, .radioSourcesAndRecordings,
         .radioListeningAndStationImages, .changeCounters, .places, .electives, .windowNotes, .appCredentials,
         .publicPlaylists, .contentReports, .feedBlockFieldsAndPicks, .linkChecksPerStatement, .linkChecksLockSharedRows,
-        .timetableDisplaySettings, .commentsByWriter, .sentForms, .sharedJobs, .scheduleChanges,
+        .timetableDisplaySettings, .commentsByWriter, .sentForms, .sharedJobs, .scheduleChanges, .notifications,
     ]
 
     /// Applies the migrations this database has not seen, in one transaction. Several app

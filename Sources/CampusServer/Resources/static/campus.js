@@ -16,7 +16,7 @@
       return fetch(path, { credentials: "same-origin", ...options, headers });
     },
     /** Sets up the scripts of the page's content; run again when the player swaps pages in. */
-    initPage() { followRanking(); },
+    initPage() { followRanking(); setUpPush(); },
     /**
      * A message in the page's language (the layout carries the scripts' messages, translated):
      * t('Pauses at {time}.', { time: '22:10' }).
@@ -181,4 +181,58 @@
     const question = form.getAttribute("data-confirm");
     if (question && !window.confirm(question)) event.preventDefault();
   });
+
+  // Push in this browser (the notification settings page): subscribes with the server's key and
+  // hands the subscription to the API, or ends it there and in the browser.
+  function setUpPush() {
+    const state = document.getElementById("push-state");
+    if (!state || state.dataset.ready) return;
+    state.dataset.ready = "1";
+    const on = document.getElementById("push-on");
+    const off = document.getElementById("push-off");
+    if (!("serviceWorker" in navigator) || !("PushManager" in window) || !("Notification" in window)) {
+      state.textContent = state.dataset.unsupported;
+      return;
+    }
+    const bytes = (text) => {
+      const base64 = text.replace(/-/g, "+").replace(/_/g, "/") + "=".repeat((4 - (text.length % 4)) % 4);
+      return Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
+    };
+    const show = async () => {
+      const registration = await navigator.serviceWorker.ready;
+      const subscription = await registration.pushManager.getSubscription();
+      const denied = Notification.permission === "denied";
+      state.textContent = denied ? state.dataset.denied : subscription ? state.dataset.on : state.dataset.off;
+      on.hidden = denied || !!subscription;
+      off.hidden = !subscription;
+    };
+    on.addEventListener("click", async () => {
+      if ((await Notification.requestPermission()) !== "granted") return show();
+      const key = await (await fetch(state.dataset.keyUrl, { credentials: "same-origin" })).json();
+      const registration = await navigator.serviceWorker.ready;
+      const subscription = await registration.pushManager.subscribe({
+        userVisibleOnly: true, applicationServerKey: bytes(key.publicKey),
+      });
+      const answer = await window.campus.api(state.dataset.subscriptionsUrl, {
+        method: "POST", body: JSON.stringify(subscription.toJSON()),
+      });
+      if (!answer.ok) await subscription.unsubscribe();
+      await show();
+    });
+    off.addEventListener("click", async () => {
+      const registration = await navigator.serviceWorker.ready;
+      const subscription = await registration.pushManager.getSubscription();
+      if (subscription) {
+        const list = await (await window.campus.api(state.dataset.subscriptionsUrl)).json();
+        for (const item of list.items || []) {
+          if (item.endpoint === subscription.endpoint) {
+            await window.campus.api(state.dataset.subscriptionsUrl + "/" + item.id, { method: "DELETE" });
+          }
+        }
+        await subscription.unsubscribe();
+      }
+      await show();
+    });
+    show().catch(() => { state.textContent = state.dataset.unsupported; });
+  }
 })();

@@ -401,3 +401,35 @@ async function inStore(name, mode, work) {
     transaction.onabort = () => reject(transaction.error);
   });
 }
+
+// Web Push (issue 39): what the server pushed is shown as a notification (the message decrypted
+// by the browser: {id, topic, title, body, link, late}); a click opens its link in a Campus
+// window, or a new one.
+self.addEventListener("push", (event) => {
+  let message = {};
+  try {
+    message = event.data ? event.data.json() : {};
+  } catch (error) {
+    message = { body: event.data ? event.data.text() : "" };
+  }
+  event.waitUntil(self.registration.showNotification(message.title || "Campus", {
+    body: message.body || "",
+    tag: message.id ? "campus-" + message.id : undefined,
+    data: { link: message.link || "/notifications" },
+  }));
+});
+
+self.addEventListener("notificationclick", (event) => {
+  event.notification.close();
+  const target = new URL((event.notification.data && event.notification.data.link) || "/notifications", self.location.origin);
+  if (target.origin !== self.location.origin) return;
+  event.waitUntil((async () => {
+    for (const client of await self.clients.matchAll({ type: "window", includeUncontrolled: true })) {
+      if ("navigate" in client) {
+        await client.focus();
+        return client.navigate(target.href);
+      }
+    }
+    return self.clients.openWindow(target.href);
+  })());
+});

@@ -1,0 +1,219 @@
+"""Campus speaks first (issue 39): a changed IIS schedule imported with `campus import iis` while
+the server runs reaches the group's students by Web Push (a push service on 127.0.0.1 that checks
+the VAPID signature and decrypts the message with the keys it made), in their inbox and by mail,
+each exactly once, in their language; a favorite's change reaches the inbox only; a subscription
+the push service says is gone is removed; one user never sees another's inbox, settings or
+subscriptions; endpoints Campus may not send to are refused. On SQLite and PostgreSQL, with two
+instances on one PostgreSQL database, and across a kill -9."""
+import copy
+import json
+import re
+import signal
+import time
+from pathlib import Path
+
+import pytest
+import requests
+
+from conftest import Campus, make_postgres_database, run_cli
+from pushservice import PushService
+from test_schedule_changes import FIXTURES, this_term
+
+
+def changed_schedule(original):
+    """151004's schedule with its whole-group Monday lesson in another room: (schedule, subject, new room)."""
+    changed = copy.deepcopy(original)
+    monday = next(l for l in changed["schedules"]["Понедельник"] if l["numSubgroup"] == 0)
+    old_room = monday["auditories"][0]
+    new_room = next(room for lessons in changed["schedules"].values() for l in lessons
+                    for room in l["auditories"] if room != old_room)
+    monday["auditories"] = [new_room]
+    return changed, monday["subject"], new_room
+
+
+def write(path, schedule):
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(schedule, ensure_ascii=False))
+    return path
+
+
+def mails(*data_dirs):
+    return [f.read_text() for d in data_dirs for f in sorted((Path(d) / "mail").glob("*.eml"))]
+
+
+def wait(condition, timeout=30):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = condition()
+        if value:
+            return value
+        time.sleep(0.2)
+    return condition()
+
+
+def student(server, email, language="ru"):
+    server.register(email)
+    token = server.login(email)
+    answer = server.call("PATCH", "/api/v1/me", token=token, json={"group": "151004", "language": language})
+    assert answer.status_code == 200, answer.text
+    return token
+
+
+@pytest.mark.parametrize("kind", ["sqlite", "postgres"])
+def test_a_changed_schedule_reaches_its_students_by_push_inbox_and_mail_once(kind, tmp_path):
+    database = make_postgres_database() if kind == "postgres" else None
+    data_dir = tmp_path / "campus-data"
+    original = this_term(json.loads((FIXTURES / "151004.json").read_text()))
+    run_cli("import", "iis", str(write(tmp_path / "a" / "151004.json", original)), data_dir=data_dir,
+            database=database)
+    push = PushService().start()
+    server = Campus(data_dir, database=database, extra=["--push-allow", push.origin]).start()
+    try:
+        key = server.call("GET", "/api/v1/push/key").json()["publicKey"]
+        assert len(key) >= 86, key
+
+        ann = student(server, "ann@example.org")
+        defaults = server.call("GET", "/api/v1/me/notification-settings", token=ann).json()
+        topics = {t["topic"]: t for t in defaults["topics"]}
+        assert topics["schedule-changed"] == {"topic": "schedule-changed", "inbox": True, "push": True, "email": True}
+        assert topics["favorite-changed"] == {"topic": "favorite-changed", "inbox": True, "push": False,
+                                              "email": False}
+        subscription = push.subscription()
+        created = server.call("POST", "/api/v1/me/push-subscriptions", token=ann, json=subscription)
+        assert created.status_code == 201, created.text
+        # The same browser again is the same subscription.
+        again = server.call("POST", "/api/v1/me/push-subscriptions", token=ann, json=subscription)
+        assert again.status_code == 201 and again.json()["id"] == created.json()["id"]
+
+        # A fan of the group (not in it) follows it as a favorite: inbox only, by default.
+        server.register("fan@example.org")
+        fan = server.login("fan@example.org")
+        assert server.call("PUT", "/api/v1/me/favorites/group/151004", token=fan).status_code in (200, 201, 204)
+        fan_subscription = push.subscription()
+        assert server.call("POST", "/api/v1/me/push-subscriptions", token=fan,
+                           json=fan_subscription).status_code == 201
+
+        # Nobody sees another's inbox, settings or subscriptions.
+        server.register("bob@example.org")
+        bob = server.login("bob@example.org")
+        assert server.call("DELETE", f"/api/v1/me/push-subscriptions/{created.json()['id']}",
+                           token=bob).status_code == 404
+        assert server.call("GET", "/api/v1/me/push-subscriptions", token=bob).json() == {"items": []}
+        for path in ("/api/v1/me/notifications", "/api/v1/me/notification-settings", "/api/v1/me/push-subscriptions"):
+            assert server.call("GET", path).status_code == 401
+
+        # Endpoints Campus may not send to.
+        for endpoint in ("http://127.0.0.1:9/push/x", "file:///etc/passwd", "https://10.1.2.3/push",
+                         "https://localhost/push", "http://push.example.net/push"):
+            refused = server.call("POST", "/api/v1/me/push-subscriptions", token=bob,
+                                  json={**push.subscription(), "endpoint": endpoint})
+            assert refused.status_code == 422, (endpoint, refused.text)
+            assert refused.json()["type"] == "/problems/invalid-fields"
+        bad_keys = {**push.subscription(), "keys": {"p256dh": "AAAA", "auth": "AAAA"}}
+        assert server.call("POST", "/api/v1/me/push-subscriptions", token=bob, json=bad_keys).status_code == 422
+
+        changed, subject, new_room = changed_schedule(original)
+        output = run_cli("import", "iis", str(write(tmp_path / "b" / "151004.json", changed)),
+                         data_dir=data_dir, database=database).stdout
+        assert "Changes of lessons in the next 8 weeks" in output, output
+
+        received = push.wait_for(1)
+        assert push.refused == []
+        assert len(received) == 1, received
+        message = received[0]
+        assert message["endpoint"] == subscription["endpoint"].rsplit("/", 1)[-1]
+        payload = message["payload"]
+        assert payload["title"] == "Расписание 151004 изменилось", payload
+        assert subject in payload["body"] and new_room.split("-")[0] in payload["body"], payload
+        assert payload["link"].startswith("/timetable/groups/151004")
+        assert message["urgency"] == "high" and message["ttl"] > 0 and message["topic"]
+
+        inbox = server.call("GET", "/api/v1/me/notifications", token=ann).json()
+        assert inbox["unread"] == 1 and len(inbox["items"]) == 1
+        assert inbox["items"][0]["title"] == payload["title"] and inbox["items"][0]["topic"] == "schedule-changed"
+        fan_inbox = server.call("GET", "/api/v1/me/notifications", token=fan).json()
+        assert [i["topic"] for i in fan_inbox["items"]] == ["favorite-changed"]
+        assert server.call("GET", "/api/v1/me/notifications", token=bob).json() == {"items": [], "unread": 0}
+
+        # One mail, to Ann alone, with its one-click way out.
+        sent = wait(lambda: mails(data_dir))
+        assert len(sent) == 1, sent
+        assert "To: ann@example.org" in sent[0] and "List-Unsubscribe: <" in sent[0]
+        # Nothing more comes: each went out once.
+        time.sleep(3)
+        assert len(push.received) == 1 and len(mails(data_dir)) == 1
+
+        # Read: the bell empties.
+        answer = server.call("POST", "/api/v1/me/notifications/read", token=ann, json={})
+        assert answer.json() == {"unread": 0}
+
+        # The mail's link stops that topic's mail, and only that.
+        link = re.search(r"List-Unsubscribe: <([^>]+)>", sent[0]).group(1)
+        session = requests.Session()
+        form = session.get(link, timeout=10)
+        assert form.status_code == 200 and 'id="unsubscribe-form"' in form.text
+        csrf = re.search(r'name="_csrf" value="([^"]+)"', form.text).group(1)
+        fields = dict(re.findall(r'<input type="hidden" name="(u|topic|key)" value="([^"]+)"', form.text))
+        done = session.post(server.url + "/notifications/unsubscribe", data={"_csrf": csrf, **fields}, timeout=10)
+        assert done.status_code == 200 and 'id="unsubscribed"' in done.text, done.text
+        topics = {t["topic"]: t for t in
+                  server.call("GET", "/api/v1/me/notification-settings", token=ann).json()["topics"]}
+        assert topics["schedule-changed"] == {"topic": "schedule-changed", "inbox": True, "push": True, "email": False}
+        forged = session.get(link.replace("key=", "key=x"), timeout=10)
+        assert forged.status_code == 404
+
+        # The browser is gone (410): the next change removes its subscription, and nothing is retried.
+        push.gone.add(message["endpoint"])
+        run_cli("import", "iis", str(write(tmp_path / "c" / "151004.json", original)), data_dir=data_dir,
+                database=database)
+        assert wait(lambda: server.call("GET", "/api/v1/me/push-subscriptions", token=ann).json()["items"] == [])
+        assert len(push.received) == 1
+        assert wait(lambda: server.call("GET", "/api/v1/me/notifications", token=ann).json()["unread"] == 1)
+    finally:
+        server.stop()
+        push.stop()
+
+
+def test_two_instances_send_each_message_once_and_a_killed_server_delivers_after_its_restart(tmp_path):
+    database = make_postgres_database()
+    original = this_term(json.loads((FIXTURES / "151004.json").read_text()))
+    run_cli("import", "iis", str(write(tmp_path / "a" / "151004.json", original)),
+            data_dir=tmp_path / "one", database=database)
+    push = PushService().start()
+    servers = [Campus(tmp_path / name, database=database,
+                      extra=["--push-allow", push.origin, "--media-dir", str(tmp_path / "media")]).start()
+               for name in ("one", "two")]
+    try:
+        tokens = [student(servers[0], f"s{n}@example.org", language="bg") for n in range(5)]
+        for n, token in enumerate(tokens):
+            answer = servers[n % 2].call("POST", "/api/v1/me/push-subscriptions", token=token,
+                                         json=push.subscription())
+            assert answer.status_code == 201, answer.text
+        changed, subject, new_room = changed_schedule(original)
+        run_cli("import", "iis", str(write(tmp_path / "b" / "151004.json", changed)),
+                data_dir=tmp_path / "one", database=database)
+        received = push.wait_for(5)
+        time.sleep(3)
+        assert push.refused == []
+        assert len(push.received) == 5, push.received
+        assert len({m["endpoint"] for m in push.received}) == 5
+        assert all(m["payload"]["title"] == "Разписанието на 151004 е променено" for m in push.received), received
+        assert wait(lambda: len(mails(tmp_path / "one", tmp_path / "two")) == 5)
+        time.sleep(2)
+        assert len(mails(tmp_path / "one", tmp_path / "two")) == 5
+
+        # Both instances die; a change is imported meanwhile; one comes back and tells it, once.
+        for server in servers:
+            server.process.send_signal(signal.SIGKILL)
+            server.process.wait()
+        run_cli("import", "iis", str(write(tmp_path / "c" / "151004.json", original)),
+                data_dir=tmp_path / "one", database=database)
+        servers[1].start()
+        assert len(push.wait_for(10)) == 10
+        time.sleep(3)
+        assert len(push.received) == 10
+    finally:
+        for server in servers:
+            if server.process and server.process.poll() is None:
+                server.stop()
+        push.stop()
