@@ -67,6 +67,7 @@ public enum CampusApp {
                     outbox: services.outbox, accounts: services.accounts, interval: configuration.housekeepingInterval),
                 .recordingRepair(services.liveRadio),
                 .scheduleChanges(services.timetable, interval: configuration.housekeepingInterval),
+                .reminders(services.reminders()), .examNotices(services.reminders()),
             ]
             if let iisURL = configuration.iisURL {
                 jobs.append(
@@ -225,5 +226,10 @@ extension Services {
                 policy: notifications.pushPolicy),
             mail: outbox.sender, links: links, baseURL: configuration.resolvedBaseURL, languages: languages,
             instance: instance, logger: logger, now: now)
+    }
+
+    func reminders() -> Reminders {
+        Reminders(
+            database: database, timetable: timetable, languages: languages, timeZone: configuration.timeZone, now: now)
     }
 }

@@ -68,6 +68,9 @@ public struct ServerConfiguration: Sendable {
     /// Who runs the server, for push services (the VAPID `sub`): a mailto: or https: URL; the
     /// sender of mail's address by default.
     public var pushContact: String?
+    /// The SMTP server mail is submitted to (`--smtp-url`, `--mail-from`); without it mail is
+    /// written to the `mail` folder of the data directory (``FileMailSender``).
+    public var smtp: SMTPSettings?
 
     public init(database: DatabaseLocation) { self.database = database }
 
@@ -111,4 +114,12 @@ extension ServerConfiguration {
     /// An origin as `--push-allow` takes it (`http://127.0.0.1:8099`), normalised; nil when the
     /// text is no `http(s)://host[:port]`.
     public static func pushOrigin(_ text: String) -> String? { PushEndpointPolicy.origin(text) }
+}
+
+extension ServerConfiguration {
+    /// What delivers mail: the SMTP server when one is set, else files in the data directory.
+    func mailSender(logger: Logger) -> any MailSender {
+        if let smtp { return SMTPMailSender(settings: smtp, logger: logger) }
+        return FileMailSender(dataDirectory: dataDirectory, logger: logger)
+    }
 }

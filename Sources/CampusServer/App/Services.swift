@@ -63,7 +63,7 @@ final class Services: Sendable {
         self.links = LinkSigner(secret: secret)
         let outbox = Outbox(
             database: database,
-            sender: mailSender ?? FileMailSender(dataDirectory: configuration.dataDirectory, logger: logger),
+            sender: mailSender ?? configuration.mailSender(logger: logger),
             logger: logger, now: now)
         self.outbox = outbox
         self.notifications = NotificationService(
