@@ -12,6 +12,10 @@ public enum NotificationTopic: String, CaseIterable, Sendable, Codable {
     case taskDeadline = "task-deadline"
     /// An exam of my group is N days away.
     case examSoon = "exam-soon"
+    /// A competition I joined was deactivated, or activated again.
+    case competitionStatus = "competition-status"
+    /// The organizer entered, corrected or cleared my result (or a track gave it).
+    case resultEntered = "result-entered"
 
     /// The channels a new account has for the topic: a change of my own schedule everywhere at
     /// once, everything else in the inbox only until the user turns more on.

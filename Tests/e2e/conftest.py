@@ -189,7 +189,7 @@ def any_database(request, data_dir):
     server.stop()
 
 
-def chromium(profile, *arguments, phone=False):
+def chromium(profile, *arguments, phone=False, performance_log=False):
     """Debian's Chromium driven by Selenium, headless, with the profile folder `profile`; a
     `phone` is a 390x844 touch screen (Chromium's device mode)."""
     from selenium import webdriver
@@ -201,6 +201,9 @@ def chromium(profile, *arguments, phone=False):
     for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1200,900",
                      f"--user-data-dir={profile}", *arguments):
         options.add_argument(argument)
+    if performance_log:
+        # CDP events (as `driver.get_log("performance")`), for a test that needs one's data.
+        options.set_capability("goog:loggingPrefs", {"performance": "ALL"})
     driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
     if phone:
         driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",

@@ -89,7 +89,9 @@ final class Services: Sendable {
         self.leaderboards = leaderboards
         self.compete = CompeteService(
             database: database, leaderboards: leaderboards,
-            seriesRecords: SeriesRecords(database: database, leaderboards: leaderboards), now: now, logger: logger)
+            seriesRecords: SeriesRecords(database: database, leaderboards: leaderboards),
+            notices: CompetitionNotices(languages: languages, timeZone: configuration.timeZone), now: now,
+            logger: logger)
         let catalogue = CatalogueService(database: database, links: LinkSigner(secret: secret), now: now)
         self.catalogue = catalogue
         self.library = LibraryService(

@@ -13,6 +13,8 @@ struct CompeteService: Sendable {
     let database: Database
     let leaderboards: Leaderboards
     let seriesRecords: SeriesRecords
+    /// What participants are told (issue 39); nil tells nobody.
+    var notices: CompetitionNotices?
     let now: @Sendable () -> Date
     let logger: Logger
 
@@ -151,7 +153,10 @@ struct CompeteService: Sendable {
         let competition = try await managed(id, by: user).competition
         if competition.isActive != active {
             let now = now()
-            try await database.write { db in try await CompeteStore(db).setActive(id: id, active, now: now) }
+            try await database.write { [notices] db in
+                try await CompeteStore(db).setActive(id: id, active, now: now)
+                try await notices?.activeChanged(competition, active: active, in: db, now: now)
+            }
             await leaderboards.changed(id)
             logger.info("competition \(active ? "activated" : "deactivated")", metadata: ["competition": "\(id)"])
         }
@@ -208,13 +213,15 @@ struct CompeteService: Sendable {
     {
         let now = now()
         let id = competition.id
-        let changed = try await database.write { db -> (Entry, Int64)? in
+        let changed = try await database.write { [notices] db -> (Entry, Int64)? in
             let store = CompeteStore(db)
             guard try await store.entry(competitionID: id, userID: participant) != nil else { return nil }
             try await store.setResult(competitionID: id, userID: participant, value: value, track: track, now: now)
             guard let entry = try await store.entry(competitionID: id, userID: participant),
                 let version = try await store.resultsVersion(id: id)
             else { return nil }
+            try await notices?.resultChanged(
+                competition, participant: participant, result: entry.result, version: version, in: db, now: now)
             return (entry, version)
         }
         guard let (entry, version) = changed else {

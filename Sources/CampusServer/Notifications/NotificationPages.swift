@@ -153,6 +153,8 @@ struct NotificationPages: Sendable {
         case .nextLesson: t("My next lesson is about to begin", context: "notification topic")
         case .taskDeadline: t("A task's deadline is near", context: "notification topic")
         case .examSoon: t("An exam is coming", context: "notification topic")
+        case .competitionStatus: t("A competition I joined was deactivated or activated", context: "notification topic")
+        case .resultEntered: t("My result in a competition was entered or changed", context: "notification topic")
         }
     }
 
