@@ -83,7 +83,7 @@ public enum CampusApp {
                 UploadRecoveryService(library: services.library),
                 SharedJobs(jobs: jobs, database: database, instance: services.instance, logger: logger, now: now),
                 MemoryTrimService(interval: .seconds(5), logger: logger),
-                services.notificationQueue(),
+                services.deliveryQueue(),
             ]
             return Application(
                 responder: CompressingResponder(
@@ -213,9 +213,9 @@ public enum CampusApp {
 }
 
 extension Services {
-    /// The queue that tells and delivers, on this instance (``NotificationQueue``).
-    func notificationQueue() -> NotificationQueue {
-        NotificationQueue(
+    /// The queue that tells and delivers, on this instance (``DeliveryQueue``).
+    func deliveryQueue() -> DeliveryQueue {
+        DeliveryQueue(
             database: database,
             changes: ChangeNotices(
                 database: database, languages: languages, timeZone: configuration.timeZone, now: now),

@@ -81,7 +81,7 @@ struct NotificationPages: Sendable {
         var key: String?
     }
 
-    /// The subject a mail's unsubscribe link is signed for (``NotificationQueue``).
+    /// The subject a mail's unsubscribe link is signed for (``DeliveryQueue``).
     static func unsubscribeSubject(userID: Int64, topic: NotificationTopic) -> String {
         "unsubscribe \(userID) \(topic.rawValue)"
     }

@@ -13,7 +13,7 @@ import Storage
 /// pause, up to ``attempts`` times; one whose message has expired (a reminder after its lesson
 /// began) is never sent. A claim older than ``claimTimeout`` is an instance that died sending: the
 /// delivery is taken again.
-struct NotificationQueue: NamedService {
+struct DeliveryQueue: NamedService {
     let database: Database
     let changes: ChangeNotices
     let push: PushSender
