@@ -16,6 +16,8 @@ public enum NotificationTopic: String, CaseIterable, Sendable, Codable {
     case competitionStatus = "competition-status"
     /// The organizer entered, corrected or cleared my result (or a track gave it).
     case resultEntered = "result-entered"
+    /// A podcast I like has a new episode.
+    case newEpisode = "new-episode"
 
     /// The channels a new account has for the topic: a change of my own schedule everywhere at
     /// once, everything else in the inbox only until the user turns more on.

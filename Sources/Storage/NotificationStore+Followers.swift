@@ -77,4 +77,10 @@ extension NotificationStore {
             return .room(id)
         }
     }
+
+    /// The users who like a catalogue entry (`podcast:12`).
+    public func likers(of target: String) async throws -> [Int64] {
+        try await db.select().column("user_id").from("marks").where("target", .equal, target)
+            .where("mark", .equal, "like").orderBy("user_id").all(decodingColumn: "user_id", as: Int64.self)
+    }
 }

@@ -55,7 +55,9 @@ import Testing
             let ann = try await user(database, now: clock.now)
             try await database.write { [clock] db in
                 let store = NotificationStore(db)
-                for cause in ["a", "b", "c"] { try await store.write(notice(ann.id, cause, due: clock.now), now: clock.now) }
+                for cause in ["a", "b", "c"] {
+                    try await store.write(notice(ann.id, cause, due: clock.now), now: clock.now)
+                }
                 try await store.write(
                     notice(ann.id, "late", due: clock.now, expires: clock.now.addingTimeInterval(-1)), now: clock.now)
             }

@@ -379,3 +379,51 @@ def test_a_participant_is_told_of_their_result_and_of_the_competition_deactivate
         assert server.call("GET", "/api/v1/me/notifications", token=organizer).json()["items"] == []
     finally:
         server.stop()
+
+
+def test_fans_hear_of_a_liked_podcasts_new_episodes(tmp_path):
+    import functools
+    import http.server
+    import threading
+
+    site = tmp_path / "site"
+    site.mkdir()
+    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(site))
+    web = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    base = f"http://127.0.0.1:{web.server_address[1]}"
+    threading.Thread(target=web.serve_forever, daemon=True).start()
+
+    def feed(*numbers):
+        items = "".join(f"""<item><title>Выпуск {n}</title><guid>ep-{n}</guid>
+          <enclosure url="{base}/ep{n}.mp3" length="1000" type="audio/mpeg"/></item>""" for n in numbers)
+        (site / "feed.xml").write_text(f"""<?xml version="1.0" encoding="UTF-8"?>
+<rss version="2.0"><channel><title>Студсовет</title><link>{base}/</link>
+<description>Talks.</description>{items}</channel></rss>""")
+
+    data_dir = tmp_path / "campus-data"
+    run_cli("user", "create", "--email", "boss@example.org", "--admin", "--password", "secret123",
+            "--first-name", "Olga", "--last-name", "Boss", data_dir=data_dir)
+    server = Campus(data_dir, extra=["--allow-private-fetch"]).start()
+    try:
+        admin = server.login("boss@example.org", "secret123")
+        fan = student(server, "fan@example.org", language="uk")
+        feed(1)
+        podcast = server.call("POST", "/api/v1/podcasts", token=admin, json={"url": f"{base}/feed.xml"})
+        assert podcast.status_code in (200, 201), podcast.text
+        podcast_id = podcast.json()["podcastId"]
+        liked = server.call("PUT", f"/api/v1/marks/podcast:{podcast_id}", token=fan, json={"mark": "like"})
+        assert liked.status_code in (200, 204), liked.text
+        # The podcast's feed gains two episodes; the import tells its fan once.
+        feed(1, 2, 3)
+        assert server.call("POST", "/api/v1/podcasts", token=admin, json={"url": f"{base}/feed.xml"}).status_code \
+            in (200, 201)
+        assert server.call("POST", "/api/v1/podcasts", token=admin, json={"url": f"{base}/feed.xml"}).status_code \
+            in (200, 201)
+        inbox = server.call("GET", "/api/v1/me/notifications", token=fan).json()["items"]
+        assert [i["topic"] for i in inbox] == ["new-episode"], inbox
+        assert inbox[0]["title"].startswith("Нове в «Студсовет»: Выпуск"), inbox[0]
+        assert inbox[0]["link"] == f"/podcasts/{podcast_id}"
+
+    finally:
+        server.stop()
+        web.shutdown()

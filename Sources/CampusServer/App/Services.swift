@@ -94,9 +94,10 @@ final class Services: Sendable {
             logger: logger)
         let catalogue = CatalogueService(database: database, links: LinkSigner(secret: secret), now: now)
         self.catalogue = catalogue
+        let listenNotices = ListenNotices(languages: languages, timeZone: configuration.timeZone, now: now)
         self.library = LibraryService(
             database: database, mediaDirectory: configuration.resolvedMediaDirectory, outbound: configuration.outbound,
-            catalogue: catalogue, now: now, logger: logger)
+            catalogue: catalogue, notices: listenNotices, now: now, logger: logger)
         self.player = PlayerService(database: database, catalogue: catalogue, now: now)
         self.playlists = PlaylistService(database: database, catalogue: catalogue, now: now)
         self.feed = FeedService(database: database, now: now)

@@ -15,6 +15,8 @@ struct LibraryService: Sendable {
     let mediaDirectory: String
     let outbound: OutboundSettings
     let catalogue: CatalogueService
+    /// Who is told of a liked podcast's new episodes.
+    var notices: ListenNotices?
     let now: @Sendable () -> Date
     let logger: Logger
 }
@@ -37,10 +39,11 @@ extension LibraryService {
 
     func importPodcast(_ source: String) async throws -> PodcastImportSummary {
         do {
-            return try await Podcasts(
+            var podcasts = Podcasts(
                 database: database, mediaDirectory: mediaDirectory, logger: logger, now: now,
-                allowPrivateAddresses: outbound.allowPrivateAddresses, deadline: outbound.deadline
-            ).add(source)
+                allowPrivateAddresses: outbound.allowPrivateAddresses, deadline: outbound.deadline)
+            podcasts.notices = notices
+            return try await podcasts.add(source)
         } catch let error as Podcasts.Failed {
             throw Refusal.invalid(FieldProblem(field: "url", error.phrase))
         }

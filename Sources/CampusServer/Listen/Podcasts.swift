@@ -31,6 +31,8 @@ public struct Podcasts: Sendable {
     let allowPrivateAddresses: Bool
     /// How long fetching a feed or a cover may take in all.
     let deadline: Duration
+    /// Who is told of new episodes (the server's; the command line tells nobody).
+    var notices: ListenNotices?
 
     public init(
         database: Database, mediaDirectory: String, logger: Logger, now: @escaping @Sendable () -> Date = { Date() },
@@ -92,7 +94,7 @@ public struct Podcasts: Sendable {
                 metadata: ["feed": "\(source)", "count": "\(skipped.count)", "first": "\(first.text)"])
         }
         let now = now()
-        let summary = try await database.write { db in
+        let summary = try await database.write { [notices] db in
             let store = ListenStore(db)
             var authorID: Int64?
             var genreID: Int64?
@@ -106,6 +108,7 @@ public struct Podcasts: Sendable {
                 now: now)
             var summary = PodcastImportSummary(podcastID: parentID, title: feed.title, skipped: skipped)
             let known = Set(try await store.children(of: parentID, kind: .podcast).map(\.id))
+            var added: [(id: Int64, title: String)] = []
             for episode in episodes {
                 let id = try await store.saveMedia(
                     MediaDraft(
@@ -115,7 +118,16 @@ public struct Podcasts: Sendable {
                         publishedAt: episode.published, path: nil, url: episode.enclosureURL, guid: episode.guid,
                         size: episode.enclosureLength, modified: 0, contentType: episode.enclosureType, bitrate: nil),
                     now: now)
-                if known.contains(id) { summary.updated += 1 } else { summary.added += 1 }
+                if known.contains(id) {
+                    summary.updated += 1
+                } else {
+                    summary.added += 1
+                    added.append((id, episode.title))
+                }
+            }
+            // A podcast seen before tells its fans what is new (a first import is nothing new).
+            if !known.isEmpty {
+                try await notices?.newEpisodes(podcastID: parentID, podcast: feed.title, episodes: added, in: db)
             }
             return summary
         }

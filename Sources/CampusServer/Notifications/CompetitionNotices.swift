@@ -50,23 +50,7 @@ struct CompetitionNotices: Sendable {
         to userIDs: [Int64], topic: NotificationTopic, link: String, in db: any SQLDatabase, now: Date,
         _ words: (Translator) -> (title: String, body: String, cause: String)
     ) async throws {
-        guard !userIDs.isEmpty else { return }
-        let store = NotificationStore(db)
-        let readers = try await store.readers(userIDs)
-        let choices = try await store.choices(of: userIDs)
-        let preferences = try await store.preferences(of: userIDs)
-        for userID in userIDs {
-            guard let reader = readers[userID] else { continue }
-            let choice = choices[userID]?[topic] ?? topic.defaultChoice
-            guard choice.any else { continue }
-            let t = languages.translator(reader.language) ?? languages.choose(choice: nil, acceptLanguage: nil)
-            let (title, body, cause) = words(t)
-            let timing = NotificationTiming(preferences: preferences[userID] ?? .init(), institution: timeZone)
-            _ = try await store.write(
-                NewNotification(
-                    userID: userID, topic: topic, cause: cause, title: title, body: body, link: link, choice: choice,
-                    dueAt: timing.release(now), digestAt: timing.digest(now)),
-                now: now)
-        }
+        try await NoticeWriter(languages: languages, timeZone: timeZone).write(
+            to: userIDs, topic: topic, link: link, in: db, now: now, words)
     }
 }

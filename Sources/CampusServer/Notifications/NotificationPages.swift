@@ -155,6 +155,7 @@ struct NotificationPages: Sendable {
         case .examSoon: t("An exam is coming", context: "notification topic")
         case .competitionStatus: t("A competition I joined was deactivated or activated", context: "notification topic")
         case .resultEntered: t("My result in a competition was entered or changed", context: "notification topic")
+        case .newEpisode: t("A podcast I like has a new episode", context: "notification topic")
         }
     }
 
