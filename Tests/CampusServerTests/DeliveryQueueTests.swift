@@ -1,7 +1,6 @@
 import Accounts
 import CampusTestSupport
 import Foundation
-import Localization
 import Logging
 import NIOConcurrencyHelpers
 import Storage
