@@ -8,6 +8,8 @@ public struct Follower: Sendable, Hashable {
         case ownGroup(subgroup: Int)
         /// A saved schedule the user shows in My timetable holds it.
         case savedSchedule
+        /// The group of an elective the user takes (seed 003: `subject-group`).
+        case elective
         /// One of the user's favorites.
         case favorite
     }
@@ -35,6 +37,17 @@ extension NotificationStore {
                         userID: try row.decode(column: "id", as: Int64.self),
                         target: .group(try row.decode(column: "study_group", as: String.self)),
                         reason: .ownGroup(subgroup: try row.decode(column: "subgroup", as: Int.self))))
+            }
+        }
+        // Electives' groups are named `subject-group` (``Electives/groupName(subject:group:)``).
+        for name in groups {
+            let parts = name.split(separator: "-")
+            guard parts.count == 2, let subject = Int64(parts[0]), let number = Int(parts[1]) else { continue }
+            for userID in try await db.select().column("user_id").from("elective_choices")
+                .where("subject_id", .equal, subject).where("group_number", .equal, number)
+                .all(decodingColumn: "user_id", as: Int64.self)
+            {
+                found.append(Follower(userID: userID, target: .group(name), reason: .elective))
             }
         }
         for kind in ["group", "teacher", "room"] {

@@ -86,7 +86,7 @@ struct ChangeNotices: Sendable {
     private static func rank(_ reason: Follower.Reason) -> Int {
         switch reason {
         case .ownGroup: 0
-        case .savedSchedule: 1
+        case .savedSchedule, .elective: 1
         case .favorite: 2
         }
     }
