@@ -24,6 +24,7 @@ struct AboutPage: PageModel {
             url: "https://github.com/hummingbird-project/hummingbird-auth"),
         .init(name: "SwiftNIO", licence: "Apache 2.0", url: "https://github.com/apple/swift-nio"),
         .init(name: "swift-nio-extras", licence: "Apache 2.0", url: "https://github.com/apple/swift-nio-extras"),
+        .init(name: "swift-nio-ssl", licence: "Apache 2.0", url: "https://github.com/apple/swift-nio-ssl"),
         .init(name: "compress-nio", licence: "Apache 2.0", url: "https://github.com/adam-fowler/compress-nio"),
         .init(name: "swift-http-types", licence: "Apache 2.0", url: "https://github.com/apple/swift-http-types"),
         .init(
