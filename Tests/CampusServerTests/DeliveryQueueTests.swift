@@ -28,7 +28,9 @@ import Testing
             changes: ChangeNotices(database: database, languages: .english, timeZone: .gmt, now: now),
             push: PushSender(
                 key: VAPIDKey(privateKey: .init()), subject: "mailto:it@example.org", policy: PushEndpointPolicy()),
-            mail: mail, links: LinkSigner(secret: "secret"), baseURL: "https://campus.example", languages: .english,
+            mail: mail,
+            unsubscribeLinks: UnsubscribeLinks(links: LinkSigner(secret: "secret"), baseURL: "https://campus.example"),
+            baseURL: "https://campus.example", languages: .english,
             instance: "test", logger: Logger(label: "test"), now: now)
     }
 
@@ -78,7 +80,8 @@ import Testing
             #expect(!digest.body.contains("Title late"), "an expired message never goes out")
             #expect(digest.body.contains("https://campus.example/timetable/groups/1"))
             let unsubscribe = try #require(digest.listUnsubscribe)
-            #expect(unsubscribe.hasPrefix("https://campus.example/notifications/unsubscribe?"))
+            #expect(unsubscribe.hasPrefix("https://campus.example/api/v1/notifications/unsubscribe?"))
+            #expect(digest.body.contains("https://campus.example/notifications/unsubscribe?"))
             #expect(try await database.read { db in try await NotificationStore(db).waiting() } == 0)
         }
     }

@@ -91,6 +91,7 @@ def test_mail_goes_through_an_smtp_server_with_starttls(tmp_path):
         assert str(notice["Subject"]) == "Разписанието на 151004 е променено"
         assert notice["Content-Transfer-Encoding"] == "base64"
         assert notice["List-Unsubscribe"].startswith("<http") and "/notifications/unsubscribe" in notice["List-Unsubscribe"]
+        assert notice["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
         body = notice.get_content()
         assert subject in body and "/timetable/groups/151004" in body, body
         # Nothing went to the mail folder, and the password is in no log line.

@@ -148,7 +148,9 @@ def test_a_changed_schedule_reaches_its_students_by_push_inbox_and_mail_once(kin
         assert answer.json() == {"unread": 0}
 
         # The mail's link stops that topic's mail, and only that.
-        link = re.search(r"List-Unsubscribe: <([^>]+)>", sent[0]).group(1)
+        assert "List-Unsubscribe-Post: List-Unsubscribe=One-Click" in sent[0]
+        link = re.search(r"(http://127\.0\.0\.1:\d+/notifications/unsubscribe\?[^\s>]+)", sent[0]).group(1)
+        assert "/api/" not in link
         session = requests.Session()
         form = session.get(link, timeout=10)
         assert form.status_code == 200 and 'id="unsubscribe-form"' in form.text
@@ -161,6 +163,19 @@ def test_a_changed_schedule_reaches_its_students_by_push_inbox_and_mail_once(kin
         assert topics["schedule-changed"] == {"topic": "schedule-changed", "inbox": True, "push": True, "email": False}
         forged = session.get(link.replace("key=", "key=x"), timeout=10)
         assert forged.status_code == 404
+        # The header's address takes the one-click post of a mail client (RFC 8058), no sign-in.
+        one_click = re.search(r"List-Unsubscribe: <([^>]+)>", sent[0]).group(1)
+        assert "/api/v1/notifications/unsubscribe?" in one_click
+        assert requests.post(one_click.replace("key=", "key=x"), data={"List-Unsubscribe": "One-Click"},
+                             timeout=10).status_code == 404
+        assert server.call("PUT", "/api/v1/me/notification-settings", token=ann, json={
+            **server.call("GET", "/api/v1/me/notification-settings", token=ann).json(),
+            "topics": [{"topic": "schedule-changed", "inbox": True, "push": True, "email": True}]}).status_code == 200
+        answer = requests.post(one_click, data={"List-Unsubscribe": "One-Click"}, timeout=10)
+        assert answer.status_code == 204, answer.text
+        topics = {t["topic"]: t for t in
+                  server.call("GET", "/api/v1/me/notification-settings", token=ann).json()["topics"]}
+        assert topics["schedule-changed"]["email"] is False
 
         # The browser is gone (410): the next change removes its subscription, and nothing is retried.
         push.gone.add(message["endpoint"])

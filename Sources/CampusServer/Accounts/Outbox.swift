@@ -4,8 +4,8 @@ import SQLKit
 import ServiceLifecycle
 import Storage
 
-/// A plain-text mail to one reader; `listUnsubscribe` is the one-click link (RFC 8058) of a
-/// notification's mail.
+/// A plain-text mail to one reader; `listUnsubscribe` is the one-click address (RFC 8058) of a
+/// notification's mail, which mail clients post to.
 public struct MailMessage: Sendable, Equatable {
     public var to: String
     public var subject: String
@@ -55,7 +55,7 @@ struct FileMailSender: MailSender {
         let message = """
             Date: \(now.formatted(Date.ISO8601FormatStyle()))
             To: \(recipient)
-            Subject: \(subject)\(mail.listUnsubscribe.map { "\nList-Unsubscribe: <\($0)>" } ?? "")
+            Subject: \(subject)\(mail.listUnsubscribe.map { "\nList-Unsubscribe: <\($0)>\nList-Unsubscribe-Post: List-Unsubscribe=One-Click" } ?? "")
             Content-Type: text/plain; charset=utf-8
 
             \(body)

@@ -143,7 +143,10 @@ struct SMTPMailSender: MailSender {
             "Date: \(date)", "Message-ID: <\(UUID().uuidString.lowercased())@\(address(domain))>", "MIME-Version: 1.0",
             "Content-Type: text/plain; charset=utf-8", "Content-Transfer-Encoding: base64",
         ]
-        if let unsubscribe = mail.listUnsubscribe { lines.append("List-Unsubscribe: <\(header(unsubscribe))>") }
+        if let unsubscribe = mail.listUnsubscribe {
+            lines.append("List-Unsubscribe: <\(header(unsubscribe))>")
+            lines.append("List-Unsubscribe-Post: List-Unsubscribe=One-Click")
+        }
         lines.append("")
         let body = Data(mail.body.replacingOccurrences(of: "\n", with: "\r\n").utf8).base64EncodedString()
         var index = body.startIndex

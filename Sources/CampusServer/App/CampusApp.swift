@@ -224,7 +224,9 @@ extension Services {
                 subject: configuration.pushContact ?? "mailto:campus@"
                     + (URL(string: configuration.resolvedBaseURL)?.host ?? "localhost"),
                 policy: notifications.pushPolicy),
-            mail: outbox.sender, links: links, baseURL: configuration.resolvedBaseURL, languages: languages,
+            mail: outbox.sender,
+            unsubscribeLinks: UnsubscribeLinks(links: links, baseURL: configuration.resolvedBaseURL),
+            baseURL: configuration.resolvedBaseURL, languages: languages,
             instance: instance, logger: logger, now: now)
     }
 

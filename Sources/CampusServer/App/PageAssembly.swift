@@ -39,8 +39,11 @@ extension CampusApp {
         LibraryPages(catalogue: s.catalogue, feed: s.feed, library: s.library).register(on: pages)
         ReactionPages(catalogue: s.catalogue).register(on: pages)
         ListenSettingsPages(player: s.player).register(on: pages)
-        NotificationPages(notifications: s.notifications, links: s.links, timeZone: s.configuration.timeZone).register(
-            on: pages)
+        NotificationPages(
+            notifications: s.notifications,
+            unsubscribeLinks: UnsubscribeLinks(links: s.links, baseURL: s.configuration.resolvedBaseURL),
+            timeZone: s.configuration.timeZone
+        ).register(on: pages)
         PicksPages(feed: s.feed).register(on: pages)
         ReportPages(reports: s.reports).register(on: pages)
         RadioPages(

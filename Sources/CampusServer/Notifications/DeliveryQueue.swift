@@ -18,7 +18,7 @@ struct DeliveryQueue: NamedService {
     let changes: ChangeNotices
     let push: PushSender
     let mail: any MailSender
-    let links: LinkSigner
+    let unsubscribeLinks: UnsubscribeLinks
     let baseURL: String
     let languages: Languages
     let instance: String
@@ -123,7 +123,7 @@ struct DeliveryQueue: NamedService {
             parts.append(part)
         }
         let topics = Set(notifications.map(\.topic)).sorted { $0.rawValue < $1.rawValue }
-        let stop = topics.map { unsubscribeURL(userID: userID, topic: $0) }
+        let stop = topics.map { unsubscribeLinks.page(userID: userID, topic: $0) }
         parts.append(
             "-- \n"
                 + t(
@@ -135,21 +135,12 @@ struct DeliveryQueue: NamedService {
             try await mail.send(
                 MailMessage(
                     to: reader.email, subject: subject, body: parts.joined(separator: "\n\n"),
-                    listUnsubscribe: stop[0]))
+                    listUnsubscribe: unsubscribeLinks.oneClick(userID: userID, topic: topics[0])))
             outcome = .sent
         } catch {
             outcome = .retry(ErrorLog.text(error))
         }
         await record(outcome, of: deliveries, subscription: nil)
-    }
-
-    /// The one-click link that turns the topic's mail off (RFC 8058), signed so that only the
-    /// mail's reader has it.
-    func unsubscribeURL(userID: Int64, topic: NotificationTopic) -> String {
-        let subject = NotificationPages.unsubscribeSubject(userID: userID, topic: topic)
-        return baseURL
-            + SiteRoutes.unsubscribe.path(
-                query: [("u", String(userID)), ("topic", topic.rawValue), ("key", links.key(for: subject))])
     }
 
     private func record(_ outcome: PushSender.Outcome, of deliveries: [DueDelivery], subscription: Int64?) async {

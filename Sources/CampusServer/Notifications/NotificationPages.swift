@@ -11,7 +11,7 @@ import Timetable
 /// of what goes where, and the page of a mail's link that stops a topic's mail.
 struct NotificationPages: Sendable {
     let notifications: NotificationService
-    let links: LinkSigner
+    let unsubscribeLinks: UnsubscribeLinks
     let timeZone: TimeZone
 
     func register(on pages: PageRouter) {
@@ -41,21 +41,21 @@ struct NotificationPages: Sendable {
         }
         pages.form(SiteRoutes.notificationSettings, SettingsForm.self, save)
         pages.page(SiteRoutes.unsubscribe) { request in
-            let (userID, topic, key) = try unsubscribing(
-                request.query("u"), request.query("topic"), request.query("key"))
-            return .page(
-                UnsubscribePage(
-                    topic: topic.rawValue, topicName: Self.name(of: topic, request.t), user: String(userID), key: key,
-                    done: false))
+            let link = try unsubscribeLinks.checked(
+                user: request.query("u"), topic: request.query("topic"), key: request.query("key"))
+            return .page(Self.unsubscribePage(link, done: false, t: request.t))
         }
         pages.publicForm(SiteRoutes.unsubscribe, UnsubscribeForm.self) { request, form in
-            let (userID, topic, key) = try unsubscribing(form.u, form.topic, form.key)
-            try await notifications.stopMail(topic, userID: userID)
-            return .page(
-                UnsubscribePage(
-                    topic: topic.rawValue, topicName: Self.name(of: topic, request.t), user: String(userID), key: key,
-                    done: true))
+            let link = try unsubscribeLinks.checked(user: form.u, topic: form.topic, key: form.key)
+            try await notifications.stopMail(link.topic, userID: link.userID)
+            return .page(Self.unsubscribePage(link, done: true, t: request.t))
         }
+    }
+
+    static func unsubscribePage(_ link: UnsubscribeLinks.Link, done: Bool, t: Translator) -> UnsubscribePage {
+        UnsubscribePage(
+            topic: link.topic.rawValue, topicName: name(of: link.topic, t), user: String(link.userID), key: link.key,
+            done: done)
     }
 
     struct ReadForm: PageForm {
@@ -79,22 +79,6 @@ struct NotificationPages: Sendable {
         var u: String?
         var topic: String?
         var key: String?
-    }
-
-    /// The subject a mail's unsubscribe link is signed for (``DeliveryQueue``).
-    static func unsubscribeSubject(userID: Int64, topic: NotificationTopic) -> String {
-        "unsubscribe \(userID) \(topic.rawValue)"
-    }
-
-    private func unsubscribing(_ user: String?, _ topic: String?, _ key: String?) throws -> (
-        Int64, NotificationTopic, String
-    ) {
-        guard let userID = user.flatMap({ Int64($0) }), let topic = topic.flatMap(NotificationTopic.init(rawValue:)),
-            let key, links.isValid(key, for: Self.unsubscribeSubject(userID: userID, topic: topic))
-        else {
-            throw Refusal.notFound("This link is not (or no longer) valid.")
-        }
-        return (userID, topic, key)
     }
 
     @Sendable func save(_ request: PageRequest, _ account: Authenticated, _ form: SettingsForm) async throws

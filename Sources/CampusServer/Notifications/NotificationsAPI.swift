@@ -91,6 +91,17 @@ extension APIHandler {
         return .noContent(.init())
     }
 
+    /// A notification mail's one-click unsubscribe (RFC 8058): what its `List-Unsubscribe` header
+    /// names; the signed key is the permission.
+    func unsubscribeOneClick(_ input: Operations.unsubscribeOneClick.Input) async throws
+        -> Operations.unsubscribeOneClick.Output
+    {
+        let link = try UnsubscribeLinks(links: services.links, baseURL: services.configuration.resolvedBaseURL)
+            .checked(user: String(input.query.u), topic: input.query.topic.rawValue, key: input.query.key)
+        try await notifications.stopMail(link.topic, userID: link.userID)
+        return .noContent(.init())
+    }
+
     /// `22:00` as minutes after midnight.
     static func minutes(_ text: String) -> Int? {
         let parts = text.split(separator: ":").compactMap { Int($0) }

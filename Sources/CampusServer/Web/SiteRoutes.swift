@@ -176,6 +176,7 @@ enum APIRoutes {
     static let libraryImage = Route<Int64>("/api/v1/library/images/{imageId}")
     static let pushKey = Route<Void>("/api/v1/push/key")
     static let pushSubscriptions = Route<Void>("/api/v1/me/push-subscriptions")
+    static let unsubscribe = Route<Void>("/api/v1/notifications/unsubscribe")
 
     /// The RSS feed of a podcast or a programme.
     static func feed(_ kind: ParentKind) -> Route<Int64> { kind == .programme ? programmeFeed : podcastFeed }
@@ -186,6 +187,6 @@ enum APIRoutes {
         roomCalendar.pattern, personalCalendar.pattern, taskImage.pattern, resultsCSV.pattern, liveRanking.pattern,
         podcastFeed.pattern,
         programmeFeed.pattern, station.pattern, stationLive.pattern, stationImage.pattern, libraryImage.pattern,
-        pushKey.pattern, pushSubscriptions.pattern,
+        pushKey.pattern, pushSubscriptions.pattern, unsubscribe.pattern,
     ]
 }
