@@ -16,8 +16,14 @@ public enum NotificationTopic: String, CaseIterable, Sendable, Codable {
     case competitionStatus = "competition-status"
     /// The organizer entered, corrected or cleared my result (or a track gave it).
     case resultEntered = "result-entered"
+    /// Somebody's result moved me up or down the ranking of a competition I joined.
+    case rankChanged = "rank-changed"
+    /// A result beat the record of a competition I joined, or a record I held.
+    case recordBroken = "record-broken"
     /// A podcast I like has a new episode.
     case newEpisode = "new-episode"
+    /// A radio station I like went on the air.
+    case stationOnAir = "station-on-air"
 
     /// The channels a new account has for the topic: a change of my own schedule everywhere at
     /// once, everything else in the inbox only until the user turns more on.

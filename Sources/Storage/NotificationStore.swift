@@ -35,10 +35,15 @@ public struct NewNotification: Sendable {
     public var expiresAt: Date?
     /// Mail goes out at `digestAt` with the day's others instead of at once; nil for at once.
     public var digestAt: Date?
+    /// A cause's beginning (`rank:12:7:`): the user's unread message whose cause begins so is
+    /// taken back, with what it had not yet sent, before this one is written — a newer state
+    /// replaces an older one (a rank, a record) instead of piling up beside it.
+    public var replaces: String?
 
     public init(
         userID: Int64, topic: NotificationTopic, cause: String, title: String, body: String, link: String?,
-        choice: NotificationChoice, late: Bool = false, dueAt: Date, expiresAt: Date? = nil, digestAt: Date? = nil
+        choice: NotificationChoice, late: Bool = false, dueAt: Date, expiresAt: Date? = nil, digestAt: Date? = nil,
+        replaces: String? = nil
     ) {
         self.userID = userID
         self.topic = topic
@@ -51,6 +56,7 @@ public struct NewNotification: Sendable {
         self.dueAt = dueAt
         self.expiresAt = expiresAt
         self.digestAt = digestAt
+        self.replaces = replaces
     }
 }
 
@@ -79,6 +85,17 @@ public struct NotificationStore: Sendable {
     @discardableResult
     public func write(_ new: NewNotification, now: Date) async throws -> Int64? {
         guard new.choice.any else { return nil }
+        if let replaces = new.replaces, !replaces.isEmpty {
+            // Deliveries go with their message (ON DELETE CASCADE); one being sent is marked on
+            // nothing.
+            try await db.raw(
+                """
+                DELETE FROM notifications
+                WHERE user_id = \(bind: new.userID) AND read_at IS NULL AND cause <> \(bind: new.cause)
+                    AND substr(cause, 1, \(unsafeRaw: String(replaces.count))) = \(bind: replaces)
+                """
+            ).run()
+        }
         let id = try await db.raw(
             """
             INSERT INTO notifications (user_id, topic, cause, title, body, link, in_inbox, late, created_at)

@@ -216,12 +216,16 @@ struct CompeteService: Sendable {
         let changed = try await database.write { [notices] db -> (Entry, Int64)? in
             let store = CompeteStore(db)
             guard try await store.entry(competitionID: id, userID: participant) != nil else { return nil }
+            let before = try await notices?.standing(of: competition, in: db)
             try await store.setResult(competitionID: id, userID: participant, value: value, track: track, now: now)
             guard let entry = try await store.entry(competitionID: id, userID: participant),
                 let version = try await store.resultsVersion(id: id)
             else { return nil }
-            try await notices?.resultChanged(
-                competition, participant: participant, result: entry.result, version: version, in: db, now: now)
+            if let notices, let before {
+                try await notices.resultChanged(
+                    competition, participant: participant, result: entry.result, version: version, before: before,
+                    in: db, now: now)
+            }
             return (entry, version)
         }
         guard let (entry, version) = changed else {

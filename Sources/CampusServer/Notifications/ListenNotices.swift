@@ -49,6 +49,14 @@ struct NoticeWriter: Sendable {
         to userIDs: [Int64], topic: NotificationTopic, link: String, in db: any SQLDatabase, now: Date,
         _ words: (Translator) -> (title: String, body: String, cause: String)
     ) async throws {
+        try await write(to: userIDs, topic: topic, link: link, in: db, now: now) { t, _ in words(t) }
+    }
+
+    /// The same, with words made for each user (`replacing`: see `NewNotification.replaces`).
+    func write(
+        to userIDs: [Int64], topic: NotificationTopic, link: String, in db: any SQLDatabase, now: Date,
+        replacing: String? = nil, _ words: (Translator, Int64) -> (title: String, body: String, cause: String)
+    ) async throws {
         guard !userIDs.isEmpty else { return }
         let store = NotificationStore(db)
         let readers = try await store.readers(userIDs)
@@ -59,12 +67,12 @@ struct NoticeWriter: Sendable {
             let choice = choices[userID]?[topic] ?? topic.defaultChoice
             guard choice.any else { continue }
             let t = languages.translator(reader.language) ?? languages.choose(choice: nil, acceptLanguage: nil)
-            let (title, body, cause) = words(t)
+            let (title, body, cause) = words(t, userID)
             let timing = NotificationTiming(preferences: preferences[userID] ?? .init(), institution: timeZone)
             _ = try await store.write(
                 NewNotification(
                     userID: userID, topic: topic, cause: cause, title: title, body: body, link: link, choice: choice,
-                    dueAt: timing.release(now), digestAt: timing.digest(now)),
+                    dueAt: timing.release(now), digestAt: timing.digest(now), replaces: replacing),
                 now: now)
         }
     }

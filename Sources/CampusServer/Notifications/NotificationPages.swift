@@ -139,7 +139,10 @@ struct NotificationPages: Sendable {
         case .examSoon: t("An exam is coming", context: "notification topic")
         case .competitionStatus: t("A competition I joined was deactivated or activated", context: "notification topic")
         case .resultEntered: t("My result in a competition was entered or changed", context: "notification topic")
+        case .rankChanged: t("My rank in a competition changed", context: "notification topic")
+        case .recordBroken: t("A record in a competition I joined was broken", context: "notification topic")
         case .newEpisode: t("A podcast I like has a new episode", context: "notification topic")
+        case .stationOnAir: t("A station I like went on the air", context: "notification topic")
         }
     }
 
