@@ -147,6 +147,58 @@ import Testing
         }
     }
 
+    /// A liked station tells its fans when it goes on the air (issue 39), once in two hours.
+    @Test func aLikedStationTellsItsFansWhenItGoesOnTheAir() async throws {
+        try await TestServer.run { server in
+            try await server.addStation(mount: "fans.mp3", password: Self.password)
+            try await server.register("fan@example.org")
+            try await server.register("other@example.org")
+            let fan = try await server.login("fan@example.org")
+            let other = try await server.login("other@example.org")
+            #expect(try await server.request(.put, "/api/v1/me/station-likes/fans.mp3").status == .unauthorized)
+            #expect(try await server.request(.put, "/api/v1/me/station-likes/nope", token: fan).status == .notFound)
+            #expect(
+                try await server.request(.put, "/api/v1/me/station-likes/fans.mp3", token: fan).status == .noContent)
+            #expect(
+                try await server.request(.put, "/api/v1/me/station-likes/fans.mp3", token: fan).status == .noContent)
+            let likes = try await server.request(.get, "/api/v1/me/station-likes", token: fan)
+            #expect(likes.json["mounts"] as? [String] == ["fans.mp3"], "\(likes.text)")
+            #expect(
+                (try await server.request(.get, "/api/v1/me/station-likes", token: other).json["mounts"] as? [String])?
+                    .isEmpty == true)
+
+            func inbox(_ token: String) async throws -> [[String: Any]] {
+                try await server.request(.get, "/api/v1/me/notifications", token: token).json["items"]
+                    as? [[String: Any]]
+                    ?? []
+            }
+            for round in 0..<2 {
+                let source = try Self.source(port: server.port, mount: "fans.mp3", seconds: 120)
+                defer { if source.isRunning { kill(source.processIdentifier, SIGKILL) } }
+                try await Self.waitOnAir(server, mount: "fans.mp3", title: "Round \(round)")
+                try await RadioFallbackTests.eventually("the fan is told") { try await inbox(fan).count == 1 }
+                // Time for a second message to be written, if one were.
+                try await Task.sleep(for: .seconds(1))
+                kill(source.processIdentifier, SIGKILL)
+                _ = await Self.finished(source)
+                try await RadioFallbackTests.eventually("off the air") {
+                    try await server.request(.get, "/radio/fans.mp3").status == .notFound
+                }
+            }
+            // Back on the air at once: still one message. Whoever does not like it hears nothing.
+            let told = try await inbox(fan)
+            #expect(told.map { $0["topic"] as? String } == ["station-on-air"])
+            #expect(told.first?["title"] as? String == "“Campus FM” is on the air")
+            #expect(told.first?["link"] as? String == "/listen/radio/fans.mp3")
+            #expect(try await inbox(other).isEmpty)
+            #expect(
+                try await server.request(.delete, "/api/v1/me/station-likes/fans.mp3", token: fan).status == .noContent)
+            #expect(
+                (try await server.request(.get, "/api/v1/me/station-likes", token: fan).json["mounts"] as? [String])?
+                    .isEmpty == true)
+        }
+    }
+
     @Test func theOldSourceMethodBroadcastsAndTheListenerLimitHolds() async throws {
         try await TestServer.run { server in
             try await server.addStation(mount: "small", password: Self.password, listenerLimit: 1)

@@ -80,6 +80,7 @@ import Testing
         30: "4e091ade8745f591e1c5aa52001a03f9b4036f136f17d7414d1267bbb27ef01c",
         31: "ff2abb04f7a153e2507ca283f4e2a5696cd53238b663248563844c66b84666a0",
         32: "c694c767a99e025289a0fd1a9cc70037bb676804b5abc94bfd5b647df798d7e3",
+        33: "0045872def1f643394f859e32aa34fe11ee9101cdc11e2430cb6d3ada43cb777",
     ]
 
     @Test func landedStepsNeverChange() {

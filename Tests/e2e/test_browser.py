@@ -2,6 +2,7 @@
 import json
 import subprocess
 import time
+from pathlib import Path
 
 import requests
 from selenium.webdriver.common.by import By
@@ -544,6 +545,26 @@ def test_an_admin_adds_changes_and_removes_a_radio_station(browser, campus, tmp_
     token = campus.login("student@campus.test", "campus-student")
     page = campus.call("GET", "/listen/radio/campus.mp3", headers={"Cookie": f"campus_session={token}"}).text
     assert 'id="edit-station"' not in page and 'id="remove-station"' not in page
+
+    # Liking the station: told when it goes on the air (issue 39); the page fits a phone in
+    # Russian and Bulgarian, and liking it again from there takes the like back.
+    browser.find_element(By.ID, "station-like-button").click()
+    wait_text(browser, (By.CLASS_NAME, "flash"), "you will be told when it goes on the air")
+    admin = campus.login("admin@campus.test", "campus-admin")
+    assert campus.call("GET", "/api/v1/me/station-likes", token=admin).json() == {"mounts": ["campus.mp3"]}
+    browser.set_window_size(390, 844)
+    shots = Path(__file__).resolve().parents[2] / ".ci-work" / "screenshots" / "phone"
+    shots.mkdir(parents=True, exist_ok=True)
+    for language in ("ru", "bg"):
+        browser.add_cookie({"name": "campus_language", "value": language, "path": "/"})
+        browser.get(campus.url + "/listen/radio/campus.mp3")
+        overflow = browser.execute_script("return document.documentElement.scrollWidth - window.innerWidth")
+        assert overflow <= 0, f"the station page in {language} is wider than a phone by {overflow}px"
+        browser.save_screenshot(str(shots / f"admin-{language}-station.png"))
+    browser.delete_cookie("campus_language")
+    browser.find_element(By.ID, "station-unlike").click()
+    wait_text(browser, (By.CLASS_NAME, "flash"), "You no longer like the station.")
+    assert campus.call("GET", "/api/v1/me/station-likes", token=admin).json() == {"mounts": []}
 
     browser.execute_script("HTMLFormElement.prototype.submit.call(document.getElementById('remove-station').form)")
     wait_text(browser, (By.CLASS_NAME, "flash"), "The station is removed.")

@@ -114,7 +114,8 @@ final class Services: Sendable {
                 .path,
                 timeZone: configuration.timeZone, logger: logger, now: now),
             slots: Services.fallbackSlots(configuration.limits), relayBase: configuration.instanceURL,
-            instance: instance, logger: logger, now: now)
+            instance: instance, notices: RadioNotices(languages: languages, timeZone: configuration.timeZone),
+            logger: logger, now: now)
         self.stations = StationService(
             database: database, hasher: PasswordHasher(cost: configuration.bcryptCost), now: now,
             sourceFailures: FailureMemory(throttle: configuration.loginThrottle))

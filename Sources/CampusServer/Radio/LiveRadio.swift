@@ -21,6 +21,8 @@ final class LiveRadio: Service, Sendable {
     let now: @Sendable () -> Date
     /// This instance's name for itself in `radio_sources` (``InstanceName``).
     let instance: String
+    /// Tells a station's listeners it went on the air.
+    let notices: RadioNotices?
     /// Where other instances reach this one: configured, or learnt when the server listens.
     private let relayBase: NIOLockedValueBox<String?>
     let fallbacks = NIOLockedValueBox<[String: RadioFallback]>([:])
@@ -42,9 +44,11 @@ final class LiveRadio: Service, Sendable {
 
     init(
         hub: RadioHub, database: Database, recordings: RadioRecordings, slots: TranscodeSlots, relayBase: String?,
-        instance: String = InstanceName.make(), logger: Logger, now: @escaping @Sendable () -> Date
+        instance: String = InstanceName.make(), notices: RadioNotices? = nil, logger: Logger,
+        now: @escaping @Sendable () -> Date
     ) {
         self.instance = instance
+        self.notices = notices
         self.hub = hub
         self.database = database
         self.recordings = recordings
@@ -101,6 +105,17 @@ final class LiveRadio: Service, Sendable {
             broadcast.setTitle(said, ifUnchangedSince: changes)
         }
         let recorder = await recordings.begin(station, contentType: contentType)
+        if let notices {
+            perform { [self] in
+                do {
+                    try await database.write { db in try await notices.wentOnAir(station, in: db, now: self.now()) }
+                } catch {
+                    logger.error(
+                        "telling that a station is on the air failed",
+                        metadata: ["mount": "\(mount)", "error": "\(error)"])
+                }
+            }
+        }
         return SourceFeed(broadcast: broadcast, token: token, recording: recorder) { [self] in
             let titles = broadcast.titlesSaid
             perform { [self] in await sourceEnded(broadcast, token: token, recorder: recorder, titles: titles) }

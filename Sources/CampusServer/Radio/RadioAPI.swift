@@ -27,6 +27,25 @@ extension APIHandler {
         .ok(.init(body: .json(try await api(try await stations.station(mount: input.path.mount)))))
     }
 
+    func listStationLikes(_ input: Operations.listStationLikes.Input) async throws
+        -> Operations.listStationLikes.Output
+    {
+        let user = try await requireUser().user
+        let liked = try await stations.liked(by: user)
+        let mounts = try await stations.stations().filter { liked.contains($0.id) }.map(\.mount)
+        return .ok(.init(body: .json(.init(mounts: mounts))))
+    }
+
+    func likeStation(_ input: Operations.likeStation.Input) async throws -> Operations.likeStation.Output {
+        try await stations.like(mount: input.path.mount, true, by: try await requireUser().user)
+        return .noContent(.init())
+    }
+
+    func unlikeStation(_ input: Operations.unlikeStation.Input) async throws -> Operations.unlikeStation.Output {
+        try await stations.like(mount: input.path.mount, false, by: try await requireUser().user)
+        return .noContent(.init())
+    }
+
     func createStation(_ input: Operations.createStation.Input) async throws -> Operations.createStation.Output {
         let user = try await requireUser().user
         guard case .json(let body) = input.body else { throw Problem.badRequest("Send the station as JSON.") }

@@ -106,6 +106,10 @@ struct StationPage: PageModel {
 
     var station: StationsPage.Station
     var description: String
+    /// The listener likes the station (and is told when it goes on the air); where the like
+    /// button posts.
+    var liked: Bool
+    var likeURL: String
     var isAdmin: Bool
     var form: Form?
     var deleteURL: String
@@ -141,6 +145,12 @@ struct StationForm: PageForm {
             programmeID: programme.flatMap { Int64($0) }, recordsBroadcasts: recordsBroadcasts == "on",
             sourcePassword: password)
     }
+}
+
+/// Like a station (`like` "on"), or no longer.
+struct StationLikeForm: PageForm {
+    var _csrf: String?
+    var like: String?
 }
 
 /// A station's image, uploaded from its page.

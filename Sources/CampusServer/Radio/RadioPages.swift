@@ -21,6 +21,7 @@ struct RadioPages: Sendable {
         pages.form(SiteRoutes.stations, StationForm.self, add)
         pages.form(SiteRoutes.station, StationForm.self, change)
         pages.form(SiteRoutes.deleteStation, CSRFForm.self, remove)
+        pages.form(SiteRoutes.stationLike, StationLikeForm.self, like)
         pages.upload(
             SiteRoutes.stationImage, StationImageForm.self, bodyLimit: BodyLimits.stationImageForm, uploadImage)
         pages.form(SiteRoutes.deleteStationImage, CSRFForm.self, removeImage)
@@ -71,6 +72,19 @@ struct RadioPages: Sendable {
         try await stations.remove(mount: mount, by: account.user)
         await liveRadio.stationRemoved(mount)
         return .redirect(SiteRoutes.stations.path, flash: request.t("The station is removed."))
+    }
+
+    @Sendable func like(_ request: PageRequest, _ account: Authenticated, _ form: StationLikeForm) async throws
+        -> PageAnswer
+    {
+        let mount = try request.parameter("mount")
+        let liked = form.like == "on"
+        try await stations.like(mount: mount, liked, by: account.user)
+        return .redirect(
+            SiteRoutes.station.path(mount),
+            flash: liked
+                ? request.t("You like the station: you will be told when it goes on the air.")
+                : request.t("You no longer like the station."))
     }
 
     @Sendable func uploadImage(_ request: PageRequest, _ account: Authenticated, _ form: StationImageForm)
@@ -160,7 +174,9 @@ struct RadioPages: Sendable {
         let image = try await stations.imageURLs(of: [station])[station.id]
         return StationPage(
             station: await row(station, image: image, request.t), description: station.description,
-            isAdmin: isAdmin, form: form, deleteURL: SiteRoutes.deleteStation.path(station.mount),
+            liked: try await stations.liked(by: account.user).contains(station.id),
+            likeURL: SiteRoutes.stationLike.path(station.mount), isAdmin: isAdmin, form: form,
+            deleteURL: SiteRoutes.deleteStation.path(station.mount),
             imageURL: SiteRoutes.stationImage.path(station.mount),
             deleteImageURL: image == nil ? nil : SiteRoutes.deleteStationImage.path(station.mount))
     }

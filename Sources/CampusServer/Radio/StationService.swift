@@ -128,6 +128,20 @@ struct StationService: Sendable {
         APIRoutes.stationImage.path(mount, query: [("v", String(version.epoch))])
     }
 
+    /// Likes the station at `mount`, or no longer: a liked station tells the user when it goes on
+    /// the air.
+    func like(mount: String, _ liked: Bool, by user: Account) async throws {
+        let station = try await station(mount: mount)
+        try await database.write { db in
+            try await RadioStore(db).setLike(userID: user.id, stationID: station.id, liked: liked, now: now())
+        }
+    }
+
+    /// The ids of the stations the user likes.
+    func liked(by user: Account) async throws -> Set<Int64> {
+        try await database.read { db in try await RadioStore(db).likedStations(userID: user.id) }
+    }
+
     /// The listener's radio events, newest first, with the mount of each station that is still there.
     func history(of user: Account, limit: Int) async throws -> [(RadioStore.Listening, String?)] {
         try await database.read { db in

@@ -140,6 +140,7 @@ enum SiteRoutes {
     static let stations = Route<Void>("/listen/radio")
     static let station = Route<String>("/listen/radio/{mount}")
     static let deleteStation = Route<String>("/listen/radio/{mount}/delete")
+    static let stationLike = Route<String>("/listen/radio/{mount}/like")
     static let stationImage = Route<String>("/listen/radio/{mount}/image")
     static let deleteStationImage = Route<String>("/listen/radio/{mount}/image/delete")
     static let comments = Route<Void>("/listen/comments")
