@@ -309,11 +309,34 @@ def test_a_lesson_about_to_begin_is_reminded_once_and_a_cancelled_one_never(tmp_
         push.stop()
 
 
+def click_notification_in_worker(driver, origin):
+    """Dispatches `notificationclick` for the first shown notification inside the service worker
+    of `origin`, through the worker's own DevTools target (ChromeDriver talks to pages only)."""
+    import websocket
+
+    address = driver.capabilities["goog:chromeOptions"]["debuggerAddress"]
+    targets = requests.get(f"http://{address}/json/list", timeout=5).json()
+    worker = next(t for t in targets if t["type"] == "service_worker" and t["url"].startswith(origin))
+    socket = websocket.create_connection(worker["webSocketDebuggerUrl"], timeout=10, suppress_origin=True)
+    try:
+        socket.send(json.dumps({"id": 1, "method": "Runtime.evaluate", "params": {"awaitPromise": True, "expression": (
+            "self.registration.getNotifications().then(n => {"
+            " self.dispatchEvent(new NotificationEvent('notificationclick', {notification: n[0]}));"
+            " return n.length; })")}}))
+        while True:
+            answer = json.loads(socket.recv())
+            if answer.get("id") == 1:
+                break
+    finally:
+        socket.close()
+    assert answer["result"]["result"].get("value") == 1, answer
+
+
 def test_the_service_worker_shows_a_pushed_message_with_its_link_in_chromium(tmp_path):
     """Chromium at phone size: a push delivered to the service worker through CDP
     (`ServiceWorker.deliverPushMessage`) is shown as a notification with the message's title,
-    body and link (headless Chromium has no notification to click: the link the click opens is
-    the notification's data). The inbox and settings pages in Russian and Bulgarian, screenshots."""
+    body and link, and a click on it (dispatched in the worker: headless Chromium has no
+    notification to click) opens the link in the open window. The inbox and settings pages in Russian and Bulgarian, screenshots."""
     from browsing import log_in
     from conftest import chromium
     from selenium.webdriver.common.by import By
@@ -353,6 +376,14 @@ def test_the_service_worker_shows_a_pushed_message_with_its_link_in_chromium(tmp
             "navigator.serviceWorker.ready.then(r => r.getNotifications())"
             ".then(n => arguments[0](n.map(x => [x.title, x.body, x.data && x.data.link, x.tag])))"))
         assert shown == [[message["title"], message["body"], message["link"], "campus-7"]], shown
+
+        # A click on it opens its link in the open window. Headless Chromium shows no notification
+        # to click, so the worker itself is handed the `notificationclick` event for the very
+        # notification it showed (evaluated in the worker through its DevTools target).
+        click_notification_in_worker(driver, server.url)
+        WebDriverWait(driver, 10).until(lambda d: d.current_url == server.url + message["link"])
+        assert driver.execute_async_script(
+            "navigator.serviceWorker.ready.then(r => r.getNotifications()).then(n => arguments[0](n.length))") == 0
 
         # The bell counts what the inbox holds unread; the pages at phone size in Russian and Bulgarian.
         for language in ("ru", "bg"):
