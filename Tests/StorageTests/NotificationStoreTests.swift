@@ -167,4 +167,31 @@ import Timetable
             #expect(followers.contains { $0.userID == fan.id && $0.reason == .favorite })
         }
     }
+
+    @Test(arguments: TestDatabases.kinds)
+    func theStudentsOfAnElectivesGroupFollowIt(_ kind: Database.Kind) async throws {
+        try await TestDatabases.withDatabase(kind) { database in
+            let taker = try await user("taker@example.org", database)
+            let other = try await user("other@example.org", database)
+            try await database.write { [now] db in
+                var data = TimetableImport()
+                data.subjects = [
+                    ImportedSubject(
+                        id: 7, name: "Філософія", faculty: nil, speciality: "121", year: 2, trimester: 1,
+                        kind: .freeChoice, numberOfGroups: 3)
+                ]
+                _ = try await TimetableStore(db).storeDirectory(data, now: now)
+                let personal = PersonalStore(db)
+                try await personal.setElective(
+                    Electives.Choice(subjectID: 7, group: 2, isNormative: false), userID: taker.id)
+                try await personal.setElective(
+                    Electives.Choice(subjectID: 7, group: 3, isNormative: false), userID: other.id)
+            }
+            let name = Electives.groupName(subject: 7, group: 2)
+            let followers = try await database.read { db in
+                try await NotificationStore(db).followers(of: [.group(name), .group("not-an-elective")])
+            }
+            #expect(followers == [Follower(userID: taker.id, target: .group(name), reason: .elective)])
+        }
+    }
 }
