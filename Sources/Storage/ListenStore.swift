@@ -140,6 +140,16 @@ public struct ListenStore: Sendable {
             .first(decodingColumn: "cover", as: String?.self) ?? nil
     }
 
+    /// The feeds of the podcasts imported from the web (not from files), to look at again.
+    public func podcastFeeds() async throws -> [String] {
+        try await db.raw(
+            """
+            SELECT feed_url FROM parents WHERE kind = \(bind: ParentKind.podcast.rawValue)
+                AND (feed_url LIKE 'http://%' OR feed_url LIKE 'https://%') ORDER BY id
+            """
+        ).all(decodingColumn: "feed_url", as: String.self)
+    }
+
     /// Removes parents left without items; returns their cover files, to delete.
     public func dropEmptyParents() async throws -> [String] {
         let covers = try await db.raw(

@@ -114,6 +114,11 @@ struct Serve: AsyncParsableCommand {
     var iisSyncHours: Double?
 
     @Option(
+        name: .customLong("podcast-refresh-hours"),
+        help: "Hours between readings of the podcasts' feeds, which find their new episodes (default 1).")
+    var podcastRefreshHours: Double?
+
+    @Option(
         help: ArgumentHelp(
             "Scan this folder of audio files into the catalogue before serving (env CAMPUS_LIBRARY).",
             valueName: "folder"))
@@ -204,6 +209,10 @@ struct Serve: AsyncParsableCommand {
         if let hours = iisSyncHours {
             guard hours > 0 else { throw ValidationError("--iis-sync-hours must be more than 0.") }
             configuration.iisSyncInterval = .seconds(hours * 3600)
+        }
+        if let hours = podcastRefreshHours {
+            guard hours > 0 else { throw ValidationError("--podcast-refresh-hours must be more than 0.") }
+            configuration.podcastRefreshInterval = .seconds(hours * 3600)
         }
         configuration.libraryFolder = library ?? Environment.value("CAMPUS_LIBRARY")
         notifying.apply(to: &configuration)

@@ -71,7 +71,12 @@ struct PodcastCommand: AsyncParsableCommand {
                     return try await Podcasts(
                         database: database, mediaDirectory: storage.resolvedMediaDirectory, logger: logger,
                         allowPrivateAddresses: allowPrivateFetch
-                    ).add(feed, allowFiles: true)
+                    )
+                    .tellingFans(
+                        institutionLanguage: Environment.value("CAMPUS_LANGUAGE") ?? "en",
+                        timeZone: institutionTimeZone()
+                    )
+                    .add(feed, allowFiles: true)
                 } catch {
                     throw Failure(error, t)
                 }

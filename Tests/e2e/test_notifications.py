@@ -470,6 +470,28 @@ def test_fans_hear_of_a_liked_podcasts_new_episodes(tmp_path):
         assert inbox[0]["title"].startswith("Нове в «Студсовет»: Выпуск"), inbox[0]
         assert inbox[0]["link"] == f"/podcasts/{podcast_id}"
 
+        # `campus podcast add` beside the running server tells the fan too (the server delivers).
+        feed(1, 2, 3, 4)
+        run_cli("podcast", "add", f"{base}/feed.xml", "--allow-private-fetch", data_dir=data_dir)
+
+        def titles():
+            items = server.call("GET", "/api/v1/me/notifications", token=fan).json()["items"]
+            assert {i["topic"] for i in items} == {"new-episode"}, items
+            return [i["title"] for i in items]
+
+        assert titles()[0].endswith("Выпуск 4")
+
+        # Nobody imports the fifth episode: the server's refresh (restarted to read the feeds every
+        # 7.2 s) finds it and tells the fan, once.
+        server.stop()
+        feed(1, 2, 3, 4, 5)
+        server.extra += ["--podcast-refresh-hours", "0.002"]
+        server.start()
+        told = wait(lambda: (lambda t: t if any(x.endswith("Выпуск 5") for x in t) else None)(titles()), timeout=40)
+        assert len(told) == 3 and told[1].endswith("Выпуск 4"), told
+        time.sleep(8)
+        assert titles() == told
+
     finally:
         server.stop()
         web.shutdown()

@@ -68,6 +68,7 @@ public enum CampusApp {
                 .recordingRepair(services.liveRadio),
                 .scheduleChanges(services.timetable, interval: configuration.housekeepingInterval),
                 .reminders(services.reminders()), .examNotices(services.reminders()),
+                .podcastRefresh(services.library, interval: configuration.podcastRefreshInterval, logger: logger),
             ]
             if let iisURL = configuration.iisURL {
                 jobs.append(

@@ -56,6 +56,8 @@ public struct ServerConfiguration: Sendable {
         return [iis ?? "https://iis.bsuir.by"].filter(SecurityHeadersMiddleware.isOrigin)
     }
     public var iisSyncInterval: Duration = .seconds(6 * 3600)
+    /// How often the podcasts imported from the web are read again (their new episodes told).
+    public var podcastRefreshInterval: Duration = .seconds(3600)
     /// A folder of audio files scanned into the catalogue before the server starts serving.
     public var libraryFolder: String?
     /// Fetching podcast feeds and covers: from private addresses too, and the deadline.

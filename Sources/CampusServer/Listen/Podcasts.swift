@@ -46,6 +46,22 @@ public struct Podcasts: Sendable {
         self.deadline = deadline
     }
 
+    /// The same importer, telling a liked podcast's fans of its new episodes: the command line's
+    /// (the running server delivers what it writes). Fans without a language of their own read
+    /// `institutionLanguage` (English when Campus has no such catalogue).
+    public func tellingFans(institutionLanguage: String, timeZone: TimeZone) throws -> Podcasts {
+        let directory = try Resources.locate().translations
+        let languages: Languages
+        do {
+            languages = try LocalizedTemplates.languages(directory: directory, institutionDefault: institutionLanguage)
+        } catch {
+            languages = try LocalizedTemplates.languages(directory: directory, institutionDefault: "en")
+        }
+        var podcasts = self
+        podcasts.notices = ListenNotices(languages: languages, timeZone: timeZone, now: now)
+        return podcasts
+    }
+
     /// How long a feed or a cover may take to arrive, connecting and redirects included.
     public static let defaultDeadline: Duration = .seconds(15)
 
