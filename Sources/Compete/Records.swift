@@ -27,6 +27,15 @@ public struct ResultRecord: Sendable, Equatable {
         self.value = value
         self.at = at
     }
+
+    /// An entry's result in `competition`, as a record would name it; nil for an entry without one.
+    public init?(_ entry: Entry, in competition: Competition) {
+        guard let value = entry.result else { return nil }
+        self.init(
+            competitionID: competition.id, competitionName: competition.name, seriesID: competition.seriesID,
+            metric: competition.metric, unit: competition.unit, participantID: entry.participantID,
+            participantName: entry.participantName, value: value, at: entry.resultAt ?? entry.joinedAt)
+    }
 }
 
 /// A best result and everyone who holds it (equal results share a record).

@@ -88,16 +88,10 @@ final class SeriesRecords: Sendable {
     }
 
     private static func firstPlaces(of snapshot: Leaderboards.Snapshot) -> [ResultRecord] {
-        let run = snapshot.competition
         var results: [ResultRecord] = []
         for item in snapshot.ranked {
-            guard item.rank == 1, let value = item.entry.result else { break }
-            results.append(
-                ResultRecord(
-                    competitionID: run.id, competitionName: run.name, seriesID: run.seriesID, metric: run.metric,
-                    unit: run.unit, participantID: item.entry.participantID,
-                    participantName: item.entry.participantName, value: value,
-                    at: item.entry.resultAt ?? item.entry.joinedAt))
+            guard item.rank == 1, let result = ResultRecord(item.entry, in: snapshot.competition) else { break }
+            results.append(result)
         }
         return results
     }

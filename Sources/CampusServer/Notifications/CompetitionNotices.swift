@@ -132,15 +132,7 @@ struct CompetitionNotices: Sendable {
             $0.competitionID != competition.id && $0.metric == competition.metric && $0.unit == competition.unit
         }
         guard !comparable.isEmpty else { return nil }
-        let here = before.entries.compactMap { entry in
-            entry.result.map {
-                ResultRecord(
-                    competitionID: competition.id, competitionName: competition.name, seriesID: competition.seriesID,
-                    metric: competition.metric, unit: competition.unit, participantID: entry.participantID,
-                    participantName: entry.participantName, value: $0, at: entry.resultAt ?? entry.joinedAt)
-            }
-        }
-        return Records.best(comparable + here)
+        return Records.best(comparable + before.entries.compactMap { ResultRecord($0, in: competition) })
     }
 
     private func write(
