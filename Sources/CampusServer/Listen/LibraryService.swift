@@ -37,13 +37,15 @@ extension LibraryService {
         }
     }
 
-    func importPodcast(_ source: String) async throws -> PodcastImportSummary {
+    /// Imports the podcast at `source` (`refreshing`: the periodic refresh, which keeps the cover
+    /// it has; see ``Podcasts/add(_:allowFiles:keepingCover:)``).
+    func importPodcast(_ source: String, refreshing: Bool = false) async throws -> PodcastImportSummary {
         do {
             var podcasts = Podcasts(
                 database: database, mediaDirectory: mediaDirectory, logger: logger, now: now,
                 allowPrivateAddresses: outbound.allowPrivateAddresses, deadline: outbound.deadline)
             podcasts.notices = notices
-            return try await podcasts.add(source)
+            return try await podcasts.add(source, keepingCover: refreshing)
         } catch let error as Podcasts.Failed {
             throw Refusal.invalid(FieldProblem(field: "url", error.phrase))
         }

@@ -13,7 +13,7 @@ extension SharedJob {
             for feed in feeds {
                 try Task.checkCancellation()
                 do {
-                    _ = try await library.importPodcast(feed)
+                    _ = try await library.importPodcast(feed, refreshing: true)
                 } catch is CancellationError {
                     throw CancellationError()
                 } catch {

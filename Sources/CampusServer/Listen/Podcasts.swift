@@ -90,7 +90,13 @@ public struct Podcasts: Sendable {
     /// machine or a private network, unless private addresses are allowed) is left out, and the
     /// summary says why; the rest of the feed is imported. A feed whose every item is left out
     /// is refused with the first item's reason.
-    public func add(_ source: String, allowFiles: Bool = false) async throws -> PodcastImportSummary {
+    ///
+    /// `keepingCover` (the server's periodic refresh) leaves a cover the podcast already has as it
+    /// is: the image is not fetched and resized every hour, and a cover host that fails once does
+    /// not take the cover away.
+    public func add(_ source: String, allowFiles: Bool = false, keepingCover: Bool = false) async throws
+        -> PodcastImportSummary
+    {
         let data = try await load(source, allowFiles: allowFiles)
         let feed: PodcastFeed
         do {
@@ -147,7 +153,15 @@ public struct Podcasts: Sendable {
             }
             return summary
         }
-        if let image = feed.imageURL { await saveCover(summary.podcastID, from: image) }
+        if let image = feed.imageURL {
+            var hasCover = false
+            if keepingCover {
+                hasCover = try await database.read { db in
+                    try await ListenStore(db).cover(parentID: summary.podcastID) != nil
+                }
+            }
+            if !hasCover { await saveCover(summary.podcastID, from: image) }
+        }
         logger.notice(
             "Podcast imported",
             metadata: ["feed": "\(source)", "added": "\(summary.added)", "updated": "\(summary.updated)"])
