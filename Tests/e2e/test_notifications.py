@@ -444,7 +444,10 @@ def test_fans_hear_of_a_liked_podcasts_new_episodes(tmp_path):
           <enclosure url="{base}/ep{n}.mp3" length="1000" type="audio/mpeg"/></item>""" for n in numbers)
         (site / "feed.xml").write_text(f"""<?xml version="1.0" encoding="UTF-8"?>
 <rss version="2.0"><channel><title>Студсовет</title><link>{base}/</link>
-<description>Talks.</description>{items}</channel></rss>""")
+<description>Talks.</description><image><url>{base}/cover.png</url></image>{items}</channel></rss>""")
+
+    from test_listen import png_pixel
+    (site / "cover.png").write_bytes(png_pixel())
 
     data_dir = tmp_path / "campus-data"
     run_cli("user", "create", "--email", "boss@example.org", "--admin", "--password", "secret123",
@@ -482,7 +485,13 @@ def test_fans_hear_of_a_liked_podcasts_new_episodes(tmp_path):
         assert titles()[0].endswith("Выпуск 4")
 
         # Nobody imports the fifth episode: the server's refresh (restarted to read the feeds every
-        # 7.2 s) finds it and tells the fan, once.
+        # 7.2 s) finds it and tells the fan, once. The cover's host fails now: the refresh keeps the
+        # cover the podcast has.
+        def images():
+            return server.call("GET", f"/api/v1/podcasts/{podcast_id}", token=fan).json().get("images")
+
+        assert images(), "the import fetched the feed's cover"
+        (site / "cover.png").unlink()
         server.stop()
         feed(1, 2, 3, 4, 5)
         server.extra += ["--podcast-refresh-hours", "0.002"]
@@ -491,6 +500,7 @@ def test_fans_hear_of_a_liked_podcasts_new_episodes(tmp_path):
         assert len(told) == 3 and told[1].endswith("Выпуск 4"), told
         time.sleep(8)
         assert titles() == told
+        assert images(), "a refresh whose cover fetch failed took the cover away"
 
     finally:
         server.stop()
