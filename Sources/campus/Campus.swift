@@ -19,7 +19,7 @@ struct Campus: AsyncParsableCommand {
         subcommands: [
             Serve.self, Migrate.self, UserCommand.self, ImportCommand.self, SyncCommand.self, ScheduleCommand.self,
             CalendarCommand.self, DemoCommand.self, LibraryCommand.self, PodcastCommand.self, StationCommand.self,
-            JobsCommand.self,
+            JobsCommand.self, BackupCommand.self, RestoreCommand.self,
         ],
         defaultSubcommand: Serve.self)
 }
@@ -148,6 +148,7 @@ struct Serve: AsyncParsableCommand {
     var maxTranscodes: Int?
 
     @OptionGroup var notifying: NotificationOptions
+    @OptionGroup var administering: AdministrationOptions
 
     func validate() throws {
         if let fetchTimeout, !(1...600).contains(fetchTimeout) {
@@ -216,6 +217,7 @@ struct Serve: AsyncParsableCommand {
         }
         configuration.libraryFolder = library ?? Environment.value("CAMPUS_LIBRARY")
         notifying.apply(to: &configuration)
+        administering.apply(to: &configuration)
         let settings = configuration
         let app = try await CampusApp.make(
             configuration: configuration, logger: logger,

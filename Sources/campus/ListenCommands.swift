@@ -24,7 +24,8 @@ struct LibraryCommand: AsyncParsableCommand {
             let summary = try await withDatabase(storage) { database, logger in
                 do {
                     return try await LibraryScanner(
-                        database: database, mediaDirectory: storage.resolvedMediaDirectory, logger: logger
+                        database: database, mediaDirectory: storage.resolvedMediaDirectory, logger: logger,
+                        actor: .commandLine
                     ).scan(folder)
                 } catch {
                     throw Failure(error, t)
@@ -68,11 +69,12 @@ struct PodcastCommand: AsyncParsableCommand {
         func run() async throws {
             let summary = try await withDatabase(storage) { database, logger in
                 do {
-                    return try await Podcasts(
+                    var podcasts = Podcasts(
                         database: database, mediaDirectory: storage.resolvedMediaDirectory, logger: logger,
                         allowPrivateAddresses: allowPrivateFetch
                     )
-                    .tellingFans(
+                    podcasts.actor = .commandLine
+                    return try await podcasts.tellingFans(
                         institutionLanguage: Environment.value("CAMPUS_LANGUAGE") ?? "en",
                         timeZone: institutionTimeZone()
                     )

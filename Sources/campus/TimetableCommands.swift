@@ -41,7 +41,7 @@ struct ImportCommand: AsyncParsableCommand {
             let summary = try await withDatabase(storage) { database, logger in
                 do {
                     return try await TimetableImporter(
-                        database: database, logger: logger, timeZone: institutionTimeZone()
+                        database: database, logger: logger, timeZone: institutionTimeZone(), actor: .commandLine
                     ).importOddEven(
                         files: files, group: group, termStart: termStart.flatMap { LocalDate(iso: $0) },
                         termEnd: termEnd.flatMap { LocalDate(iso: $0) })
@@ -73,7 +73,7 @@ struct ImportCommand: AsyncParsableCommand {
             let summary = try await withDatabase(storage) { database, logger in
                 do {
                     return try await TimetableImporter(
-                        database: database, logger: logger, timeZone: institutionTimeZone()
+                        database: database, logger: logger, timeZone: institutionTimeZone(), actor: .commandLine
                     ).importKMA(
                         subjects: subjects, schedule: schedule, minutes: minutes)
                 } catch {
@@ -109,7 +109,7 @@ struct ImportCommand: AsyncParsableCommand {
             let summary = try await withDatabase(storage) { database, logger in
                 do {
                     return try await TimetableImporter(
-                        database: database, logger: logger, timeZone: institutionTimeZone()
+                        database: database, logger: logger, timeZone: institutionTimeZone(), actor: .commandLine
                     ).importIIS(files: files) {
                         progress.show($0.done, of: $0.total, note: $0.file)
                     }
@@ -258,7 +258,7 @@ struct SyncCommand: AsyncParsableCommand {
                 do {
                     return try await IISSync(
                         baseURL: url, database: database, logger: logger, timeZone: institutionTimeZone(),
-                        concurrency: concurrency
+                        concurrency: concurrency, actor: .commandLine
                     )
                     .run()
                 } catch {

@@ -1,3 +1,4 @@
+import Accounts
 import AsyncHTTPClient
 import CampusTestSupport
 import Foundation
@@ -185,6 +186,13 @@ final class FixtureIIS: Sendable {
                 #expect(third.downloaded == 1)
                 #expect(iis.count("/api/v1/schedule?studentGroup=151004") == 2)
                 #expect(iis.count("/api/v1/schedule?studentGroup=010101") == 1)
+
+                // Each sync leaves one entry in the audit log, by the scheduled job.
+                let synced = try await database.read { db in
+                    try await AuditStore(db).entries(AuditFilter(action: .timetableSynced), limit: 10, offset: 0)
+                }
+                #expect(synced.total == 3)
+                #expect(synced.entries.allSatisfy { $0.actor == .scheduledJob && $0.after?.isEmpty == false })
             }
         }
     }

@@ -81,6 +81,7 @@ import Testing
         31: "ff2abb04f7a153e2507ca283f4e2a5696cd53238b663248563844c66b84666a0",
         32: "c694c767a99e025289a0fd1a9cc70037bb676804b5abc94bfd5b647df798d7e3",
         33: "0045872def1f643394f859e32aa34fe11ee9101cdc11e2430cb6d3ada43cb777",
+        34: "3897476c3512f6ddaeedc640ff443d79624c227394f365c5c95700e461f293db",
     ]
 
     @Test func landedStepsNeverChange() {

@@ -16,6 +16,22 @@ extension AccountService {
         ) { _, _, _ in () }.user
     }
 
+    /// Creates an account with any role on someone else's behalf (the command line's `user add`):
+    /// the account, its role and the audit entry in one transaction.
+    func createAccount(
+        email: String, password: String, firstName: String, lastName: String, role: Role, by actor: AuditActor
+    ) async throws -> Account {
+        try await register(
+            email: email, password: password, firstName: firstName, lastName: lastName, organizer: role == .organizer
+        ) { user, now, db in
+            let store = AccountStore(db)
+            if role == .admin { try await store.setRole(userID: user.id, role: .admin, now: now) }
+            try await AuditStore(db).record(
+                AuditEntry(at: now, action: .accountCreated, actor: actor, target: .user(user), after: role.rawValue))
+            return try await store.user(id: user.id) ?? user
+        }.also
+    }
+
     /// Creates an account; `alsoWrite` writes more in the same transaction (a session).
     /// A `confirmation` (the form's password typed again) must be the password; every field's
     /// problem is said at once.

@@ -264,6 +264,10 @@ struct AccountService: Sendable {
             }
             try await CompeteStore(db).handOver(competitionsOf: user.id, now: now)
             try await store.deleteUser(id: user.id)
+            try await AuditStore(db).record(
+                AuditEntry(
+                    at: now, action: .accountDeleted, actor: AuditActor(user), target: .user(user),
+                    before: user.role.rawValue))
         }
         forget(.user(user.id))
         accountDeleted()
@@ -297,9 +301,10 @@ struct AccountService: Sendable {
 
     // MARK: Roles
 
-    /// Changes a role (admins only); the last admin keeps the role.
-    func setRole(of userID: Int64, to role: Role, by actor: Account) async throws -> Account {
-        guard actor.role == .admin else { throw Refusal.notAllowed("Only admins change roles.") }
+    /// Changes a role (admins only, or the command line when `actor` is nil); the last admin keeps
+    /// the role. The change and its audit entry are one transaction.
+    func setRole(of userID: Int64, to role: Role, by actor: Account?) async throws -> Account {
+        if let actor, actor.role != .admin { throw Refusal.notAllowed("Only admins change roles.") }
         let now = now()
         let user = try await database.write { db in
             let store = AccountStore(db)
@@ -310,11 +315,18 @@ struct AccountService: Sendable {
                 throw Refusal.conflict("This is the only admin. Make another account an admin first.")
             }
             try await store.setRole(userID: userID, role: role, now: now)
+            try await AuditStore(db).record(
+                AuditEntry(
+                    at: now, action: .roleChanged, actor: AuditActor(actor), target: .user(target),
+                    before: target.role.rawValue, after: role.rawValue))
             return try await store.user(id: userID) ?? target
         }
         forget(.user(userID))
         logger.notice(
-            "role changed", metadata: ["user": "\(userID)", "role": "\(role.rawValue)", "by": "\(actor.id)"])
+            "role changed",
+            metadata: [
+                "user": "\(userID)", "role": "\(role.rawValue)", "by": "\(actor.map { String($0.id) } ?? "cli")",
+            ])
         return user
     }
 

@@ -2,6 +2,7 @@ import Accounts
 import CampusHTTP
 import Formats
 import Foundation
+import InputRules
 import Localization
 import Logging
 import Storage
@@ -30,12 +31,8 @@ public struct Administration: Sendable {
     public func createUser(
         email: String, password: String, firstName: String, lastName: String, role: Role
     ) async throws -> Account {
-        let user = try await accounts.register(
-            email: email, password: password, firstName: firstName, lastName: lastName, organizer: role == .organizer)
-        guard role == .admin else { return user }
-        try await database.write { db in try await AccountStore(db).setRole(userID: user.id, role: .admin, now: Date())
-        }
-        return try await database.read { db in try await AccountStore(db).user(id: user.id) } ?? user
+        try await accounts.createAccount(
+            email: email, password: password, firstName: firstName, lastName: lastName, role: role, by: .commandLine)
     }
 
     /// A fresh single-use reset link valid for one hour; nil when no account has this email.
@@ -47,12 +44,11 @@ public struct Administration: Sendable {
     public func setRole(email: String, role: Role) async throws -> Account? {
         guard let user = try await database.read({ db in try await AccountStore(db).credentials(email: email)?.user })
         else { return nil }
-        if user.role == .admin, role != .admin {
-            let admins = try await database.read { db in try await AccountStore(db).count(role: .admin) }
-            if admins <= 1 { throw AdministrationError.lastAdmin }
+        do {
+            return try await accounts.setRole(of: user.id, to: role, by: nil)
+        } catch let refusal as Refusal where refusal.reason == .conflict {
+            throw AdministrationError.lastAdmin
         }
-        try await database.write { db in try await AccountStore(db).setRole(userID: user.id, role: role, now: Date()) }
-        return try await database.read { db in try await AccountStore(db).user(id: user.id) }
     }
 
     public func users(search: String?, limit: Int) async throws -> (users: [Account], total: Int) {

@@ -64,12 +64,22 @@ public enum CampusApp {
             let baseURL = configuration.resolvedBaseURL
             var jobs: [SharedJob] = [
                 .housekeeping(
-                    outbox: services.outbox, accounts: services.accounts, interval: configuration.housekeepingInterval),
+                    outbox: services.outbox, accounts: services.accounts, audit: services.audit,
+                    interval: configuration.housekeepingInterval),
                 .recordingRepair(services.liveRadio),
                 .scheduleChanges(services.timetable, interval: configuration.housekeepingInterval),
                 .reminders(services.reminders()), .examNotices(services.reminders()),
                 .podcastRefresh(services.library, interval: configuration.podcastRefreshInterval, logger: logger),
             ]
+            if let interval = configuration.backupInterval {
+                jobs.append(
+                    .backups(
+                        Backups(
+                            database: database, mediaDirectory: configuration.resolvedMediaDirectory, logger: logger,
+                            now: now),
+                        folder: URL(fileURLWithPath: configuration.resolvedBackupDirectory),
+                        keep: configuration.backupsKept, interval: interval))
+            }
             if let iisURL = configuration.iisURL {
                 jobs.append(
                     .iisSync(

@@ -15,6 +15,7 @@ extension CampusApp {
         ProfilePages(accounts: s.accounts).register(on: pages)
         PlayerAccessPages(appCredentials: s.appCredentials, configuration: s.configuration).register(on: pages)
         AdminPages(accounts: s.accounts).register(on: pages)
+        AuditPages(audit: s.audit, timeZone: s.configuration.timeZone).register(on: pages)
         TimetablePages(
             configuration: s.configuration, directory: s.directory, myTimetable: s.myTimetable, timetable: s.timetable,
             builder: builder

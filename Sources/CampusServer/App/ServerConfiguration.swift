@@ -56,6 +56,17 @@ public struct ServerConfiguration: Sendable {
         return [iis ?? "https://iis.bsuir.by"].filter(SecurityHeadersMiddleware.isOrigin)
     }
     public var iisSyncInterval: Duration = .seconds(6 * 3600)
+    /// How long the audit log keeps an entry (about 13 months: a year's audit and its review).
+    public var auditKept: Duration = .seconds(400 * 86_400)
+    /// Scheduled backups (`--backup-every`): how often; nil makes none.
+    public var backupInterval: Duration?
+    /// How many scheduled backups are kept (`--backup-keep`).
+    public var backupsKept = 7
+    /// Where scheduled backups go (`--backup-dir`); by default `backups` in the data directory.
+    public var backupDirectory: String?
+    public var resolvedBackupDirectory: String {
+        backupDirectory ?? URL(fileURLWithPath: dataDirectory).appendingPathComponent("backups").path
+    }
     /// How often the podcasts imported from the web are read again (their new episodes told).
     public var podcastRefreshInterval: Duration = .seconds(3600)
     /// A folder of audio files scanned into the catalogue before the server starts serving.

@@ -30,6 +30,7 @@ final class Services: Sendable {
     let playlists: PlaylistService
     let feed: FeedService
     let reports: ReportService
+    let audit: AuditService
     let stations: StationService
     let radio: RadioHub
     let liveRadio: LiveRadio
@@ -102,6 +103,7 @@ final class Services: Sendable {
         self.playlists = PlaylistService(database: database, catalogue: catalogue, now: now)
         self.feed = FeedService(database: database, now: now)
         self.reports = ReportService(database: database, now: now)
+        self.audit = AuditService(database: database, kept: configuration.auditKept, now: now)
         let radio = RadioHub()
         self.radio = radio
         self.liveRadio = LiveRadio(

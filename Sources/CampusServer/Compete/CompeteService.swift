@@ -164,8 +164,15 @@ struct CompeteService: Sendable {
     }
 
     func delete(_ id: Int64, by user: Account) async throws {
-        _ = try await managed(id, by: user)
-        try await database.write { db in try await CompeteStore(db).deleteCompetition(id: id) }
+        let competition = try await managed(id, by: user).competition
+        let now = now()
+        try await database.write { db in
+            try await CompeteStore(db).deleteCompetition(id: id)
+            try await AuditStore(db).record(
+                AuditEntry(
+                    at: now, action: .competitionDeleted, actor: AuditActor(user),
+                    target: AuditTarget(kind: "competition", id: id, label: competition.name)))
+        }
         await leaderboards.changed(id)
         logger.info("competition deleted", metadata: ["competition": "\(id)", "by": "\(user.id)"])
     }
@@ -205,22 +212,39 @@ struct CompeteService: Sendable {
                 throw Refusal.invalid(error.fieldProblem)
             }
         }
-        return try await store(stored, track: nil, in: competition, participant: participant)
+        return try await store(stored, track: nil, in: competition, participant: participant, correctedBy: user)
     }
 
-    private func store(_ value: Double?, track: TrackStatistics?, in competition: Competition, participant: Int64)
-        async throws -> Entry
-    {
+    /// Stores a result; one set by somebody other than the participant (`correctedBy`, an
+    /// organizer or an admin) leaves its entry in the audit log, in the same transaction.
+    private func store(
+        _ value: Double?, track: TrackStatistics?, in competition: Competition, participant: Int64,
+        correctedBy corrector: Account?
+    ) async throws -> Entry {
         let now = now()
         let id = competition.id
         let changed = try await database.write { [notices] db -> (Entry, Int64)? in
             let store = CompeteStore(db)
-            guard try await store.entry(competitionID: id, userID: participant) != nil else { return nil }
+            guard let previous = try await store.entry(competitionID: id, userID: participant) else { return nil }
             let before = try await notices?.standing(of: competition, in: db)
             try await store.setResult(competitionID: id, userID: participant, value: value, track: track, now: now)
             guard let entry = try await store.entry(competitionID: id, userID: participant),
                 let version = try await store.resultsVersion(id: id)
             else { return nil }
+            if let corrector, corrector.id != participant {
+                try await AuditStore(db).record(
+                    AuditEntry(
+                        at: now, action: .resultCorrected, actor: AuditActor(corrector),
+                        target: AuditTarget(
+                            kind: "entry", id: "\(id)/\(participant)",
+                            label: "\(competition.name): \(entry.participantName)"),
+                        before: previous.result.map {
+                            ResultText.format($0, metric: competition.metric, unit: competition.unit)
+                        },
+                        after: entry.result.map {
+                            ResultText.format($0, metric: competition.metric, unit: competition.unit)
+                        }))
+            }
             if let notices, let before {
                 try await notices.resultChanged(
                     competition, participant: participant, result: entry.result, version: version, before: before,
@@ -272,7 +296,8 @@ struct CompeteService: Sendable {
         } catch {
             throw Refusal.invalid(FieldProblem(field: "gpx", error.phrase))
         }
-        let entry = try await store(stored, track: statistics, in: competition, participant: participant)
+        let entry = try await store(
+            stored, track: statistics, in: competition, participant: participant, correctedBy: user)
         logger.info(
             "track uploaded",
             metadata: ["competition": "\(id)", "participant": "\(participant)", "points": "\(statistics.points)"])

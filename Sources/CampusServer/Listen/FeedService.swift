@@ -67,7 +67,17 @@ extension FeedService {
                             ["id": String(image)]))
                 }
             }
-            try await store.saveFeedBlocks(saved, now: now())
+            let now = now()
+            let before = try await store.feedBlocks()
+            try await store.saveFeedBlocks(saved, now: now)
+            func text(_ blocks: [FeedBlockConfiguration]) -> String {
+                blocks.map { "\($0.type.rawValue) \($0.source)" }.joined(separator: ", ")
+            }
+            try await AuditStore(db).record(
+                AuditEntry(
+                    at: now, action: .feedChanged, actor: AuditActor(user),
+                    target: AuditTarget(kind: "home-feed", id: nil, label: nil),
+                    before: before.isEmpty ? nil : text(before), after: text(saved)))
         }
         return try await feedBlocks()
     }

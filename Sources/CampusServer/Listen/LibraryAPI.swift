@@ -14,7 +14,7 @@ extension APIHandler {
     func importPodcast(_ input: Operations.importPodcast.Input) async throws -> Operations.importPodcast.Output {
         let admin = try await requireAdmin()
         guard case .json(let body) = input.body else { throw Problem.badRequest("Send the feed's URL as JSON.") }
-        let summary = try await library.importPodcast(body.url)
+        let summary = try await library.importPodcast(body.url, by: AuditActor(admin.user))
         let t = translator(for: admin.user)
         return .ok(
             .init(
@@ -34,7 +34,7 @@ extension APIHandler {
     func scanLibrary(_ input: Operations.scanLibrary.Input) async throws -> Operations.scanLibrary.Output {
         let admin = try await requireAdmin()
         guard case .json(let body) = input.body else { throw Problem.badRequest("Send the folder as JSON.") }
-        let summary = try await library.scan(body.folder)
+        let summary = try await library.scan(body.folder, by: AuditActor(admin.user))
         let t = translator(for: admin.user)
         return .ok(
             .init(

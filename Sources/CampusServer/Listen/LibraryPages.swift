@@ -70,7 +70,7 @@ struct LibraryPages: Sendable {
     {
         try Self.requireAdmin(account)
         do {
-            let summary = try await library.scan(String((form.folder ?? "").prefix(1000)))
+            let summary = try await library.scan(String((form.folder ?? "").prefix(1000)), by: AuditActor(account.user))
             let values = [
                 "added": String(summary.added), "updated": String(summary.updated),
                 "unchanged": String(summary.unchanged), "removed": String(summary.removed),
@@ -99,7 +99,7 @@ struct LibraryPages: Sendable {
                 SiteRoutes.listenLibrary.path, flash: request.t("Give the feed's http(s) address."), kind: .error)
         }
         do {
-            let summary = try await library.importPodcast(url)
+            let summary = try await library.importPodcast(url, by: AuditActor(account.user))
             var values = ["title": summary.title, "added": String(summary.added), "updated": String(summary.updated)]
             guard let first = summary.skipped.first else {
                 return .redirect(

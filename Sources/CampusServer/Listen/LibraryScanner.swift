@@ -1,3 +1,4 @@
+import Accounts
 import Formats
 import Foundation
 import Listen
@@ -41,14 +42,19 @@ public struct LibraryScanner: Sendable {
     let coversDirectory: String
     let logger: Logger
     let now: @Sendable () -> Date
+    /// Who scans, for the audit log (an entry in the scan's transaction); nil for the server's own
+    /// scans (the library folder at start, the demo's media).
+    let actor: AuditActor?
 
     public init(
-        database: Database, mediaDirectory: String, logger: Logger, now: @escaping @Sendable () -> Date = { Date() }
+        database: Database, mediaDirectory: String, logger: Logger, now: @escaping @Sendable () -> Date = { Date() },
+        actor: AuditActor? = nil
     ) {
         self.database = database
         self.coversDirectory = URL(fileURLWithPath: mediaDirectory).appendingPathComponent("covers").path
         self.logger = logger
         self.now = now
+        self.actor = actor
     }
 
     /// The most files one scan reads.
@@ -117,6 +123,7 @@ public struct LibraryScanner: Sendable {
         let now = now()
         let scannedRoot = root
         let probedFiles = probed
+        let scanned = summary
         let (covers, droppedCovers) = try await database.write { db in
             let store = ListenStore(db)
             var covers: [Int64: Probed] = [:]
@@ -147,6 +154,13 @@ public struct LibraryScanner: Sendable {
             try await store.deleteMedia(ids: gone)
             let dropped = try await store.dropEmptyParents()
             try await store.dropUnusedNames()
+            if let actor {
+                try await AuditStore(db).record(
+                    AuditEntry(
+                        at: now, action: .libraryScanned, actor: actor,
+                        target: AuditTarget(kind: "folder", id: nil, label: scannedRoot),
+                        after: scanned.description))
+            }
             return (covers, dropped)
         }
         for cover in droppedCovers { removeCover(cover) }

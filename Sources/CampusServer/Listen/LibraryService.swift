@@ -25,10 +25,11 @@ struct LibraryService: Sendable {
 extension LibraryService {
     // MARK: Library
 
-    func scan(_ folder: String) async throws -> LibraryScanSummary {
+    /// Scans a folder; an admin's scan (`actor`) leaves its entry in the audit log.
+    func scan(_ folder: String, by actor: AuditActor?) async throws -> LibraryScanSummary {
         do {
             return try await LibraryScanner(
-                database: database, mediaDirectory: mediaDirectory, logger: logger, now: now
+                database: database, mediaDirectory: mediaDirectory, logger: logger, now: now, actor: actor
             )
             .scan(folder)
         } catch let error as LibraryScanner.NotAFolder {
@@ -38,13 +39,17 @@ extension LibraryService {
     }
 
     /// Imports the podcast at `source` (`refreshing`: the periodic refresh, which keeps the cover
-    /// it has; see ``Podcasts/add(_:allowFiles:keepingCover:)``).
-    func importPodcast(_ source: String, refreshing: Bool = false) async throws -> PodcastImportSummary {
+    /// it has; see ``Podcasts/add(_:allowFiles:keepingCover:)``); an admin's import (`actor`)
+    /// leaves its entry in the audit log.
+    func importPodcast(_ source: String, refreshing: Bool = false, by actor: AuditActor?) async throws
+        -> PodcastImportSummary
+    {
         do {
             var podcasts = Podcasts(
                 database: database, mediaDirectory: mediaDirectory, logger: logger, now: now,
                 allowPrivateAddresses: outbound.allowPrivateAddresses, deadline: outbound.deadline)
             podcasts.notices = notices
+            podcasts.actor = actor
             return try await podcasts.add(source, keepingCover: refreshing)
         } catch let error as Podcasts.Failed {
             throw Refusal.invalid(FieldProblem(field: "url", error.phrase))
@@ -116,9 +121,20 @@ extension LibraryService {
             throw error
         }
         Self.sweepStagingFiles(in: uploads, now: Date())
-        let summary = try await scan(uploads.path)
+        let summary = try await scan(uploads.path, by: nil)
         let path = target.standardizedFileURL.resolvingSymlinksInPath().path
-        guard let id = try await database.read({ db in try await ListenStore(db).mediaID(path: path) }) else {
+        let now = now()
+        let size = written
+        guard
+            let id = try await database.write({ db -> Int64? in
+                guard let id = try await ListenStore(db).mediaID(path: path) else { return nil }
+                try await AuditStore(db).record(
+                    AuditEntry(
+                        at: now, action: .mediaUploaded, actor: AuditActor(user),
+                        target: AuditTarget(kind: "media", id: id, label: path), after: "\(size) bytes"))
+                return id
+            })
+        else {
             try? FileManager.default.removeItem(at: target)
             guard let failure = summary.failed.first else {
                 throw Refusal.invalid(
@@ -141,7 +157,7 @@ extension LibraryService {
         guard FileManager.default.fileExists(atPath: uploads.path) else { return }
         Self.sweepStagingFiles(in: uploads, now: now())
         do {
-            _ = try await scan(uploads.path)  // the scanner logs what it found
+            _ = try await scan(uploads.path, by: nil)  // the scanner logs what it found
         } catch  where !Task.isCancelled {
             logger.warning("uploads not caught up", metadata: ["error": "\(ErrorLog.text(error))"])
         } catch {

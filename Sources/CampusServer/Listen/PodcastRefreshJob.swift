@@ -13,7 +13,7 @@ extension SharedJob {
             for feed in feeds {
                 try Task.checkCancellation()
                 do {
-                    _ = try await library.importPodcast(feed, refreshing: true)
+                    _ = try await library.importPodcast(feed, refreshing: true, by: nil)
                 } catch is CancellationError {
                     throw CancellationError()
                 } catch {

@@ -1,3 +1,4 @@
+import Accounts
 import CampusHTTP
 import Formats
 import Foundation
@@ -33,6 +34,9 @@ public struct Podcasts: Sendable {
     let deadline: Duration
     /// Who is told of new episodes (the server's; the command line tells nobody).
     var notices: ListenNotices?
+    /// Who imports, for the audit log (an entry in the import's transaction); nil for the hourly
+    /// refresh, which only reads again what an admin added.
+    public var actor: AuditActor?
 
     public init(
         database: Database, mediaDirectory: String, logger: Logger, now: @escaping @Sendable () -> Date = { Date() },
@@ -116,7 +120,7 @@ public struct Podcasts: Sendable {
                 metadata: ["feed": "\(source)", "count": "\(skipped.count)", "first": "\(first.text)"])
         }
         let now = now()
-        let summary = try await database.write { [notices] db in
+        let summary = try await database.write { [notices, actor] db in
             let store = ListenStore(db)
             var authorID: Int64?
             var genreID: Int64?
@@ -150,6 +154,13 @@ public struct Podcasts: Sendable {
             // A podcast seen before tells its fans what is new (a first import is nothing new).
             if !known.isEmpty {
                 try await notices?.newEpisodes(podcastID: parentID, podcast: feed.title, episodes: added, in: db)
+            }
+            if let actor {
+                try await AuditStore(db).record(
+                    AuditEntry(
+                        at: now, action: .podcastAdded, actor: actor,
+                        target: AuditTarget(kind: "podcast", id: parentID, label: feed.title),
+                        after: "\(source) (+\(summary.added), \(summary.updated) updated)"))
             }
             return summary
         }

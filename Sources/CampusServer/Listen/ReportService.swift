@@ -78,7 +78,15 @@ extension ReportService {
         try await database.write { db in
             let store = ListenStore(db)
             guard let report = try await store.report(id: id) else { throw Self.noReport(id) }
-            if report.resolvedAt == nil { _ = try await store.resolveReport(id, by: admin.id, now: now()) }
+            if report.resolvedAt == nil {
+                let now = now()
+                _ = try await store.resolveReport(id, by: admin.id, now: now)
+                try await AuditStore(db).record(
+                    AuditEntry(
+                        at: now, action: .reportResolved, actor: AuditActor(admin),
+                        target: AuditTarget(kind: "report", id: id, label: report.target?.description),
+                        before: report.reason.rawValue, after: "resolved"))
+            }
             guard let resolved = try await store.report(id: id) else { throw Self.noReport(id) }
             return try await views([resolved], store: store)[0]
         }

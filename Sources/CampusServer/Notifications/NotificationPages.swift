@@ -147,11 +147,5 @@ struct NotificationPages: Sendable {
     }
 
     /// `December 5, 14:03` in the institution's time zone.
-    private func when(_ date: Date, text: ScheduleText) -> String {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = timeZone
-        let parts = calendar.dateComponents([.hour, .minute], from: date)
-        return text.shortDate(LocalDate(date, in: timeZone))
-            + String(format: ", %02d:%02d", parts.hour ?? 0, parts.minute ?? 0)
-    }
+    private func when(_ date: Date, text: ScheduleText) -> String { text.moment(date, in: timeZone) }
 }

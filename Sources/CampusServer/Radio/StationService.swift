@@ -51,8 +51,16 @@ struct StationService: Sendable {
         let station = try Self.checked(draft, id: 0, new: true)
         try await checkProgramme(station.programmeID)
         let hash = try await hasher.hash(draft.sourcePassword ?? "")
-        let added = try await database.write { db in
-            try await RadioStore(db).add(station, sourcePasswordHash: hash, now: now())
+        let now = now()
+        let added = try await database.write { db -> Station? in
+            guard let added = try await RadioStore(db).add(station, sourcePasswordHash: hash, now: now) else {
+                return nil
+            }
+            try await AuditStore(db).record(
+                AuditEntry(
+                    at: now, action: .stationCreated, actor: AuditActor(actor), target: Self.auditTarget(added),
+                    after: Self.auditText(added)))
+            return added
         }
         guard let added else {
             throw Refusal.conflict("Another station broadcasts at {mount}.", ["mount": station.mount])
@@ -69,12 +77,19 @@ struct StationService: Sendable {
         var newHash: String?
         if let password = draft.sourcePassword { newHash = try await hasher.hash(password) }
         let hash = newHash
+        let now = now()
         let updated = try await database.write { db in
             let store = RadioStore(db)
             if station.mount != existing.mount, try await store.station(mount: station.mount) != nil {
                 throw Refusal.conflict("Another station broadcasts at {mount}.", ["mount": station.mount])
             }
-            return try await store.update(station, sourcePasswordHash: hash, now: now())
+            guard try await store.update(station, sourcePasswordHash: hash, now: now) else { return false }
+            try await AuditStore(db).record(
+                AuditEntry(
+                    at: now, action: .stationChanged, actor: AuditActor(actor), target: Self.auditTarget(station),
+                    before: Self.auditText(existing),
+                    after: Self.auditText(station) + (hash == nil ? "" : "; new source password")))
+            return true
         }
         guard updated else { throw Refusal.notFound("There is no station at {mount}.", ["mount": mount]) }
         return station
@@ -156,7 +171,24 @@ struct StationService: Sendable {
     func remove(mount: String, by actor: Account?) async throws {
         try Self.requireAdmin(actor)
         let station = try await station(mount: mount)
-        _ = try await database.write { db in try await RadioStore(db).delete(stationID: station.id) }
+        let now = now()
+        try await database.write { db in
+            guard try await RadioStore(db).delete(stationID: station.id) else { return }
+            try await AuditStore(db).record(
+                AuditEntry(
+                    at: now, action: .stationDeleted, actor: AuditActor(actor), target: Self.auditTarget(station),
+                    before: Self.auditText(station)))
+        }
+    }
+
+    /// A station as the audit log names it, and what it keeps of its settings (never a password).
+    private static func auditTarget(_ station: Station) -> AuditTarget {
+        AuditTarget(kind: "station", id: station.id, label: station.name)
+    }
+
+    private static func auditText(_ station: Station) -> String {
+        "\(station.name) at /\(station.mount), \(station.listenerLimit) listeners"
+            + (station.recordsBroadcasts ? ", recorded" : "")
     }
 
     /// The station a source may broadcast to: its mount exists and the password is its own.

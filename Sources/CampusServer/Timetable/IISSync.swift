@@ -1,3 +1,4 @@
+import Accounts
 import CampusHTTP
 import Formats
 import Foundation
@@ -29,11 +30,13 @@ public struct IISSync: Sendable {
     var batchSize: Int
     /// How long one request may take in all (connecting, redirects, the whole body).
     var deadline: Duration
+    /// Who syncs, for the audit log: the server's job, or the command line.
+    var actor: AuditActor
 
     /// `baseURL` is the server, with or without the `/api/v1` of IIS's paths.
     public init(
         baseURL: URL, database: Database, logger: Logger, timeZone: TimeZone, concurrency: Int = 4, attempts: Int = 3,
-        backoff: Duration = .milliseconds(500), deadline: Duration = .seconds(30)
+        backoff: Duration = .milliseconds(500), deadline: Duration = .seconds(30), actor: AuditActor = .scheduledJob
     ) {
         var api = baseURL
         while api.path.hasSuffix("/") { api = api.deletingLastPathComponent() }
@@ -47,6 +50,7 @@ public struct IISSync: Sendable {
         self.backoff = backoff
         self.batchSize = 50
         self.deadline = deadline
+        self.actor = actor
     }
 
     public struct Report: Sendable, Equatable, CustomStringConvertible {
@@ -150,6 +154,14 @@ public struct IISSync: Sendable {
             }
         }
         try await store(pending)
+        let (actor, api) = (actor, api)
+        try await database.write { [report] db in
+            try await AuditStore(db).record(
+                AuditEntry(
+                    at: Date(), action: .timetableSynced, actor: actor,
+                    target: AuditTarget(kind: "timetable", id: nil, label: api.absoluteString),
+                    after: report.description))
+        }
         logger.info("IIS sync done", metadata: ["report": "\(report)"])
         return report
     }

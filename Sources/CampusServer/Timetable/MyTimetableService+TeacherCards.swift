@@ -58,9 +58,18 @@ extension MyTimetableService {
     /// Hides or shows an answer's description: admins only.
     func moderateCardAnswer(_ answerID: Int64, hidden: Bool, by user: Account) async throws -> TeacherCardAnswer {
         guard user.role == .admin else { throw Refusal.notAllowed("Only admins moderate teachers' cards.") }
+        let now = now()
         guard
-            let answer = try await database.write({ db in
-                try await TeacherCardStore(db).setHidden(hidden, answerID: answerID)
+            let answer = try await database.write({ db -> TeacherCardAnswer? in
+                guard let answer = try await TeacherCardStore(db).setHidden(hidden, answerID: answerID) else {
+                    return nil
+                }
+                try await AuditStore(db).record(
+                    AuditEntry(
+                        at: now, action: .cardAnswerModerated, actor: AuditActor(user),
+                        target: AuditTarget(kind: "teacher-card-answer", id: answerID, label: answer.teacher),
+                        after: hidden ? "hidden" : "shown"))
+                return answer
             })
         else { throw Refusal.notFound("There is no answer {id}.", ["id": String(answerID)]) }
         return answer

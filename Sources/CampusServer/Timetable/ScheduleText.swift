@@ -1,3 +1,4 @@
+import Foundation
 import Localization
 import Timetable
 
@@ -13,6 +14,16 @@ struct ScheduleText: Sendable {
 
     /// `November 23, 2026`, `23 ноября 2026 г.`.
     func date(_ date: LocalDate) -> String { t.date(year: date.year, month: date.month, day: date.day) }
+
+    /// `December 5, 14:03` in `timeZone` (with the year when `withYear`): when something happened.
+    func moment(_ date: Date, in timeZone: TimeZone, withYear: Bool = false) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        let parts = calendar.dateComponents([.hour, .minute], from: date)
+        let day = LocalDate(date, in: timeZone)
+        return (withYear ? self.date(day) : shortDate(day))
+            + String(format: ", %02d:%02d", parts.hour ?? 0, parts.minute ?? 0)
+    }
 
     /// A span of days: `November 23 – November 29, 2026`.
     func span(_ from: LocalDate, _ to: LocalDate) -> String {

@@ -1,4 +1,6 @@
+import Accounts
 import Foundation
+import SQLKit
 import Storage
 import Timetable
 
@@ -7,6 +9,14 @@ public struct StudyCalendarSetting: Sendable {
     let database: Database
 
     public init(database: Database) { self.database = database }
+
+    /// A setting changed by the command line, in the audit log.
+    private static func audit(_ key: SettingKey, before: String?, after: String, in db: any SQLDatabase) async throws {
+        try await AuditStore(db).record(
+            AuditEntry(
+                at: Date(), action: .timetableSettings, actor: .commandLine,
+                target: AuditTarget(kind: "setting", id: key.rawValue, label: nil), before: before, after: after))
+    }
 
     /// Sets the calendar when `kind` is given, and the pairs when `pairs` is; returns a
     /// description of the settings.
@@ -19,8 +29,10 @@ public struct StudyCalendarSetting: Sendable {
                 )
             }
             try await database.write { db in
+                let before = try await SettingsStore(db).value(.pairTimes)
                 try await SettingsStore(db).set(.pairTimes, to: times.text)
                 try await TimetableStore(db).touch()
+                try await Self.audit(SettingKey.pairTimes, before: before, after: times.text, in: db)
             }
         }
         if let kind {
@@ -35,8 +47,10 @@ public struct StudyCalendarSetting: Sendable {
                 throw NotValid(description: "The calendar is bsuir, odd-even or dated.")
             }
             try await database.write { [value] db in
+                let before = try await SettingsStore(db).value(.studyCalendar)
                 try await SettingsStore(db).set(.studyCalendar, to: value)
                 try await TimetableStore(db).touch()
+                try await Self.audit(SettingKey.studyCalendar, before: before, after: value, in: db)
             }
         }
         let (value, pairValue) = try await database.read { db in

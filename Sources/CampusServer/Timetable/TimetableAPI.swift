@@ -40,11 +40,11 @@ extension APIHandler {
 
     func updateLessonType(_ input: Operations.updateLessonType.Input) async throws -> Operations.updateLessonType.Output
     {
-        _ = try await requireAdmin()
+        let admin = try await requireAdmin()
         guard case .json(let body) = input.body else { throw Problem.badRequest("Send the lesson type as JSON.") }
         let changed = try await directory.updateLessonType(
             id: input.path.typeId, name: body.name.trimmed, abbreviation: body.abbreviation.trimmed,
-            colour: body.colour.lowercased())
+            colour: body.colour.lowercased(), by: admin.user)
         return .ok(.init(body: .json(changed.api)))
     }
 

@@ -25,15 +25,27 @@ struct TimetableDirectory: Sendable {
     }
 
     /// Changes a lesson type's name, abbreviation and colour.
-    func updateLessonType(id: String, name: String, abbreviation: String, colour: String) async throws -> LessonType {
+    func updateLessonType(id: String, name: String, abbreviation: String, colour: String, by actor: Account)
+        async throws -> LessonType
+    {
+        guard actor.role == .admin else { throw Refusal.notAllowed("Only admins change lesson types.") }
         guard var type = try await lessonTypes().first(where: { $0.id == id }) else {
             throw Refusal.notFound("There is no lesson type {id}.", ["id": id])
         }
+        let before = "\(type.name) (\(type.abbreviation)) \(type.colour)"
         type.name = name
         type.abbreviation = abbreviation
         type.colour = colour
         let changedType = type
-        _ = try await database.write { db in try await TimetableStore(db).updateLessonType(changedType) }
+        let now = Date()
+        try await database.write { db in
+            _ = try await TimetableStore(db).updateLessonType(changedType)
+            try await AuditStore(db).record(
+                AuditEntry(
+                    at: now, action: .timetableDirectory, actor: AuditActor(actor),
+                    target: AuditTarget(kind: "lesson-type", id: id, label: name), before: before,
+                    after: "\(name) (\(abbreviation)) \(colour)"))
+        }
         changed()
         return changedType
     }
@@ -159,8 +171,14 @@ struct TimetableDirectory: Sendable {
             point = valid
         }
         let name = name.map { TextRules.trimmed($0) }.flatMap { $0.isEmpty ? nil : $0 }
+        let now = Date()
         try await database.write { [point] db in
             try await TimetableStore(db).setBuilding(number: number, name: name, point: point)
+            try await AuditStore(db).record(
+                AuditEntry(
+                    at: now, action: .timetableDirectory, actor: AuditActor(actor),
+                    target: AuditTarget(kind: "building", id: Int64(number), label: name),
+                    after: point.map { "\($0.latitude), \($0.longitude)" }))
         }
         changed()
         return try await buildings().first { $0.number == number }

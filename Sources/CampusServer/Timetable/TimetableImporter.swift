@@ -1,7 +1,9 @@
+import Accounts
 import Formats
 import Foundation
 import Logging
 import NIOPosix
+import SQLKit
 import Storage
 import Timetable
 
@@ -12,11 +14,15 @@ public struct TimetableImporter: Sendable {
     let logger: Logger
     /// The institution's time zone: the day from which an import keeps the changes it brings.
     let timeZone: TimeZone
+    /// Who imports, for the audit log: each import writes its entry in its own transaction. Nil
+    /// for the stores that are parts of something audited as a whole (a sync) or the demo's data.
+    let actor: AuditActor?
 
-    public init(database: Database, logger: Logger, timeZone: TimeZone) {
+    public init(database: Database, logger: Logger, timeZone: TimeZone, actor: AuditActor? = nil) {
         self.database = database
         self.logger = logger
         self.timeZone = timeZone
+        self.actor = actor
     }
 
     /// Where an import is: `done` of `total` files read.
@@ -49,7 +55,10 @@ public struct TimetableImporter: Sendable {
                 metadata: ["files": "\(files.count)", "seconds": "\(ContinuousClock.now - started)"])
             let stored: TimetableStore.StoredDirectory
             if let directory { stored = directory } else { stored = try await store.storeDirectory(data, now: now) }
-            return try await store.storeSchedules(data, directory: stored, staged: staged, now: now, timeZone: timeZone)
+            let summary = try await store.storeSchedules(
+                data, directory: stored, staged: staged, now: now, timeZone: timeZone)
+            try await audit(summary, source: "IIS", now: now, in: db)
+            return summary
         }
         log(summary, started: started)
         return summary
@@ -196,15 +205,30 @@ public struct TimetableImporter: Sendable {
         return try await store(data)
     }
 
-    /// Stores an import in one transaction.
+    /// Stores an import in one transaction (with its audit entry when an actor imports).
     public func store(_ data: TimetableImport) async throws -> ImportSummary {
         let started = ContinuousClock.now
         let timeZone = timeZone
         let summary = try await database.write { db in
-            try await TimetableStore(db).store(data, now: Date(), timeZone: timeZone)
+            let now = Date()
+            let summary = try await TimetableStore(db).store(data, now: now, timeZone: timeZone)
+            try await audit(summary, source: "files", now: now, in: db)
+            return summary
         }
         log(summary, started: started)
         return summary
+    }
+
+    /// The import's audit entry: what it changed, in the import's transaction.
+    private func audit(_ summary: ImportSummary, source: String, now: Date, in db: any SQLDatabase) async throws {
+        guard let actor else { return }
+        try await AuditStore(db).record(
+            AuditEntry(
+                at: now, action: .timetableImported, actor: actor,
+                target: AuditTarget(kind: "timetable", id: nil, label: source),
+                after:
+                    "\(summary.schedules) schedules, \(summary.lessons) lessons, +\(summary.lessonsAdded) "
+                    + "−\(summary.lessonsRemoved), \(summary.changes) changes"))
     }
 
     private func log(_ summary: ImportSummary, started: ContinuousClock.Instant) {

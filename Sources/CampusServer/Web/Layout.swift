@@ -108,6 +108,7 @@ struct SiteLinks: Sendable {
     var profileDelete = SiteRoutes.profileDelete.path
     var profilePlayers = SiteRoutes.profilePlayers.path
     var adminUsers = SiteRoutes.adminUsers.path
+    var adminAudit = SiteRoutes.adminAudit.path
     var apiDocumentation = SiteRoutes.apiDocumentation.path
     var openAPIYAML = SiteRoutes.openAPIYAML.path
     var openAPIJSON = SiteRoutes.openAPIJSON.path
