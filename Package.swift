@@ -178,7 +178,7 @@ let package = Package(
             dependencies: [
                 "CampusServer", "CampusClient", "CampusAPI", "Storage", "Accounts", "Timetable", "Listen", "Compete",
                 "Formats",
-                "InputRules", "HTTPInput", "CampusHTTP", "CampusTestSupport", "SharedHelpers",
+                "InputRules", "HTTPInput", "CampusHTTP", "CampusTestSupport", "SharedHelpers", "Localization",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),

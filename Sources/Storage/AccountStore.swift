@@ -348,6 +348,12 @@ public struct AccountStore: Sendable {
             .returning("id").first(decodingColumn: "id", as: Int64.self) ?? 0
     }
 
+    /// How many messages wait for delivery (the admin overview's mail queue).
+    public func mailWaiting() async throws -> Int {
+        try await db.raw("SELECT COUNT(*) AS n FROM outbox WHERE sent_at IS NULL AND attempts < 10")
+            .first(decodingColumn: "n", as: Int.self) ?? 0
+    }
+
     /// Messages not yet delivered, oldest first.
     public func pendingMail(limit: Int) async throws -> [OutboxMessage] {
         try await db.raw(

@@ -32,4 +32,21 @@ extension Database {
             return count == 0
         }
     }
+
+    /// The bytes the database takes on disk: the SQLite file with its `-wal` and `-shm`, or
+    /// PostgreSQL's `pg_database_size`.
+    public func sizeInBytes() async throws -> Int64 {
+        switch location {
+        case .sqlite(let path):
+            return ["", "-wal", "-shm"].reduce(Int64(0)) { total, suffix in
+                let attributes = try? FileManager.default.attributesOfItem(atPath: path + suffix)
+                return total + ((attributes?[.size] as? NSNumber)?.int64Value ?? 0)
+            }
+        case .postgres:
+            return try await read { db in
+                try await db.raw("SELECT pg_database_size(current_database()) AS n").first(
+                    decodingColumn: "n", as: Int64.self) ?? 0
+            }
+        }
+    }
 }

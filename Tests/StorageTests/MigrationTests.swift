@@ -82,6 +82,7 @@ import Testing
         32: "c694c767a99e025289a0fd1a9cc70037bb676804b5abc94bfd5b647df798d7e3",
         33: "0045872def1f643394f859e32aa34fe11ee9101cdc11e2430cb6d3ada43cb777",
         34: "3897476c3512f6ddaeedc640ff443d79624c227394f365c5c95700e461f293db",
+        35: "9560dd791a1aa3eaacefcbcd5e05c8d2f4d8be9b3d31a8cddd676a8dd8d79830",
     ]
 
     @Test func landedStepsNeverChange() {

@@ -22,7 +22,7 @@ STUDENT = ["/today", "/timetable/mine", "/timetable/groups/151004", "/timetable/
            "/compete", "/compete/history", "/compete/stats", "/profile"]
 ORGANIZER = ["/compete", "/compete/mine"]
 DESKTOP = ["/", "/timetable/groups/151004", "/listen", "/compete"]
-ADMIN = ["/admin/users", "/admin/audit", "/listen"]
+ADMIN = ["/admin/users", "/admin/audit", "/admin", "/listen"]
 
 MEASURE = """
 const tabs = [...document.querySelectorAll('nav.sections a')].map(a => a.getBoundingClientRect());

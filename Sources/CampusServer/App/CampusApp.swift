@@ -86,6 +86,7 @@ public enum CampusApp {
                         IISSync(baseURL: iisURL, database: database, logger: logger, timeZone: configuration.timeZone),
                         interval: configuration.iisSyncInterval, cache: services.responseCache, logger: logger))
             }
+            services.overview.know(jobs)
             let background: [any Service] = [
                 DatabaseService(database: database),
                 services.sessions,

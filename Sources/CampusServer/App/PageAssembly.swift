@@ -16,6 +16,7 @@ extension CampusApp {
         PlayerAccessPages(appCredentials: s.appCredentials, configuration: s.configuration).register(on: pages)
         AdminPages(accounts: s.accounts).register(on: pages)
         AuditPages(audit: s.audit, timeZone: s.configuration.timeZone).register(on: pages)
+        OverviewPages(overview: s.overview, timeZone: s.configuration.timeZone).register(on: pages)
         TimetablePages(
             configuration: s.configuration, directory: s.directory, myTimetable: s.myTimetable, timetable: s.timetable,
             builder: builder

@@ -31,6 +31,7 @@ final class Services: Sendable {
     let feed: FeedService
     let reports: ReportService
     let audit: AuditService
+    let overview: OverviewService
     let stations: StationService
     let radio: RadioHub
     let liveRadio: LiveRadio
@@ -104,6 +105,7 @@ final class Services: Sendable {
         self.feed = FeedService(database: database, now: now)
         self.reports = ReportService(database: database, now: now)
         self.audit = AuditService(database: database, kept: configuration.auditKept, now: now)
+        self.overview = OverviewService(database: database, configuration: configuration, instance: instance, now: now)
         let radio = RadioHub()
         self.radio = radio
         self.liveRadio = LiveRadio(

@@ -39,10 +39,25 @@ struct SharedJobs: NamedService {
 
     func run() async throws {
         let started = ContinuousClock.now
+        let startedAt = now()
         await withDiscardingTaskGroup { group in
+            group.addTask { await sayAlive(startedAt: startedAt) }
             for job in jobs {
                 group.addTask { await keep(job, startedAt: started) }
             }
+        }
+    }
+
+    /// Says every ``renewal`` that this instance is there (`instances`, for the admin overview);
+    /// a failed write waits for the next round.
+    private func sayAlive(startedAt: Date) async {
+        while !Task.isShuttingDownGracefully && !Task.isCancelled {
+            let (instance, now) = (instance, now())
+            _ = try? await database.write { db in
+                try await JobStore(db).seen(
+                    instance, startedAt: startedAt, at: now, forgetBefore: now.addingTimeInterval(-Self.runsKept))
+            }
+            try? await cancelWhenGracefulShutdown { try await Task.sleep(for: renewal) }
         }
     }
 

@@ -109,6 +109,7 @@ struct SiteLinks: Sendable {
     var profilePlayers = SiteRoutes.profilePlayers.path
     var adminUsers = SiteRoutes.adminUsers.path
     var adminAudit = SiteRoutes.adminAudit.path
+    var admin = SiteRoutes.admin.path
     var apiDocumentation = SiteRoutes.apiDocumentation.path
     var openAPIYAML = SiteRoutes.openAPIYAML.path
     var openAPIJSON = SiteRoutes.openAPIJSON.path

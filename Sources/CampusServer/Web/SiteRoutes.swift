@@ -21,6 +21,7 @@ enum SiteRoutes {
     static let adminUsers = Route<Void>("/admin/users")
     static let adminUserRole = Route<Int64>("/admin/users/{userId}/role")
     static let adminAudit = Route<Void>("/admin/audit")
+    static let admin = Route<Void>("/admin")
     static let apiDocumentation = Route<Void>("/api")
     static let openAPIYAML = Route<Void>("/openapi.yaml")
     static let openAPIJSON = Route<Void>("/openapi.json")
