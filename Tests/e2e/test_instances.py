@@ -39,16 +39,30 @@ def psql(database, query):
 
 
 class Nginx:
-    """nginx round-robin in front of the instances, as an IT department runs it."""
+    """nginx round-robin in front of the instances, as an IT department runs it; or, with `http`,
+    whatever that function of the port makes of nginx's `http` block, and `top` at the top level
+    (test_deploy.py: deploy/)."""
 
-    def __init__(self, folder, ports):
+    def __init__(self, folder, ports=(), http=None, top=""):
         self.folder = folder
         folder.mkdir(parents=True, exist_ok=True)
         with socket.socket() as probe:
             probe.bind(("127.0.0.1", 0))
             self.port = probe.getsockname()[1]
         upstreams = "".join(f"server 127.0.0.1:{port} max_fails=1 fail_timeout=30s;\n" for port in ports)
-        (folder / "nginx.conf").write_text(f"""
+        servers = http(self.port) if http else f"""
+    upstream campus {{ {upstreams} }}
+    server {{
+        listen 127.0.0.1:{self.port};
+        location / {{
+            proxy_pass http://campus;
+            proxy_http_version 1.1;
+            proxy_buffering off;
+            proxy_read_timeout 1h;
+            proxy_next_upstream error timeout;
+        }}
+    }}"""
+        (folder / "nginx.conf").write_text(f"""{top}
 user root;
 worker_processes 1;
 pid {folder}/nginx.pid;
@@ -61,17 +75,7 @@ http {{
     fastcgi_temp_path {folder}/fastcgi;
     uwsgi_temp_path {folder}/uwsgi;
     scgi_temp_path {folder}/scgi;
-    upstream campus {{ {upstreams} }}
-    server {{
-        listen 127.0.0.1:{self.port};
-        location / {{
-            proxy_pass http://campus;
-            proxy_http_version 1.1;
-            proxy_buffering off;
-            proxy_read_timeout 1h;
-            proxy_next_upstream error timeout;
-        }}
-    }}
+{servers}
 }}
 """)
         self.process = subprocess.Popen(["nginx", "-c", str(folder / "nginx.conf"), "-g", "daemon off;"],
