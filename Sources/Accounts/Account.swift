@@ -17,10 +17,13 @@ public struct Account: Sendable, Equatable {
     public var avatarUpdatedAt: Date?
     /// The language the user chose (a catalogue's code); nil follows their browser.
     public var language: String?
+    /// When the account turned two-factor sign-in on; nil while it signs in with a password alone.
+    public var twoFactorSince: Date?
 
     public init(
         id: Int64, email: String, firstName: String, lastName: String, role: Role, group: String?, subgroup: Int,
-        createdAt: Date, updatedAt: Date, avatarUpdatedAt: Date? = nil, language: String? = nil
+        createdAt: Date, updatedAt: Date, avatarUpdatedAt: Date? = nil, language: String? = nil,
+        twoFactorSince: Date? = nil
     ) {
         self.id = id
         self.email = email
@@ -33,6 +36,7 @@ public struct Account: Sendable, Equatable {
         self.updatedAt = updatedAt
         self.avatarUpdatedAt = avatarUpdatedAt
         self.language = language
+        self.twoFactorSince = twoFactorSince
     }
 
     public var fullName: String { "\(firstName) \(lastName)" }

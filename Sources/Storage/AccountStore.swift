@@ -14,7 +14,7 @@ public struct AccountStore: Sendable {
 
     static let userColumns = """
         u.id, u.email, u.first_name, u.last_name, u.role, u.study_group, u.subgroup, u.created_at, u.updated_at,
-        u.language, a.updated_at AS avatar_updated_at
+        u.language, u.two_factor_at, a.updated_at AS avatar_updated_at
         """
 
     func user(from row: any SQLRow) throws -> Account {
@@ -29,7 +29,8 @@ public struct AccountStore: Sendable {
             createdAt: Date(epoch: try row.decode(column: "created_at", as: Int64.self)),
             updatedAt: Date(epoch: try row.decode(column: "updated_at", as: Int64.self)),
             avatarUpdatedAt: try row.decode(column: "avatar_updated_at", as: Int64?.self).map(Date.init(epoch:)),
-            language: try row.decode(column: "language", as: String?.self))
+            language: try row.decode(column: "language", as: String?.self),
+            twoFactorSince: try row.decode(column: "two_factor_at", as: Int64?.self).map(Date.init(epoch:)))
     }
 
     public func createUser(_ new: NewUser, now: Date) async throws -> Account {

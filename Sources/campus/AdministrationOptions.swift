@@ -1,9 +1,10 @@
+import Accounts
 import ArgumentParser
 import CampusServer
 import Foundation
 
 /// `campus serve`'s options for what a university's IT department sets: how long the audit log
-/// keeps its entries, and scheduled backups.
+/// keeps its entries, the roles that need two-factor sign-in, and scheduled backups.
 struct AdministrationOptions: ParsableArguments {
     @Option(
         name: .customLong("audit-keep-days"),
@@ -31,6 +32,19 @@ struct AdministrationOptions: ParsableArguments {
             valueName: "folder"))
     var backupDirectory: String?
 
+    @Option(
+        name: .customLong("require-2fa-for"),
+        help: ArgumentHelp(
+            "Roles that act only with two-factor sign-in on, comma-separated: admin, organizer (env CAMPUS_REQUIRE_2FA_FOR).",
+            valueName: "roles"))
+    var requireTwoFactorFor: String?
+
+    private var twoFactorRoles: [Role?] {
+        (requireTwoFactorFor ?? Environment.value("CAMPUS_REQUIRE_2FA_FOR") ?? "").split(separator: ",").map {
+            Role(rawValue: $0.trimmingCharacters(in: .whitespaces))
+        }
+    }
+
     private var every: String? { backupEvery ?? Environment.value("CAMPUS_BACKUP_EVERY") }
     private var keep: Int? { backupKeep ?? Environment.value("CAMPUS_BACKUP_KEEP").flatMap { Int($0) } }
 
@@ -54,6 +68,9 @@ struct AdministrationOptions: ParsableArguments {
         if let every, Self.interval(every) == nil {
             throw ValidationError("--backup-every is an interval from 1m to 366d, such as 24h, 90m or 7d.")
         }
+        if twoFactorRoles.contains(where: { $0 == nil }) {
+            throw ValidationError("--require-2fa-for takes roles: admin, organizer, user, comma-separated.")
+        }
         if let keep, !(1...1000).contains(keep) {
             throw ValidationError("--backup-keep is a number from 1 to 1000.")
         }
@@ -61,6 +78,7 @@ struct AdministrationOptions: ParsableArguments {
 
     func apply(to configuration: inout ServerConfiguration) {
         if let days = keepDays { configuration.auditKept = .seconds(days * 86_400) }
+        configuration.twoFactorRoles = Set(twoFactorRoles.compactMap { $0 })
         configuration.backupInterval = every.flatMap(Self.interval)
         if let keep { configuration.backupsKept = keep }
         configuration.backupDirectory = backupDirectory ?? Environment.value("CAMPUS_BACKUP_DIR")

@@ -55,6 +55,9 @@ import Testing
             #expect(try await server.request(.put, path, json: #"{"hidden":true}"#, token: admin).status == .ok)
             let moderated = try await server.api().getTeacherCard(path: .init(urlId: teacher)).ok.body.json
             #expect(moderated.descriptions.isEmpty && moderated.answers == 2)
+            // The audit log has it once, with what changed.
+            let audited = try await server.audit("?action=teacher-card.moderated", token: admin)
+            #expect(audited.count == 1 && audited.first?.targetID == "\(annsAnswer.id)")
 
             // Taking an answer back.
             #expect(

@@ -83,6 +83,7 @@ import Testing
         33: "0045872def1f643394f859e32aa34fe11ee9101cdc11e2430cb6d3ada43cb777",
         34: "3897476c3512f6ddaeedc640ff443d79624c227394f365c5c95700e461f293db",
         35: "9560dd791a1aa3eaacefcbcd5e05c8d2f4d8be9b3d31a8cddd676a8dd8d79830",
+        36: "58e899cbc5bb47edb421f8aa8c7516c3840f7b01e9cd2781b10bacfff951de0a",
     ]
 
     @Test func landedStepsNeverChange() {

@@ -92,6 +92,15 @@ def test_set_role_and_list(data_dir):
             data_dir=data_dir)
     last = run_cli("user", "set-role", "admin@example.org", "user", data_dir=data_dir, check=False)
     assert last.returncode != 0 and "only admin" in last.stderr
+    # What the command line did is in the audit log, once each; the refused change is not.
+    run_cli("calendar", "--pairs", "08:30-09:50 10:00-11:20", data_dir=data_dir)
+    with sqlite3.connect(data_dir / "campus.sqlite") as database:
+        rows = database.execute("SELECT action, actor_name, target_label, after_value FROM audit_log ORDER BY id")
+        audited = [(action, actor, label) for action, actor, label, _ in rows.fetchall()]
+    assert audited == [("account.created", "command line", "a@example.org"),
+                       ("account.role", "command line", "a@example.org"),
+                       ("account.created", "command line", "admin@example.org"),
+                       ("timetable.settings", "command line", None)], audited
 
 
 def test_the_cli_speaks_the_terminals_language(data_dir):

@@ -34,8 +34,8 @@ extension APIHandler {
         guard case .json(let body) = input.body else { throw Problem.badRequest("Send the credentials as JSON.") }
         let scope = RequestScope.current
         let result = try await accounts.login(
-            email: body.email, password: body.password, kind: .api, address: scope?.address ?? "unknown",
-            userAgent: scope?.userAgent)
+            email: body.email, password: body.password, code: body.code, kind: .api,
+            address: scope?.address ?? "unknown", userAgent: scope?.userAgent)
         return .ok(
             .init(body: .json(.init(token: result.token, expiresAt: result.session.expiresAt, user: result.user.api))))
     }

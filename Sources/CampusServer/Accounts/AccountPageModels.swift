@@ -19,6 +19,8 @@ struct LoginPage: PageModel {
     var registerURL: String
     var email = ""
     var error: String?
+    /// The account signs in with a second factor: the form asks for its code (and the password again).
+    var askCode = false
     var demoAccounts: [DemoAccount]
     var hasDemoAccounts: Bool
 }

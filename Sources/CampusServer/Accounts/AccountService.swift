@@ -9,6 +9,9 @@ import Storage
 struct Authenticated: Sendable {
     var user: Account
     var session: SessionRecord
+    /// The account's own role while it acts as a plain user: its role needs two-factor sign-in
+    /// (`--require-2fa-for`) and it has not turned that on.
+    var roleWaitingForTwoFactor: Role? = nil
 }
 
 /// Registration, login, sessions, password reset, profile and account deletion: the rules the
@@ -27,6 +30,8 @@ struct AccountService: Sendable {
     var accountDeleted: @Sendable () -> Void = {}
     /// Sessions kept in memory (the server's; the CLI keeps none).
     var sessions: SessionMemory? = nil
+    /// The roles that act only with two-factor sign-in on (`--require-2fa-for`).
+    var twoFactorRoles: Set<Role> = []
 
     /// Sessions end after this long without use; each use (checked at most hourly) extends them.
     static let sessionLifetime: TimeInterval = 30 * 24 * 3600
@@ -35,9 +40,12 @@ struct AccountService: Sendable {
 
     // MARK: Login (registration: AccountService+Registration.swift)
 
-    /// Checks the password and opens a session; the token is returned once and stored hashed.
+    /// Checks the password, and the second factor of an account that has it on
+    /// (``checkSecondFactor(_:code:accountKey:address:)``), and opens a session; the token is
+    /// returned once and stored hashed.
     func login(
-        email: String, password: String, kind: SessionRecord.Kind, address: String, userAgent: String?
+        email: String, password: String, code: String? = nil, kind: SessionRecord.Kind, address: String,
+        userAgent: String?
     ) async throws -> (token: String, session: SessionRecord, user: Account) {
         let accountKey = AccountRules.emailKey(email)
         let now = now()
@@ -60,6 +68,9 @@ struct AccountService: Sendable {
             }
             logger.notice("login failed", metadata: ["address": "\(address)"])
             throw Refusal.notSignedIn("The email address or the password is wrong.")
+        }
+        if found.user.twoFactorSince != nil {
+            try await checkSecondFactor(found.user, code: code, accountKey: accountKey, address: address)
         }
         let token = Token.make()
         let session = try await database.write { db in
@@ -118,7 +129,17 @@ struct AccountService: Sendable {
             account.session.expiresAt = expires.rounded
             sessions?.keep(account, tokenHash: hash, mark: mark)
         }
-        return account
+        return applyingTwoFactorRule(account)
+    }
+
+    /// An account whose role needs two-factor sign-in and has it off acts as a plain user until
+    /// it turns it on (its pages say so); it may sign in, and enrol.
+    func applyingTwoFactorRule(_ account: Authenticated) -> Authenticated {
+        guard twoFactorRoles.contains(account.user.role), account.user.twoFactorSince == nil else { return account }
+        var limited = account
+        limited.roleWaitingForTwoFactor = account.user.role
+        limited.user.role = .user
+        return limited
     }
 
     /// The account of a session token as ``authenticate(token:)`` finds it, when memory holds the
@@ -129,7 +150,7 @@ struct AccountService: Sendable {
         guard let account = kept(hash: Token.hash(token), now: now), !Self.needsTouch(account, now: now) else {
             return nil
         }
-        return account
+        return applyingTwoFactorRule(account)
     }
 
     /// Whether a session in use is extended now (its last use is written at most once an hour).
@@ -241,7 +262,7 @@ struct AccountService: Sendable {
         logger.info("password changed", metadata: ["user": "\(account.user.id)"])
     }
 
-    private func checkPassword(_ password: String, of user: Account, field: String) async throws {
+    func checkPassword(_ password: String, of user: Account, field: String) async throws {
         guard let stored = try await database.read({ db in try await AccountStore(db).passwordHash(userID: user.id) }),
             try await hasher.verify(password, hash: stored)
         else {

@@ -32,6 +32,8 @@ struct SignInPages: Sendable {
         var _csrf: String?
         var email: String?
         var password: String?
+        /// The second factor, for an account that has it on.
+        var code: String?
         var next: String?
     }
 
@@ -61,7 +63,7 @@ struct SignInPages: Sendable {
         let email = form.email ?? ""
         do {
             let result = try await accounts.login(
-                email: email, password: form.password ?? "", kind: .web,
+                email: email, password: form.password ?? "", code: form.code, kind: .web,
                 address: RequestScope.current?.address ?? "unknown", userAgent: request.request.headers[.userAgent])
             // The pages from now on speak the user's own language, and so does the greeting.
             let t = languages.translator(result.user.language) ?? request.t
@@ -75,9 +77,10 @@ struct SignInPages: Sendable {
             var headers = HTTPFields()
             if let retryAfter = problem.headers[.retryAfter] { headers[.retryAfter] = retryAfter }
             let demoAccounts = demoAccountList(request.t)
-            let page = LoginPage(
+            var page = LoginPage(
                 next: next, registerURL: Self.withNext(SiteRoutes.register, next), email: email,
                 error: request.t.detail(refusal), demoAccounts: demoAccounts, hasDemoAccounts: !demoAccounts.isEmpty)
+            page.askCode = refusal.kind == TwoFactor.required
             return .page(page, status: problem.status, headers: headers)
         }
     }

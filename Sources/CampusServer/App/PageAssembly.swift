@@ -16,7 +16,9 @@ extension CampusApp {
         PlayerAccessPages(appCredentials: s.appCredentials, configuration: s.configuration).register(on: pages)
         AdminPages(accounts: s.accounts).register(on: pages)
         AuditPages(audit: s.audit, timeZone: s.configuration.timeZone).register(on: pages)
-        OverviewPages(overview: s.overview, timeZone: s.configuration.timeZone).register(on: pages)
+        OverviewPages(overview: s.overview, timeZone: s.configuration.timeZone, version: documentation.page.version)
+            .register(on: pages)
+        TwoFactorPages(accounts: s.accounts).register(on: pages)
         TimetablePages(
             configuration: s.configuration, directory: s.directory, myTimetable: s.myTimetable, timetable: s.timetable,
             builder: builder

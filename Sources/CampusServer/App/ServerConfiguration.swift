@@ -58,6 +58,8 @@ public struct ServerConfiguration: Sendable {
     public var iisSyncInterval: Duration = .seconds(6 * 3600)
     /// How long the audit log keeps an entry (about 13 months: a year's audit and its review).
     public var auditKept: Duration = .seconds(400 * 86_400)
+    /// The roles that act only with two-factor sign-in on (`--require-2fa-for admin,organizer`).
+    public var twoFactorRoles: Set<Role> = []
     /// Scheduled backups (`--backup-every`): how often; nil makes none.
     public var backupInterval: Duration?
     /// How many scheduled backups are kept (`--backup-keep`).

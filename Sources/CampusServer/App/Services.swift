@@ -129,7 +129,8 @@ final class Services: Sendable {
             database: database, hasher: PasswordHasher(cost: configuration.bcryptCost),
             throttle: configuration.loginThrottle, outbox: outbox, baseURL: configuration.resolvedBaseURL,
             languages: languages, now: now,
-            logger: logger, accountDeleted: { leaderboards.invalidate() }, sessions: sessions)
+            logger: logger, accountDeleted: { leaderboards.invalidate() }, sessions: sessions,
+            twoFactorRoles: configuration.twoFactorRoles)
         self.appCredentials = AppCredentialService(
             database: database, secret: secret, throttle: configuration.loginThrottle, sessions: sessions, now: now,
             logger: logger)

@@ -8,11 +8,13 @@ import Timetable
 struct OverviewPages: Sendable {
     let overview: OverviewService
     let timeZone: TimeZone
+    /// Campus's version: the API document's `info.version`, as the about page shows it.
+    let version: String
 
     func register(on pages: PageRouter) {
         pages.signedInPage(SiteRoutes.admin) { request, account in
             let found = try await overview.overview(by: account.user)
-            return .page(ServerOverviewPage(found, t: request.t, timeZone: timeZone))
+            return .page(ServerOverviewPage(found, version: version, t: request.t, timeZone: timeZone))
         }
     }
 }
@@ -56,10 +58,10 @@ struct ServerOverviewPage: PageModel {
     var lastBackupFolder: String?
     var instances: [Instance]
 
-    init(_ overview: ServerOverview, t: Translator, timeZone: TimeZone) {
+    init(_ overview: ServerOverview, version: String, t: Translator, timeZone: TimeZone) {
         let text = ScheduleText(t: t)
         func moment(_ date: Date) -> String { text.moment(date, in: timeZone, withYear: true) }
-        version = overview.version
+        self.version = version
         instance = overview.instance
         uptime = Self.duration(overview.now.timeIntervalSince(overview.startedAt), t: t)
         database =

@@ -4,14 +4,9 @@ import InputRules
 import NIOConcurrencyHelpers
 import Storage
 
-/// The version of Campus this server runs (the API document's `info.version`).
-public enum CampusVersion {
-    public static let current = "1.0.0"
-}
-
 /// What an admin sees of the server at a glance (issue 40): the jobs that run on one instance
 /// at a time (last run, next, failures this week), the queues, the disk the media and backups
-/// take, the database's size, the version, uptime and the instances alive.
+/// take, the database's size, uptime and the instances alive.
 struct ServerOverview: Sendable {
     struct Job: Sendable {
         var name: String
@@ -33,7 +28,6 @@ struct ServerOverview: Sendable {
         var files: Int
     }
 
-    var version: String
     var instance: String
     var startedAt: Date
     var now: Date
@@ -107,7 +101,7 @@ final class OverviewService: Sendable {
         folders.append(Self.folder("backups", at: URL(fileURLWithPath: configuration.resolvedBackupDirectory)))
         let databaseBytes = try await database.sizeInBytes()
         return ServerOverview(
-            version: CampusVersion.current, instance: instance, startedAt: startedAt, now: now,
+            instance: instance, startedAt: startedAt, now: now,
             databaseKind: database.kind,
             databaseBytes: databaseBytes, jobs: jobs, mailWaiting: mail, notificationsWaiting: notifications,
             folders: folders, lastBackup: backup, instances: instances)

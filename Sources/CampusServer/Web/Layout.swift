@@ -23,6 +23,8 @@ struct Layout: Sendable {
     var scriptMessages: [ScriptMessage]
     /// The signed-in user's unread notifications, for the bell; nil for a visitor or none.
     var unread: Int?
+    /// The account's role waits for two-factor sign-in (`--require-2fa-for`): every page says so.
+    var twoFactorNeeded = false
     var links = SiteLinks()
 }
 
@@ -110,6 +112,7 @@ struct SiteLinks: Sendable {
     var adminUsers = SiteRoutes.adminUsers.path
     var adminAudit = SiteRoutes.adminAudit.path
     var admin = SiteRoutes.admin.path
+    var profileTwoFactor = SiteRoutes.profileTwoFactor.path
     var apiDocumentation = SiteRoutes.apiDocumentation.path
     var openAPIYAML = SiteRoutes.openAPIYAML.path
     var openAPIJSON = SiteRoutes.openAPIJSON.path

@@ -13,6 +13,7 @@ enum SiteRoutes {
     static let resetPassword = Route<Void>("/password/reset")
     static let profile = Route<Void>("/profile")
     static let profilePassword = Route<Void>("/profile/password")
+    static let profileTwoFactor = Route<Void>("/profile/two-factor")
     static let profileAvatar = Route<Void>("/profile/avatar")
     static let profileAvatarDelete = Route<Void>("/profile/avatar/delete")
     static let profileDelete = Route<Void>("/profile/delete")
