@@ -19,7 +19,7 @@ VISITOR = ["/", "/timetable", "/timetable/groups/151004", "/timetable/teachers",
            "/register", "/about"]
 STUDENT = ["/today", "/timetable/mine", "/timetable/groups/151004", "/timetable/mine/tasks",
            "/timetable/mine/tasks/new", "/timetable/mine/electives", "/listen", "/listen/audiobooks", "/listen/radio",
-           "/compete", "/compete/history", "/compete/stats", "/profile"]
+           "/compete", "/compete/history", "/compete/stats", "/profile", "/profile/two-factor"]
 ORGANIZER = ["/compete", "/compete/mine"]
 DESKTOP = ["/", "/timetable/groups/151004", "/listen", "/compete"]
 ADMIN = ["/admin/users", "/admin/audit", "/admin", "/listen"]
