@@ -24,6 +24,8 @@ public enum AuditAction: String, Sendable, CaseIterable, Codable {
     case competitionDeleted = "competition.deleted"
     case resultCorrected = "result.corrected"
     case backupMade = "backup.made"
+    /// An account's two-factor sign-in turned off by an admin (a lost phone and lost codes).
+    case twoFactorReset = "account.two-factor-reset"
 }
 
 /// Who did an audited action: an account (through the web app or the API, from an address), or

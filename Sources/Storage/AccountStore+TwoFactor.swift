@@ -41,7 +41,8 @@ extension AccountStore {
         return !taken.isEmpty
     }
 
-    /// Turns two-factor sign-in on, with the recovery codes' hashes.
+    /// Turns two-factor sign-in on, with the recovery codes' hashes (sessions kept in memory, of
+    /// every instance, hear of it).
     public func enableTwoFactor(userID: Int64, recoveryCodeHashes: [String], now: Date) async throws {
         try await db.delete(from: "recovery_codes").where("user_id", .equal, userID).run()
         for hash in recoveryCodeHashes {
@@ -49,6 +50,7 @@ extension AccountStore {
                 .values(SQLBind(userID), SQLBind(hash)).run()
         }
         try await db.update("users").set("two_factor_at", to: now.epoch).where("id", .equal, userID).run()
+        try await AccountChange.user(userID).announce(in: db)
     }
 
     /// Uses a recovery code: true when it is the account's and was not used before.
@@ -74,5 +76,6 @@ extension AccountStore {
         try await db.delete(from: "two_factor_secrets").where("user_id", .equal, userID).run()
         try await db.delete(from: "recovery_codes").where("user_id", .equal, userID).run()
         try await db.update("users").set("two_factor_at", to: SQLLiteral.null).where("id", .equal, userID).run()
+        try await AccountChange.user(userID).announce(in: db)
     }
 }

@@ -8,7 +8,7 @@ import Storage
 struct UserCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "user", abstract: "Manage accounts.",
-        subcommands: [Create.self, ResetLink.self, SetRole.self, List.self])
+        subcommands: [Create.self, ResetLink.self, ResetTwoFactor.self, SetRole.self, List.self])
 
     struct Create: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
@@ -80,6 +80,27 @@ struct UserCommand: AsyncParsableCommand {
                     throw Failure(t("No account has the email address {email}.", ["email": email]))
                 }
                 print(link)
+            }
+        }
+    }
+
+    struct ResetTwoFactor: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "reset-2fa",
+            abstract: "Turn off an account's two-factor sign-in (its owner lost the phone and the recovery codes).")
+
+        @OptionGroup var storage: StorageOptions
+        @Argument var email: String
+
+        func run() async throws {
+            try await withAdministration(storage) { administration in
+                guard let user = try await administration.resetTwoFactor(email: email) else {
+                    throw Failure(t("No account has the email address {email}.", ["email": email]))
+                }
+                print(
+                    t(
+                        "{email} signs in with the password alone until it sets up two-factor sign-in again.",
+                        ["email": user.email]))
             }
         }
     }

@@ -123,6 +123,17 @@ import Testing
             let after = try await server.request(
                 .get, "/profile", headers: [.accept: "text/html", .cookie: "campus_session=\(token)"])
             #expect(!after.text.contains(#"id="two-factor-needed""#))
+
+            // `campus user reset-2fa`: off again, and the role waits again; the log keeps it.
+            let database = try await Database.open(server.databaseLocation, logger: TestDatabases.logger)
+            let reset = try await Administration(
+                database: database, configuration: TestServer.configuration(server.databaseLocation),
+                logger: TestDatabases.logger
+            ).resetTwoFactor(email: "admin@example.org")
+            await database.close()
+            #expect(reset?.email == "admin@example.org")
+            #expect(try await Self.login(server, "admin@example.org").status == .ok)
+            #expect(try await server.request(.get, "/api/v1/audit", token: token).status == .forbidden)
         }
     }
 }

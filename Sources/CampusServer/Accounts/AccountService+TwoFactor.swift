@@ -85,6 +85,21 @@ extension AccountService {
         logger.notice("two-factor sign-in turned off", metadata: ["user": "\(user.id)"])
     }
 
+    /// Turns an account's two-factor sign-in off for someone who lost both the phone and the
+    /// recovery codes (`campus user reset-2fa`); the audit log keeps who did it.
+    func resetTwoFactor(of user: Account, by actor: AuditActor) async throws {
+        let now = now()
+        try await database.write { db in
+            try await AccountStore(db).disableTwoFactor(userID: user.id)
+            try await AuditStore(db).record(
+                AuditEntry(
+                    at: now, action: .twoFactorReset, actor: actor, target: .user(user),
+                    before: user.twoFactorSince == nil ? "off" : "on", after: "off"))
+        }
+        forget(.user(user.id))
+        logger.notice("two-factor sign-in reset", metadata: ["user": "\(user.id)"])
+    }
+
     /// The second factor of a sign-in whose password was right: a TOTP code not used before, or
     /// an unused recovery code. None given asks for one; a wrong one counts as a failed login.
     func checkSecondFactor(_ user: Account, code: String?, accountKey: String, address: String) async throws {

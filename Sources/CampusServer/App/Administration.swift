@@ -51,6 +51,15 @@ public struct Administration: Sendable {
         }
     }
 
+    /// Turns off two-factor sign-in of the account with this email (its owner lost the phone and
+    /// the recovery codes); nil when no account has it.
+    public func resetTwoFactor(email: String) async throws -> Account? {
+        guard let user = try await database.read({ db in try await AccountStore(db).credentials(email: email)?.user })
+        else { return nil }
+        try await accounts.resetTwoFactor(of: user, by: .commandLine)
+        return user
+    }
+
     public func users(search: String?, limit: Int) async throws -> (users: [Account], total: Int) {
         try await database.read { db in
             try await AccountStore(db).users(search: search, role: nil, limit: limit, offset: 0)

@@ -24,6 +24,7 @@ extension AuditAction {
         case .competitionDeleted: t("Competition deleted", context: "audit")
         case .resultCorrected: t("Result set by an organizer", context: "audit")
         case .backupMade: t("Backup made", context: "audit")
+        case .twoFactorReset: t("Two-factor sign-in reset", context: "audit")
         }
     }
 }
