@@ -51,7 +51,7 @@ import Testing
             #expect(try await Self.login(server, "ann@example.org").status == .ok)
             let wrong = try await server.request(
                 .put, "/api/v1/me/two-factor", json: #"{"code":"000000"}"#, token: token)
-            #expect(wrong.status == .unprocessableContent)
+            #expect(wrong.status == .forbidden)
             let first = try await Self.code(server, email: "ann@example.org", at: clock.now)
             let confirmed = try await server.request(
                 .put, "/api/v1/me/two-factor", json: #"{"code":"\#(first)"}"#, token: token)

@@ -57,8 +57,12 @@ extension AccountService {
             guard let step = TwoFactor.matchingStep(TwoFactor.normalized(code), secret: found.secret, now: now),
                 try await store.takeStep(userID: user.id, step: step)
             else {
-                throw Refusal.invalid(
-                    FieldProblem(field: "code", detail: "The code is wrong: type the six digits the app shows now."))
+                // 403, as a wrong password: the code is well formed, and not the app's.
+                throw Refusal(
+                    .notAllowed, detail: "The code is wrong: type the six digits the app shows now.",
+                    fields: [
+                        FieldProblem(field: "code", detail: "The code is wrong: type the six digits the app shows now.")
+                    ])
             }
             try await store.enableTwoFactor(
                 userID: user.id, recoveryCodeHashes: codes.map { Token.hash(TwoFactor.normalized($0)) }, now: now)
