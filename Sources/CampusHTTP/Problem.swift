@@ -163,3 +163,12 @@ extension Refusal {
     /// The status the API answers this refusal with, which a page refusing it answers with too.
     public var status: HTTPResponse.Status { Problem(self).status }
 }
+
+extension Problem {
+    /// The headers a page answering this refusal repeats: `Retry-After` of a throttle.
+    public var pageHeaders: HTTPFields {
+        var fields = HTTPFields()
+        if let retryAfter = headers[.retryAfter] { fields[.retryAfter] = retryAfter }
+        return fields
+    }
+}

@@ -89,6 +89,16 @@ extension AccountService {
         logger.notice("two-factor sign-in turned off", metadata: ["user": "\(user.id)"])
     }
 
+    /// An account whose role needs two-factor sign-in and has it off acts as a plain user until
+    /// it turns it on (its pages say so); it may sign in, and enrol.
+    func applyingTwoFactorRule(_ account: Authenticated) -> Authenticated {
+        guard twoFactorRoles.contains(account.user.role), account.user.twoFactorSince == nil else { return account }
+        var limited = account
+        limited.roleWaitingForTwoFactor = account.user.role
+        limited.user.role = .user
+        return limited
+    }
+
     /// Turns an account's two-factor sign-in off for someone who lost both the phone and the
     /// recovery codes (`campus user reset-2fa`); the audit log keeps who did it.
     func resetTwoFactor(of user: Account, by actor: AuditActor) async throws {

@@ -132,16 +132,6 @@ struct AccountService: Sendable {
         return applyingTwoFactorRule(account)
     }
 
-    /// An account whose role needs two-factor sign-in and has it off acts as a plain user until
-    /// it turns it on (its pages say so); it may sign in, and enrol.
-    func applyingTwoFactorRule(_ account: Authenticated) -> Authenticated {
-        guard twoFactorRoles.contains(account.user.role), account.user.twoFactorSince == nil else { return account }
-        var limited = account
-        limited.roleWaitingForTwoFactor = account.user.role
-        limited.user.role = .user
-        return limited
-    }
-
     /// The account of a session token as ``authenticate(token:)`` finds it, when memory holds the
     /// session and it needs no touch (so nothing is read or written); nil otherwise.
     func keptAccount(token: String) -> Authenticated? {

@@ -74,14 +74,12 @@ struct SignInPages: Sendable {
             // The API's status and `Retry-After` (one mapping, ``Problem/init(_:)``).
             let problem = Problem(refusal)
             guard [.unauthorized, .tooManyRequests].contains(problem.status) else { throw refusal }
-            var headers = HTTPFields()
-            if let retryAfter = problem.headers[.retryAfter] { headers[.retryAfter] = retryAfter }
             let demoAccounts = demoAccountList(request.t)
             var page = LoginPage(
                 next: next, registerURL: Self.withNext(SiteRoutes.register, next), email: email,
                 error: request.t.detail(refusal), demoAccounts: demoAccounts, hasDemoAccounts: !demoAccounts.isEmpty)
             page.askCode = refusal.kind == TwoFactor.required
-            return .page(page, status: problem.status, headers: headers)
+            return .page(page, status: problem.status, headers: problem.pageHeaders)
         }
     }
 

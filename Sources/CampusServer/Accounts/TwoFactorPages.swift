@@ -2,7 +2,6 @@ import Accounts
 import CampusHTTP
 import Formats
 import Foundation
-import HTTPTypes
 import InputRules
 import Localization
 
@@ -66,9 +65,7 @@ struct TwoFactorPages: Sendable {
             var page = try await page(request, account)
             page.error = request.t.detail(refusal)
             let problem = Problem(refusal)
-            var headers = HTTPFields()
-            if let retryAfter = problem.headers[.retryAfter] { headers[.retryAfter] = retryAfter }
-            return .page(page, status: problem.status, headers: headers)
+            return .page(page, status: problem.status, headers: problem.pageHeaders)
         }
     }
 }
