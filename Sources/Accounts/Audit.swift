@@ -26,6 +26,8 @@ public enum AuditAction: String, Sendable, CaseIterable, Codable {
     case backupMade = "backup.made"
     /// An account's two-factor sign-in turned off by an admin (a lost phone and lost codes).
     case twoFactorReset = "account.two-factor-reset"
+    /// An account linked to a person of the OpenID provider (after its password was given).
+    case accountLinked = "account.linked"
 }
 
 /// Who did an audited action: an account (through the web app or the API, from an address), or
@@ -46,6 +48,8 @@ public struct AuditActor: Sendable, Equatable {
 
     public static let commandLine = AuditActor(accountID: nil, name: "command line", address: nil)
     public static let scheduledJob = AuditActor(accountID: nil, name: "scheduled job", address: nil)
+    /// The OpenID provider: an account it made, a role or group its claims gave.
+    public static let signOn = AuditActor(accountID: nil, name: "sign-in service", address: nil)
 }
 
 /// What an audited action was done to: a kind ("user", "station", "competition", …), its id, and

@@ -32,8 +32,25 @@ public struct Route<Parameters>: RoutePattern {
         text.addingPercentEncoding(withAllowedCharacters: URLCharacters.segment) ?? ""
     }
 
-    static func queryPart(_ text: String) -> String {
+    static func queryPart(_ text: String) -> String { QueryEncoding.escape(text) }
+}
+
+/// Names and values written into a URL's query or an `application/x-www-form-urlencoded` body.
+public enum QueryEncoding {
+    /// A name or value with everything but the characters a query value keeps as they are
+    /// percent-encoded (`&`, `=`, `+`, `?` and `#` among them).
+    public static func escape(_ text: String) -> String {
         text.addingPercentEncoding(withAllowedCharacters: URLCharacters.query) ?? ""
+    }
+
+    /// `name=value&…`, each escaped.
+    public static func encode(_ pairs: [(String, String)]) -> String {
+        pairs.map { escape($0.0) + "=" + escape($0.1) }.joined(separator: "&")
+    }
+
+    /// `url` with `pairs` added to its query.
+    public static func adding(_ pairs: [(String, String)], to url: String) -> String {
+        url + (url.contains("?") ? "&" : "?") + encode(pairs)
     }
 }
 

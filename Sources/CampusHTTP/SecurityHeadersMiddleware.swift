@@ -13,14 +13,19 @@ public struct SecurityHeadersMiddleware: RouterMiddleware {
     /// Origins pages may show images from besides their own (`https://iis.bsuir.by`, where the
     /// institution keeps teachers' photos).
     let imageOrigins: [String]
+    /// Origins a form may lead to besides this one: the OpenID provider, where logging out
+    /// continues (`form-action` holds for a form's redirects too).
+    let formOrigins: [String]
 
-    public init(imageOrigins: [String] = []) {
+    public init(imageOrigins: [String] = [], formOrigins: [String] = []) {
         self.imageOrigins = imageOrigins.filter { Self.isOrigin($0) }
+        self.formOrigins = formOrigins.filter { Self.isOrigin($0, schemes: ["https", "http"]) }
     }
 
-    /// `https://host[:port]` and nothing else, so that no origin can add a directive of its own.
-    public static func isOrigin(_ text: String) -> Bool {
-        guard let url = URL(string: text), url.scheme == "https", let host = url.host, !host.isEmpty,
+    /// `https://host[:port]` (or another of `schemes`) and nothing else, so that no origin can add
+    /// a directive of its own.
+    public static func isOrigin(_ text: String, schemes: Set<String> = ["https"]) -> Bool {
+        guard let url = URL(string: text), schemes.contains(url.scheme ?? ""), let host = url.host, !host.isEmpty,
             url.path.isEmpty, url.query == nil, url.fragment == nil, url.user == nil
         else { return false }
         return text.unicodeScalars.allSatisfy { $0.isASCII && !" ;,'\"".unicodeScalars.contains($0) }
@@ -48,7 +53,8 @@ public struct SecurityHeadersMiddleware: RouterMiddleware {
             response.headers[.contentSecurityPolicy] =
                 "default-src 'self'; img-src \((["'self'", "data:"] + imageOrigins).joined(separator: " ")); "
                 + "media-src 'self' blob:; style-src 'self'; script-src 'self'; "
-                + "connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'self'"
+                + "connect-src 'self'; form-action \((["'self'"] + formOrigins).joined(separator: " ")); "
+                + "frame-ancestors 'none'; base-uri 'self'"
         }
         return response
     }

@@ -28,6 +28,8 @@ public struct SessionRecord: Sendable, Equatable {
     public var createdAt: Date
     public var lastSeenAt: Date
     public var expiresAt: Date
+    /// Signed in at the OpenID provider (the session keeps its ID token for logging out there).
+    public var atProvider = false
 }
 
 public struct OutboxMessage: Sendable, Equatable {

@@ -193,15 +193,17 @@ public struct AccountStore: Sendable {
 
     public func createSession(
         userID: Int64, tokenHash: String, kind: SessionRecord.Kind, now: Date, expiresAt: Date,
-        userAgent: String?, address: String?
+        userAgent: String?, address: String?, idToken: String? = nil
     ) async throws -> SessionRecord {
         let id = try await db.insert(into: "sessions")
             .columns(
-                "user_id", "token_hash", "kind", "created_at", "last_seen_at", "expires_at", "user_agent", "address"
+                "user_id", "token_hash", "kind", "created_at", "last_seen_at", "expires_at", "user_agent", "address",
+                "id_token"
             )
             .values(
                 SQLBind(userID), SQLBind(tokenHash), SQLBind(kind.rawValue), SQLBind(now.epoch), SQLBind(now.epoch),
-                SQLBind(expiresAt.epoch), SQLBind(userAgent.map { String($0.prefix(300)) }), SQLBind(address)
+                SQLBind(expiresAt.epoch), SQLBind(userAgent.map { String($0.prefix(300)) }), SQLBind(address),
+                SQLBind(idToken)
             )
             .returning("id").first(decodingColumn: "id", as: Int64.self)
         // Past the limit, the sessions used longest ago end (told, so that no memory keeps them).
@@ -217,7 +219,7 @@ public struct AccountStore: Sendable {
         }
         return SessionRecord(
             id: id ?? 0, userID: userID, kind: kind, createdAt: now.rounded, lastSeenAt: now.rounded,
-            expiresAt: expiresAt.rounded)
+            expiresAt: expiresAt.rounded, atProvider: idToken != nil)
     }
 
     /// The unexpired session with this token hash, and its user.
@@ -226,7 +228,7 @@ public struct AccountStore: Sendable {
             let row = try await db.raw(
                 """
                 SELECT s.id AS session_id, s.kind, s.created_at AS session_created_at, s.last_seen_at, s.expires_at,
-                \(unsafeRaw: Self.userColumns)
+                CASE WHEN s.id_token IS NULL THEN 0 ELSE 1 END AS at_provider, \(unsafeRaw: Self.userColumns)
                 FROM sessions s JOIN users u ON u.id = s.user_id LEFT JOIN avatars a ON a.user_id = u.id
                 WHERE s.token_hash = \(bind: tokenHash) AND s.expires_at > \(bind: now.epoch)
                 """
@@ -239,7 +241,8 @@ public struct AccountStore: Sendable {
             kind: try row.decodeCase(column: "kind", as: SessionRecord.Kind.self),
             createdAt: Date(epoch: try row.decode(column: "session_created_at", as: Int64.self)),
             lastSeenAt: Date(epoch: try row.decode(column: "last_seen_at", as: Int64.self)),
-            expiresAt: Date(epoch: try row.decode(column: "expires_at", as: Int64.self)))
+            expiresAt: Date(epoch: try row.decode(column: "expires_at", as: Int64.self)),
+            atProvider: try row.decode(column: "at_provider", as: Int.self) == 1)
         return (session, user)
     }
 

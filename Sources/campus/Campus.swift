@@ -149,6 +149,7 @@ struct Serve: AsyncParsableCommand {
 
     @OptionGroup var notifying: NotificationOptions
     @OptionGroup var administering: AdministrationOptions
+    @OptionGroup var signingOn: SignOnOptions
 
     func validate() throws {
         if let fetchTimeout, !(1...600).contains(fetchTimeout) {
@@ -218,6 +219,7 @@ struct Serve: AsyncParsableCommand {
         configuration.libraryFolder = library ?? Environment.value("CAMPUS_LIBRARY")
         notifying.apply(to: &configuration)
         administering.apply(to: &configuration)
+        try signingOn.apply(to: &configuration)
         let settings = configuration
         let app = try await CampusApp.make(
             configuration: configuration, logger: logger,

@@ -23,6 +23,16 @@ struct LoginPage: PageModel {
     var askCode = false
     var demoAccounts: [DemoAccount]
     var hasDemoAccounts: Bool
+
+    /// The "Sign in with NAME" button of the university's OpenID provider.
+    struct SignOn: Sendable {
+        var name: String
+        var url: String
+    }
+
+    var signOn: SignOn? = nil
+    /// The email and password form is shown (not with `--password-sign-in off`).
+    var passwordSignIn = true
 }
 
 struct RegisterPage: PageModel {
@@ -75,6 +85,9 @@ struct ProfilePage: PageModel {
     var passwordErrors = FieldErrors()
     var avatarError: String?
     var deleteError: String?
+    /// False for an account made at the OpenID provider: it has no password to change, and
+    /// confirms deleting itself with its email address.
+    var hasPassword = true
 
     init(_ user: Account, _ t: Translator) {
         profile = LayoutUser(user)

@@ -12,6 +12,7 @@ extension AccountService {
     /// Sends a reset link if an account has this email, in the language the user chose, else in
     /// the one they asked in. Says nothing about whether an account has it.
     func requestPasswordReset(email: String, language: Translator) async throws {
+        try requirePasswordSignIn()
         let now = now()
         guard let user = try await database.read({ db in try await AccountStore(db).credentials(email: email)?.user })
         else {
@@ -58,6 +59,7 @@ extension AccountService {
 
     /// Sets a new password with a reset token, which then no longer works; every session ends.
     func resetPassword(token: String, newPassword: String) async throws {
+        try requirePasswordSignIn()
         try AccountRules.newPassword(newPassword)
         let hash = try await hasher.hash(newPassword)
         let now = now()

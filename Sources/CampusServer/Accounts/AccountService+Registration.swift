@@ -11,7 +11,8 @@ extension AccountService {
     func register(email rawEmail: String, password: String, firstName: String, lastName: String, organizer: Bool)
         async throws -> Account
     {
-        try await register(
+        try requirePasswordSignIn()
+        return try await register(
             email: rawEmail, password: password, firstName: firstName, lastName: lastName, organizer: organizer
         ) { _, _, _ in () }.user
     }
@@ -71,6 +72,7 @@ extension AccountService {
         email: String, password: String, confirmation: String?, firstName: String, lastName: String,
         organizer: Bool, kind: SessionRecord.Kind, address: String, userAgent: String?
     ) async throws -> (token: String, session: SessionRecord, user: Account) {
+        try requirePasswordSignIn()
         let token = Token.make()
         let (user, session) = try await register(
             email: email, password: password, confirmation: confirmation, firstName: firstName, lastName: lastName,

@@ -72,8 +72,8 @@ extension AccountService {
         return codes
     }
 
-    /// Turns two-factor sign-in off; the password and a code (or a recovery code) prove it is
-    /// the account's owner.
+    /// Turns two-factor sign-in off; the password (of an account that has one) and a code (or a
+    /// recovery code) prove it is the account's owner.
     func disableTwoFactor(for user: Account, password: String, code: String, address: String) async throws {
         guard user.twoFactorSince != nil else { throw Refusal.conflict("Two-factor sign-in is off already.") }
         let accountKey = AccountRules.emailKey(user.email)
@@ -82,7 +82,8 @@ extension AccountService {
         {
             throw Self.tooManyAttempts(retryAfterSeconds: seconds)
         }
-        try await checkPassword(password, of: user, field: "password")
+        // An account made at the OpenID provider has no password; its code alone proves it.
+        if try await hasPassword(user) { try await checkPassword(password, of: user, field: "password") }
         try await checkSecondFactor(user, code: code, accountKey: accountKey, address: address)
         try await database.write { db in try await AccountStore(db).disableTwoFactor(userID: user.id) }
         forget(.user(user.id))
@@ -92,7 +93,10 @@ extension AccountService {
     /// An account whose role needs two-factor sign-in and has it off acts as a plain user until
     /// it turns it on (its pages say so); it may sign in, and enrol.
     func applyingTwoFactorRule(_ account: Authenticated) -> Authenticated {
-        guard twoFactorRoles.contains(account.user.role), account.user.twoFactorSince == nil else { return account }
+        // A session signed in at the OpenID provider answers to the provider's rules (its own second factor).
+        guard twoFactorRoles.contains(account.user.role), account.user.twoFactorSince == nil,
+            !account.session.atProvider
+        else { return account }
         var limited = account
         limited.roleWaitingForTwoFactor = account.user.role
         limited.user.role = .user

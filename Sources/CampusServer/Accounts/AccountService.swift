@@ -3,6 +3,7 @@ import Foundation
 import InputRules
 import Localization
 import Logging
+import SQLKit
 import Storage
 
 /// A signed-in user and the session the request came with.
@@ -32,73 +33,16 @@ struct AccountService: Sendable {
     var sessions: SessionMemory? = nil
     /// The roles that act only with two-factor sign-in on (`--require-2fa-for`).
     var twoFactorRoles: Set<Role> = []
+    /// Whether accounts sign in, register and reset passwords with a password of their own
+    /// (`--password-sign-in off`: only through the OpenID provider).
+    var passwordSignIn = true
 
     /// Sessions end after this long without use; each use (checked at most hourly) extends them.
     static let sessionLifetime: TimeInterval = 30 * 24 * 3600
     static let sessionTouchInterval: TimeInterval = 3600
     static let resetLifetime: TimeInterval = 3600
 
-    // MARK: Login (registration: AccountService+Registration.swift)
-
-    /// Checks the password, and the second factor of an account that has it on
-    /// (``checkSecondFactor(_:code:accountKey:address:)``), and opens a session; the token is
-    /// returned once and stored hashed.
-    func login(
-        email: String, password: String, code: String? = nil, kind: SessionRecord.Kind, address: String,
-        userAgent: String?
-    ) async throws -> (token: String, session: SessionRecord, user: Account) {
-        let accountKey = AccountRules.emailKey(email)
-        let now = now()
-        if let seconds = try await Self.blockedSeconds(
-            database: database, throttle: throttle, accountKey: accountKey, address: address, now: now)
-        {
-            logger.notice("login throttled", metadata: ["address": "\(address)"])
-            throw Self.tooManyAttempts(retryAfterSeconds: seconds)
-        }
-        let found = try await database.read { db in try await AccountStore(db).credentials(email: email) }
-        var verified = false
-        if let found {
-            verified = try await hasher.verify(password, hash: found.passwordHash)
-        } else {
-            try await hasher.verifyDecoy(password)
-        }
-        guard let found, verified else {
-            try await database.write { db in
-                try await AccountStore(db).recordLoginFailure(accountKey: accountKey, address: address, at: now)
-            }
-            logger.notice("login failed", metadata: ["address": "\(address)"])
-            throw Refusal.notSignedIn("The email address or the password is wrong.")
-        }
-        if found.user.twoFactorSince != nil {
-            try await checkSecondFactor(found.user, code: code, accountKey: accountKey, address: address)
-        }
-        let token = Token.make()
-        let session = try await database.write { db in
-            let store = AccountStore(db)
-            try await store.clearLoginFailures(accountKey: accountKey)
-            return try await store.createSession(
-                userID: found.user.id, tokenHash: Token.hash(token), kind: kind, now: now,
-                expiresAt: now.addingTimeInterval(Self.sessionLifetime), userAgent: userAgent, address: address)
-        }
-        logger.info("logged in", metadata: ["user": "\(found.user.id)", "kind": "\(kind.rawValue)"])
-        return (token, session, found.user)
-    }
-
-    /// How long until the account or the address may try to sign in again; nil when it may now.
-    /// The sign-in page and the API's login share this throttle; players' credentials have one of
-    /// their own, in memory (``FailureMemory``), and never count here.
-    static func blockedSeconds(
-        database: Database, throttle: LoginThrottle, accountKey: String, address: String, now: Date
-    ) async throws -> Int? {
-        let failures = try await database.read { db in
-            try await AccountStore(db).loginFailures(
-                accountKey: accountKey, address: address, since: throttle.windowStart(now: now))
-        }
-        for times in [failures.account, failures.address] {
-            if case .blocked(let seconds) = throttle.decide(failures: times, now: now) { return seconds }
-        }
-        return nil
-    }
+    // MARK: Sessions (login: AccountService+Login.swift; registration: AccountService+Registration.swift)
 
     /// The user of an unexpired session token, extending the session when it is in use. Read
     /// from memory when it holds the session (see `SessionMemory`), else from the database.
@@ -237,8 +181,19 @@ struct AccountService: Sendable {
         }
     }
 
+    /// Whether the account has a password; one made at the OpenID provider has none until its
+    /// owner sets one through a password reset.
+    func hasPassword(_ user: Account) async throws -> Bool {
+        let stored = try await database.read { db in try await AccountStore(db).passwordHash(userID: user.id) }
+        return stored.map { $0 != PasswordHasher.noPassword } ?? false
+    }
+
     /// Changes the password after checking the current one; ends every other session.
     func changePassword(of account: Authenticated, current: String, new: String) async throws {
+        guard try await hasPassword(account.user) else {
+            throw Refusal.conflict(
+                "Your account signs in with the sign-in service and has no password to change.")
+        }
         try AccountRules.newPassword(new, field: "newPassword")
         try await checkPassword(current, of: account.user, field: "currentPassword")
         let hash = try await hasher.hash(new)
@@ -263,9 +218,17 @@ struct AccountService: Sendable {
         }
     }
 
-    /// Deletes the account after checking its password (see docs/ACCOUNTS.md for what goes).
+    /// Deletes the account after checking its password, or, for an account that has none, its
+    /// email address typed again (see docs/ACCOUNTS.md for what goes).
     func deleteAccount(of user: Account, password: String) async throws {
-        try await checkPassword(password, of: user, field: "password")
+        if try await hasPassword(user) {
+            try await checkPassword(password, of: user, field: "password")
+        } else if AccountRules.emailKey(password) != AccountRules.emailKey(user.email) {
+            throw Refusal(
+                .notAllowed, detail: "Your account has no password. Type your email address to confirm.",
+                kind: Refusal.Kind("wrong-password", title: "Wrong password"),
+                fields: [FieldProblem(field: "password", detail: "This is not your email address.")])
+        }
         let now = now()
         try await database.write { db in
             let store = AccountStore(db)
@@ -350,6 +313,7 @@ struct AccountService: Sendable {
             let store = AccountStore(db)
             try await store.removeExpired(now: now, failuresBefore: before)
             try await store.removeSentForms(before: now.addingTimeInterval(-Self.sentFormsKept))
+            try await SignOnStore(db).removeStale(before: now.addingTimeInterval(-SingleSignOnService.patience))
         }
     }
 
@@ -377,15 +341,5 @@ struct AccountService: Sendable {
     /// An account's avatar image, if it has one.
     func avatar(of userID: Int64) async throws -> StoredImage? {
         try await database.read { db in try await AccountStore(db).avatar(userID: userID) }
-    }
-}
-
-extension AccountService {
-    /// Too many failed logins for an account or from an address: 429 with `Retry-After`.
-    static func tooManyAttempts(retryAfterSeconds: Int) -> Refusal {
-        Refusal.tooManyAttempts(
-            retryAfterSeconds: retryAfterSeconds,
-            oneMinute: Phrase("Too many failed logins. Try again in {minutes} minute, or reset your password."),
-            minutes: Phrase("Too many failed logins. Try again in {minutes} minutes, or reset your password."))
     }
 }

@@ -22,8 +22,16 @@ struct PasswordHasher: Sendable {
         }
     }
 
+    /// The stored hash of an account that has no password (one made at the OpenID provider): no
+    /// password matches it, and checking one takes as long as against a real hash.
+    static let noPassword = "!"
+
     func verify(_ password: String, hash: String) async throws -> Bool {
-        try await NIOThreadPool.singleton.runIfActive {
+        if hash == Self.noPassword {
+            try await verifyDecoy(password)
+            return false
+        }
+        return try await NIOThreadPool.singleton.runIfActive {
             Bcrypt.verify(Self.condensed(password), hash: hash)
         }
     }

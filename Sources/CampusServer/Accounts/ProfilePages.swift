@@ -2,6 +2,7 @@ import Accounts
 import CampusHTTP
 import Foundation
 import InputRules
+import Localization
 import Storage
 
 /// The signed-in user's own account: profile, password, avatar, deleting it.
@@ -9,7 +10,9 @@ struct ProfilePages: Sendable {
     let accounts: AccountService
 
     func register(on pages: PageRouter) {
-        pages.signedInPage(SiteRoutes.profile) { request, account in .page(ProfilePage(account.user, request.t)) }
+        pages.signedInPage(SiteRoutes.profile) { request, account in
+            .page(try await page(account.user, request.t))
+        }
         pages.form(SiteRoutes.profile, ProfileForm.self, updateProfile)
         pages.form(SiteRoutes.profilePassword, PasswordForm.self, changePassword)
         pages.upload(SiteRoutes.profileAvatar, AvatarForm.self, bodyLimit: BodyLimits.avatarForm, uploadAvatar)
@@ -18,6 +21,13 @@ struct ProfilePages: Sendable {
             return .redirect(SiteRoutes.profile.path, flash: request.t("Your avatar is removed."))
         }
         pages.form(SiteRoutes.profileDelete, DeleteForm.self, deleteAccount)
+    }
+
+    /// The profile page of `user`, with the password form only for an account that has one.
+    private func page(_ user: Account, _ t: Translator) async throws -> ProfilePage {
+        var page = ProfilePage(user, t)
+        page.hasPassword = try await accounts.hasPassword(user)
+        return page
     }
 
     struct ProfileForm: PageForm {
@@ -34,7 +44,7 @@ struct ProfilePages: Sendable {
         var subgroup: Int?
         if let text = form.subgroup, !text.isEmpty {
             guard let value = Int(text) else {
-                var page = ProfilePage(account.user, request.t)
+                var page = try await page(account.user, request.t)
                 page.errors = FieldErrors("subgroup", request.t("Choose a subgroup from the list."))
                 return .page(page, status: .unprocessableContent)
             }
@@ -50,7 +60,7 @@ struct ProfilePages: Sendable {
             shown.firstName = form.firstName ?? shown.firstName
             shown.lastName = form.lastName ?? shown.lastName
             shown.group = form.group ?? shown.group
-            var page = ProfilePage(shown, request.t)
+            var page = try await page(shown, request.t)
             page.errors = FieldErrors(failure, request.t)
             return .page(page, status: .unprocessableContent)
         }
@@ -66,7 +76,7 @@ struct ProfilePages: Sendable {
     @Sendable func changePassword(_ request: PageRequest, _ account: Authenticated, _ form: PasswordForm)
         async throws -> PageAnswer
     {
-        var page = ProfilePage(account.user, request.t)
+        var page = try await page(account.user, request.t)
         guard form.newPassword == form.confirmation else {
             page.passwordErrors = FieldErrors("confirmation", request.t("The two new passwords are not the same."))
             return .page(page, status: .unprocessableContent)
@@ -80,9 +90,9 @@ struct ProfilePages: Sendable {
         } catch let failure as ValidationFailure {
             page.passwordErrors = FieldErrors(failure, request.t)
             return .page(page, status: .unprocessableContent)
-        } catch let refusal as Refusal where refusal.reason == .notAllowed {
+        } catch let refusal as Refusal where [.notAllowed, .conflict].contains(refusal.reason) {
             page.passwordErrors = FieldErrors("currentPassword", request.t.detail(refusal))
-            return .page(page, status: .forbidden)
+            return .page(page, status: refusal.status)
         }
     }
 
@@ -94,7 +104,7 @@ struct ProfilePages: Sendable {
     @Sendable func uploadAvatar(_ request: PageRequest, _ account: Authenticated, _ form: AvatarForm) async throws
         -> PageAnswer
     {
-        var page = ProfilePage(account.user, request.t)
+        var page = try await page(account.user, request.t)
         guard let data = form.avatar, !data.isEmpty else {
             page.avatarError = request.t("Choose an image file first.")
             return .page(page, status: .unprocessableContent)
@@ -123,7 +133,7 @@ struct ProfilePages: Sendable {
         do {
             try await accounts.deleteAccount(of: account.user, password: form.password ?? "")
         } catch let refusal as Refusal where [.notAllowed, .conflict].contains(refusal.reason) {
-            var page = ProfilePage(account.user, request.t)
+            var page = try await page(account.user, request.t)
             page.deleteError = request.t.detail(refusal)
             return .page(page, status: refusal.status)
         }

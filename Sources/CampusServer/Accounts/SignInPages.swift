@@ -11,6 +11,8 @@ struct SignInPages: Sendable {
     let accounts: AccountService
     let configuration: ServerConfiguration
     let languages: Languages
+    /// The university's OpenID provider, when one is configured.
+    let signOn: SingleSignOnService?
 
     func register(on pages: PageRouter) {
         pages.page(SiteRoutes.login, loginPage)
@@ -40,11 +42,18 @@ struct SignInPages: Sendable {
     @Sendable func loginPage(_ request: PageRequest) async throws -> PageAnswer {
         let next = Self.safeNext(request.request.uri.queryParameters["next"].map(String.init))
         if request.visitor.user != nil { return .redirect(next) }
-        let demoAccounts = demoAccountList(request.t)
-        return .page(
-            LoginPage(
-                next: next, registerURL: Self.withNext(SiteRoutes.register, next), demoAccounts: demoAccounts,
-                hasDemoAccounts: !demoAccounts.isEmpty))
+        return .page(loginPage(next: next, t: request.t))
+    }
+
+    /// The login page as a visitor first sees it: the provider's button, the password form.
+    func loginPage(next: String, t: Translator) -> LoginPage {
+        let demoAccounts = demoAccountList(t)
+        var page = LoginPage(
+            next: next, registerURL: Self.withNext(SiteRoutes.register, next), demoAccounts: demoAccounts,
+            hasDemoAccounts: !demoAccounts.isEmpty)
+        page.signOn = signOn.map { LoginPage.SignOn(name: $0.name, url: Self.withNext(SiteRoutes.signOn, next)) }
+        page.passwordSignIn = configuration.passwordSignIn
+        return page
     }
 
     /// A sign-in page's address that keeps where the visitor was going (the plain address when
@@ -73,19 +82,28 @@ struct SignInPages: Sendable {
         } catch let refusal as Refusal {
             // The API's status and `Retry-After` (one mapping, ``Problem/init(_:)``).
             let problem = Problem(refusal)
-            guard [.unauthorized, .tooManyRequests].contains(problem.status) else { throw refusal }
-            let demoAccounts = demoAccountList(request.t)
-            var page = LoginPage(
-                next: next, registerURL: Self.withNext(SiteRoutes.register, next), email: email,
-                error: request.t.detail(refusal), demoAccounts: demoAccounts, hasDemoAccounts: !demoAccounts.isEmpty)
+            guard [.unauthorized, .tooManyRequests, .forbidden].contains(problem.status) else { throw refusal }
+            var page = loginPage(next: next, t: request.t)
+            page.email = email
+            page.error = request.t.detail(refusal)
             page.askCode = refusal.kind == TwoFactor.required
             return .page(page, status: problem.status, headers: problem.pageHeaders)
         }
     }
 
+    /// Ends the session; one signed in at the provider goes there to end its session too, where
+    /// the provider offers that (`end_session_endpoint`), and comes back home.
     @Sendable func logout(_ request: PageRequest, _ form: CSRFForm) async throws -> PageAnswer {
-        if let token = request.visitor.sessionCookie { try await accounts.logout(token: token) }
-        return .redirect(SiteRoutes.home.path, flash: request.t("You are logged out."), session: .signOut)
+        var location = SiteRoutes.home.path
+        if let token = request.visitor.sessionCookie {
+            if let signOn, let idToken = try await signOn.idToken(session: token),
+                let there = await signOn.logoutURL(idToken: idToken)
+            {
+                location = there
+            }
+            try await accounts.logout(token: token)
+        }
+        return .redirect(location, flash: request.t("You are logged out."), session: .signOut)
     }
 
     /// A path of this site to go to after logging in; anything else goes home. Only the
@@ -117,6 +135,8 @@ struct SignInPages: Sendable {
         if request.visitor.user != nil {
             return .redirect(next == SiteRoutes.home.path ? SiteRoutes.profile.path : next)
         }
+        // Accounts come from the university's provider only: its sign-in makes them.
+        if !configuration.passwordSignIn { return .redirect(Self.withNext(SiteRoutes.login, next)) }
         return .page(RegisterPage(next: next, loginURL: Self.withNext(SiteRoutes.login, next)))
     }
 

@@ -160,7 +160,10 @@ public enum CampusApp {
         router.add(middleware: RequestLogMiddleware())
         router.add(middleware: MetricsMiddleware())
         router.add(middleware: ResponseCacheMiddleware(cache: services.responseCache, today: { timetable.todayKey() }))
-        router.add(middleware: SecurityHeadersMiddleware(imageOrigins: services.configuration.photoOrigins))
+        router.add(
+            middleware: SecurityHeadersMiddleware(
+                imageOrigins: services.configuration.photoOrigins,
+                formOrigins: services.configuration.singleSignOn.map { [$0.origin] } ?? []))
         router.add(
             middleware: ProblemMiddleware(
                 describe: { Problem(describing: $0) },

@@ -11,7 +11,9 @@ extension CampusApp {
         let shared = SharedPages(catalogue: s.catalogue, configuration: s.configuration)
         SitePages(accounts: s.accounts, personal: personal, documentation: documentation).register(on: pages)
         OfflinePages(myTimetable: s.myTimetable).register(on: pages)
-        SignInPages(accounts: s.accounts, configuration: s.configuration, languages: s.languages).register(on: pages)
+        SignInPages(accounts: s.accounts, configuration: s.configuration, languages: s.languages, signOn: s.signOn)
+            .register(on: pages)
+        if let signOn = s.signOn { SingleSignOnPages(signOn: signOn, languages: s.languages).register(on: pages) }
         ProfilePages(accounts: s.accounts).register(on: pages)
         PlayerAccessPages(appCredentials: s.appCredentials, configuration: s.configuration).register(on: pages)
         AdminPages(accounts: s.accounts).register(on: pages)

@@ -53,7 +53,7 @@ public struct ServerConfiguration: Sendable {
             guard let scheme = url.scheme, let host = url.host else { return nil }
             return "\(scheme)://\(host)" + (url.port.map { ":\($0)" } ?? "")
         }
-        return [iis ?? "https://iis.bsuir.by"].filter(SecurityHeadersMiddleware.isOrigin)
+        return [iis ?? "https://iis.bsuir.by"].filter { SecurityHeadersMiddleware.isOrigin($0) }
     }
     public var iisSyncInterval: Duration = .seconds(6 * 3600)
     /// How long the audit log keeps an entry (about 13 months: a year's audit and its review).
@@ -86,6 +86,11 @@ public struct ServerConfiguration: Sendable {
     /// The SMTP server mail is submitted to (`--smtp-url`, `--mail-from`); without it mail is
     /// written to the `mail` folder of the data directory (``FileMailSender``).
     public var smtp: SMTPSettings?
+    /// The university's OpenID Connect provider (`--oidc-issuer` and the rest), if any.
+    public var singleSignOn: SingleSignOnSettings?
+    /// Whether accounts may sign in, register and reset passwords with a password of Campus's
+    /// own (`--password-sign-in off` leaves only the provider).
+    public var passwordSignIn = true
 
     public init(database: DatabaseLocation) { self.database = database }
 
@@ -98,6 +103,40 @@ public struct ServerConfiguration: Sendable {
 
     /// Whether cookies must carry the Secure attribute (the server is reached over HTTPS).
     var secureCookies: Bool { resolvedBaseURL.hasPrefix("https://") }
+}
+
+/// The OpenID Connect provider Campus signs people in with: its issuer (discovery is read from
+/// `ISSUER/.well-known/openid-configuration`), Campus's client there, the name the button shows,
+/// and the ID token claims that say a person's role and student group.
+public struct SingleSignOnSettings: Sendable {
+    public var issuer: String
+    public var clientID: String
+    public var clientSecret: String
+    /// "Sign in with NAME".
+    public var name: String
+    /// A claim whose value (a text or a list) holds `admin` or `organizer`; the role follows it
+    /// at each sign-in. Without it roles are given in Campus.
+    public var roleClaim: String?
+    /// A claim holding the student's group; set at each sign-in when the timetable has the group.
+    public var groupClaim: String?
+
+    public init(
+        issuer: String, clientID: String, clientSecret: String, name: String, roleClaim: String? = nil,
+        groupClaim: String? = nil
+    ) {
+        self.issuer = issuer
+        self.clientID = clientID
+        self.clientSecret = clientSecret
+        self.name = name
+        self.roleClaim = roleClaim
+        self.groupClaim = groupClaim
+    }
+
+    /// The issuer's origin (`https://host[:port]`), where a browser logging out is sent.
+    public var origin: String {
+        guard let url = URL(string: issuer), let scheme = url.scheme, let host = url.host else { return "" }
+        return "\(scheme)://\(host)" + (url.port.map { ":\($0)" } ?? "")
+    }
 }
 
 /// How Campus fetches from other servers what users name (podcast feeds and their covers).

@@ -17,6 +17,8 @@ final class Services: Sendable {
     let configuration: ServerConfiguration
     let database: Database
     let accounts: AccountService
+    /// Signing in at the university's OpenID provider (`--oidc-issuer`), when configured.
+    let signOn: SingleSignOnService?
     let appCredentials: AppCredentialService
     let sessions: SessionMemory
     let timetable: TimetableService
@@ -130,7 +132,13 @@ final class Services: Sendable {
             throttle: configuration.loginThrottle, outbox: outbox, baseURL: configuration.resolvedBaseURL,
             languages: languages, now: now,
             logger: logger, accountDeleted: { leaderboards.invalidate() }, sessions: sessions,
-            twoFactorRoles: configuration.twoFactorRoles)
+            twoFactorRoles: configuration.twoFactorRoles, passwordSignIn: configuration.passwordSignIn)
+        self.signOn = configuration.singleSignOn.map { [accounts] settings in
+            SingleSignOnService(
+                provider: OpenIDProvider(settings: settings, now: now, logger: logger), settings: settings,
+                accounts: accounts, database: database, baseURL: configuration.resolvedBaseURL, now: now, logger: logger
+            )
+        }
         self.appCredentials = AppCredentialService(
             database: database, secret: secret, throttle: configuration.loginThrottle, sessions: sessions, now: now,
             logger: logger)

@@ -25,6 +25,7 @@ extension AuditAction {
         case .resultCorrected: t("Result set by an organizer", context: "audit")
         case .backupMade: t("Backup made", context: "audit")
         case .twoFactorReset: t("Two-factor sign-in reset", context: "audit")
+        case .accountLinked: t("Account linked to the sign-in service", context: "audit")
         }
     }
 }
@@ -36,6 +37,7 @@ extension AuditActor {
         switch name {
         case AuditActor.commandLine.name: return t("command line", context: "audit")
         case AuditActor.scheduledJob.name: return t("scheduled job", context: "audit")
+        case AuditActor.signOn.name: return t("sign-in service", context: "audit")
         default: return name
         }
     }

@@ -40,6 +40,7 @@ struct AboutPage: PageModel {
         .init(name: "SQLiteKit", licence: "MIT", url: "https://github.com/vapor/sqlite-kit"),
         .init(name: "PostgresKit", licence: "MIT", url: "https://github.com/vapor/postgres-kit"),
         .init(name: "MultipartKit", licence: "MIT", url: "https://github.com/vapor/multipart-kit"),
+        .init(name: "JWTKit", licence: "MIT", url: "https://github.com/vapor/jwt-kit"),
         .init(name: "SQLite", licence: "public domain", url: "https://sqlite.org/copyright.html"),
         .init(
             name: "swift-mustache", licence: "Apache 2.0", url: "https://github.com/hummingbird-project/swift-mustache"),

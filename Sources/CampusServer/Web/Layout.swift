@@ -25,6 +25,8 @@ struct Layout: Sendable {
     var unread: Int?
     /// The account's role waits for two-factor sign-in (`--require-2fa-for`): every page says so.
     var twoFactorNeeded = false
+    /// Visitors may register with a password (not with `--password-sign-in off`).
+    var registration = true
     var links = SiteLinks()
 }
 

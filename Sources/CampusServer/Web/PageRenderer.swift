@@ -98,7 +98,8 @@ struct PageRenderer: Sendable {
             nav: Navigation(type(of: model).section), back: visitor.path, lang: language,
             languages: LanguageOption.all(languages, current: language),
             scriptMessages: templates.scriptMessages(language),
-            unread: unreadCount, twoFactorNeeded: visitor.account?.roleWaitingForTwoFactor != nil)
+            unread: unreadCount, twoFactorNeeded: visitor.account?.roleWaitingForTwoFactor != nil,
+            registration: configuration.passwordSignIn)
         let template = type(of: model).template
         guard
             let html = templates.render(

@@ -9,6 +9,11 @@ enum SiteRoutes {
     static let login = Route<Void>("/login")
     static let logout = Route<Void>("/logout")
     static let register = Route<Void>("/register")
+    /// Signing in at the university's OpenID provider: the start, the provider's way back, and
+    /// linking an existing account of the same email.
+    static let signOn = Route<Void>("/auth/oidc")
+    static let signOnCallback = Route<Void>("/auth/oidc/callback")
+    static let signOnLink = Route<Void>("/auth/oidc/link")
     static let forgotPassword = Route<Void>("/password/forgot")
     static let resetPassword = Route<Void>("/password/reset")
     static let profile = Route<Void>("/profile")
