@@ -94,10 +94,14 @@ extension APIHandler {
             }
             await withTaskGroup(of: Void.self) { group in
                 group.addTask {
-                    guard let first = await event() else { return }
-                    continuation.yield(first)
+                    guard var last = await event() else { return }
+                    continuation.yield(last)
                     for await _ in changes {
                         guard let next = await event() else { break }
+                        // A change that leaves the station as it was (a source's broadcast being
+                        // set up before it is on the air) says nothing new.
+                        guard next != last else { continue }
+                        last = next
                         continuation.yield(next)
                     }
                     continuation.yield(ServerSentEvent.text(name: "deleted", id: nil, data: #"{"mount":"\#(mount)"}"#))
