@@ -23,6 +23,9 @@ public enum AuditAction: String, Sendable, CaseIterable, Codable {
     case feedChanged = "feed.changed"
     case competitionDeleted = "competition.deleted"
     case resultCorrected = "result.corrected"
+    /// A co-organizer added to or removed from a competition by its owner (or an admin).
+    case organizerAdded = "competition.organizer-added"
+    case organizerRemoved = "competition.organizer-removed"
     case backupMade = "backup.made"
     /// An account's two-factor sign-in turned off by an admin (a lost phone and lost codes).
     case twoFactorReset = "account.two-factor-reset"

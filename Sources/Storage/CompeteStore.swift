@@ -10,20 +10,28 @@ public struct CompetitionRow: Sendable, Equatable {
     public var participants: Int
     /// The entry of the user the list was read for, if they joined.
     public var myEntry: Entry?
+    /// Whether the user the list was read for is one of its co-organizers.
+    public var viewerOrganizes = false
 }
 
 /// Which competitions a list shows.
 public struct CompetitionFilter: Sendable {
     public var active: Bool?
     public var ownerID: Int64?
+    /// Only competitions this user owns or co-organizes.
+    public var organizerID: Int64?
     /// Only competitions this user joined.
     public var participantID: Int64?
     /// Words in the name, in any letter case.
     public var search: String?
 
-    public init(active: Bool? = nil, ownerID: Int64? = nil, participantID: Int64? = nil, search: String? = nil) {
+    public init(
+        active: Bool? = nil, ownerID: Int64? = nil, organizerID: Int64? = nil, participantID: Int64? = nil,
+        search: String? = nil
+    ) {
         self.active = active
         self.ownerID = ownerID
+        self.organizerID = organizerID
         self.participantID = participantID
         self.search = search
     }
@@ -141,6 +149,13 @@ public struct CompeteStore: Sendable {
         var conditions: [SQLQueryString] = []
         if let active = filter.active { conditions.append("c.active = \(bind: active)") }
         if let owner = filter.ownerID { conditions.append("c.owner_id = \(bind: owner)") }
+        if let organizer = filter.organizerID {
+            conditions.append(
+                """
+                (c.owner_id = \(bind: organizer) OR EXISTS (SELECT 1 FROM competition_organizers o
+                    WHERE o.competition_id = c.id AND o.user_id = \(bind: organizer)))
+                """)
+        }
         if let participant = filter.participantID {
             conditions.append(
                 "EXISTS (SELECT 1 FROM entries p WHERE p.competition_id = c.id AND p.user_id = \(bind: participant))")
@@ -161,7 +176,9 @@ public struct CompeteStore: Sendable {
             """
             SELECT \(unsafeRaw: Self.columns), u.first_name, u.last_name,
                 (SELECT COUNT(*) FROM entries n WHERE n.competition_id = c.id) AS participants,
-                m.result AS my_result, m.joined_at AS my_joined_at, m.result_at AS my_result_at
+                m.result AS my_result, m.joined_at AS my_joined_at, m.result_at AS my_result_at,
+                (SELECT COUNT(*) FROM competition_organizers o
+                    WHERE o.competition_id = c.id AND o.user_id = \(bind: viewerID)) AS viewer_organizes
             FROM competitions c JOIN users u ON u.id = c.owner_id
             LEFT JOIN entries m ON m.competition_id = c.id AND m.user_id = \(bind: viewerID)
             \(whereClause)
@@ -184,7 +201,8 @@ public struct CompeteStore: Sendable {
             competition: try competition(from: row),
             ownerName:
                 "\(try row.decode(column: "first_name", as: String.self)) \(try row.decode(column: "last_name", as: String.self))",
-            participants: try row.decode(column: "participants", as: Int.self), myEntry: entry)
+            participants: try row.decode(column: "participants", as: Int.self), myEntry: entry,
+            viewerOrganizes: try row.decode(column: "viewer_organizes", as: Int.self) > 0)
     }
 
     /// One competition as a list shows it.
@@ -193,7 +211,9 @@ public struct CompeteStore: Sendable {
             """
             SELECT \(unsafeRaw: Self.columns), u.first_name, u.last_name,
                 (SELECT COUNT(*) FROM entries n WHERE n.competition_id = c.id) AS participants,
-                m.result AS my_result, m.joined_at AS my_joined_at, m.result_at AS my_result_at
+                m.result AS my_result, m.joined_at AS my_joined_at, m.result_at AS my_result_at,
+                (SELECT COUNT(*) FROM competition_organizers o
+                    WHERE o.competition_id = c.id AND o.user_id = \(bind: viewerID)) AS viewer_organizes
             FROM competitions c JOIN users u ON u.id = c.owner_id
             LEFT JOIN entries m ON m.competition_id = c.id AND m.user_id = \(bind: viewerID)
             WHERE c.id = \(bind: id)

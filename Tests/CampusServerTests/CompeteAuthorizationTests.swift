@@ -8,19 +8,21 @@ import Testing
 
 @testable import CampusServer
 
-/// Every operation on a competition × every role × owner or not, on an active and on a
-/// deactivated competition. Ann has joined and has a result; Ben is a user who has not joined.
-/// Competitions are readable by everyone signed in; the organizer's operations are 403 to others.
+/// Every operation on a competition × every role × owner, co-organizer or not, on an active and
+/// on a deactivated competition, on SQLite and PostgreSQL. Ann has joined and has a result; Ben is
+/// a user who has not joined; Cora is a plain user the owner made a co-organizer. Competitions are
+/// readable by everyone signed in; the organizers' operations are 403 to others, and the owner's
+/// (delete, (de)activate, co-organizers) to co-organizers too.
 @Suite struct CompeteAuthorizationTests {
     enum Who: String, CaseIterable, CustomStringConvertible {
-        case anonymous, participant, outsider, otherOrganizer, owner, admin
+        case anonymous, participant, outsider, otherOrganizer, coOrganizer, owner, admin
         var description: String { rawValue }
     }
 
     struct Operation: Sendable, CustomStringConvertible {
         var name: String
         var method: HTTPRequest.Method
-        /// The path after `/api/v1/competitions/{id}`; `{ann}` is Ann's id.
+        /// The path after `/api/v1/competitions/{id}`; `{ann}`, `{ben}` and `{cora}` are their ids.
         var path: String
         var json: String?
         var gpx = false
@@ -32,61 +34,71 @@ import Testing
 
     static let operations: [Operation] = [
         Operation(
-            name: "read", method: .get, path: "", active: [401, 200, 200, 200, 200, 200],
-            inactive: [401, 200, 200, 200, 200, 200]),
+            name: "read", method: .get, path: "", active: [401, 200, 200, 200, 200, 200, 200],
+            inactive: [401, 200, 200, 200, 200, 200, 200]),
         Operation(
-            name: "ranking", method: .get, path: "/ranking", active: [401, 200, 200, 200, 200, 200],
-            inactive: [401, 200, 200, 200, 200, 200]),
+            name: "ranking", method: .get, path: "/ranking", active: [401, 200, 200, 200, 200, 200, 200],
+            inactive: [401, 200, 200, 200, 200, 200, 200]),
         Operation(
-            name: "records", method: .get, path: "/records", active: [401, 200, 200, 200, 200, 200],
-            inactive: [401, 200, 200, 200, 200, 200]),
+            name: "records", method: .get, path: "/records", active: [401, 200, 200, 200, 200, 200, 200],
+            inactive: [401, 200, 200, 200, 200, 200, 200]),
         Operation(
             name: "edit", method: .patch, path: "", json: #"{"description":"New"}"#,
-            active: [401, 403, 403, 403, 200, 200], inactive: [401, 403, 403, 403, 409, 409]),
+            active: [401, 403, 403, 403, 200, 200, 200], inactive: [401, 403, 403, 403, 409, 409, 409]),
         Operation(
-            name: "delete", method: .delete, path: "", active: [401, 403, 403, 403, 204, 204],
-            inactive: [401, 403, 403, 403, 204, 204]),
+            name: "delete", method: .delete, path: "", active: [401, 403, 403, 403, 403, 204, 204],
+            inactive: [401, 403, 403, 403, 403, 204, 204]),
         Operation(
-            name: "activate", method: .post, path: "/activate", active: [401, 403, 403, 403, 200, 200],
-            inactive: [401, 403, 403, 403, 200, 200]),
+            name: "activate", method: .post, path: "/activate", active: [401, 403, 403, 403, 403, 200, 200],
+            inactive: [401, 403, 403, 403, 403, 200, 200]),
         Operation(
-            name: "deactivate", method: .post, path: "/deactivate", active: [401, 403, 403, 403, 200, 200],
-            inactive: [401, 403, 403, 403, 200, 200]),
+            name: "deactivate", method: .post, path: "/deactivate", active: [401, 403, 403, 403, 403, 200, 200],
+            inactive: [401, 403, 403, 403, 403, 200, 200]),
         Operation(
-            name: "reuse", method: .post, path: "/reuse", active: [401, 403, 403, 403, 201, 201],
-            inactive: [401, 403, 403, 403, 201, 201]),
+            name: "reuse", method: .post, path: "/reuse", active: [401, 403, 403, 403, 403, 201, 201],
+            inactive: [401, 403, 403, 403, 403, 201, 201]),
         Operation(
-            name: "participants", method: .get, path: "/participants", active: [401, 403, 403, 403, 200, 200],
-            inactive: [401, 403, 403, 403, 200, 200]),
+            name: "participants", method: .get, path: "/participants", active: [401, 403, 403, 403, 200, 200, 200],
+            inactive: [401, 403, 403, 403, 200, 200, 200]),
         Operation(
-            name: "join", method: .post, path: "/participants/me", active: [401, 409, 201, 201, 201, 201],
-            inactive: [401, 409, 409, 409, 409, 409]),
+            name: "join", method: .post, path: "/participants/me", active: [401, 409, 201, 201, 201, 201, 201],
+            inactive: [401, 409, 409, 409, 409, 409, 409]),
         Operation(
-            name: "leave", method: .delete, path: "/participants/me", active: [401, 204, 409, 409, 409, 409],
-            inactive: [401, 409, 409, 409, 409, 409]),
+            name: "leave", method: .delete, path: "/participants/me", active: [401, 204, 409, 409, 409, 409, 409],
+            inactive: [401, 409, 409, 409, 409, 409, 409]),
         Operation(
-            name: "kick", method: .delete, path: "/participants/{ann}", active: [401, 403, 403, 403, 204, 204],
-            inactive: [401, 403, 403, 403, 409, 409]),
+            name: "kick", method: .delete, path: "/participants/{ann}", active: [401, 403, 403, 403, 204, 204, 204],
+            inactive: [401, 403, 403, 403, 409, 409, 409]),
         Operation(
             name: "result", method: .put, path: "/participants/{ann}/result", json: #"{"value": 42}"#,
-            active: [401, 403, 403, 403, 200, 200], inactive: [401, 403, 403, 403, 409, 409]),
+            active: [401, 403, 403, 403, 200, 200, 200], inactive: [401, 403, 403, 403, 409, 409, 409]),
         Operation(
             name: "clear result", method: .delete, path: "/participants/{ann}/result",
-            active: [401, 403, 403, 403, 200, 200], inactive: [401, 403, 403, 403, 409, 409]),
+            active: [401, 403, 403, 403, 200, 200, 200], inactive: [401, 403, 403, 403, 409, 409, 409]),
         Operation(
             name: "gpx", method: .post, path: "/participants/{ann}/gpx", gpx: true,
-            active: [401, 403, 403, 403, 200, 200], inactive: [401, 403, 403, 403, 409, 409]),
+            active: [401, 403, 403, 403, 200, 200, 200], inactive: [401, 403, 403, 403, 409, 409, 409]),
         Operation(
-            name: "csv", method: .get, path: "/results.csv", active: [401, 403, 403, 403, 200, 200],
-            inactive: [401, 403, 403, 403, 200, 200]),
+            name: "csv", method: .get, path: "/results.csv", active: [401, 403, 403, 403, 200, 200, 200],
+            inactive: [401, 403, 403, 403, 200, 200, 200]),
+        Operation(
+            name: "organizers", method: .get, path: "/organizers", active: [401, 200, 200, 200, 200, 200, 200],
+            inactive: [401, 200, 200, 200, 200, 200, 200]),
+        Operation(
+            name: "add organizer", method: .put, path: "/organizers/{ben}",
+            active: [401, 403, 403, 403, 403, 200, 200], inactive: [401, 403, 403, 403, 403, 200, 200]),
+        Operation(
+            name: "remove organizer", method: .delete, path: "/organizers/{cora}",
+            active: [401, 403, 403, 403, 204, 204, 204], inactive: [401, 403, 403, 403, 204, 204, 204]),
     ]
 
-    @Test func everyOperationForEveryRole() async throws {
-        try await TestServer.run { server in
+    @Test(arguments: TestDatabases.kinds) func everyOperationForEveryRole(_ kind: Database.Kind) async throws {
+        try await TestServer.run(kind) { server in
             let cast = try await CompeteCast.make(server)
+            let cora = try await server.register("cora@example.org", firstName: "Cora", lastName: "Helper")
             let tokens: [Who: String] = [
-                .participant: cast.ann, .outsider: cast.ben, .otherOrganizer: cast.otherOrganizer, .owner: cast.owner,
-                .admin: cast.admin,
+                .participant: cast.ann, .outsider: cast.ben, .otherOrganizer: cast.otherOrganizer,
+                .coOrganizer: try await server.login("cora@example.org"), .owner: cast.owner, .admin: cast.admin,
             ]
             let track = try Fixtures.data("gpx/track-with-empty-segment.gpx")
             for active in [true, false] {
@@ -99,6 +111,9 @@ import Testing
                             .put, "/api/v1/competitions/\(id)/participants/\(cast.annID)/result",
                             json: #"{"value": 5}"#,
                             token: cast.owner)
+                        let added = try await server.request(
+                            .put, "/api/v1/competitions/\(id)/organizers/\(cora.id)", token: cast.owner)
+                        #expect(added.status == .ok, "\(added.text)")
                         if !active {
                             _ = try await server.request(
                                 .post, "/api/v1/competitions/\(id)/deactivate", token: cast.owner)
@@ -106,6 +121,8 @@ import Testing
                         let path =
                             "/api/v1/competitions/\(id)"
                             + operation.path.replacingOccurrences(of: "{ann}", with: String(cast.annID))
+                            .replacingOccurrences(of: "{ben}", with: String(cast.benID))
+                            .replacingOccurrences(of: "{cora}", with: String(cora.id))
                         var headers: HTTPFields = [:]
                         if let token = tokens[who] { headers[.authorization] = "Bearer \(token)" }
                         var body: ByteBuffer?

@@ -85,6 +85,7 @@ import Testing
         35: "9560dd791a1aa3eaacefcbcd5e05c8d2f4d8be9b3d31a8cddd676a8dd8d79830",
         36: "58e899cbc5bb47edb421f8aa8c7516c3840f7b01e9cd2781b10bacfff951de0a",
         37: "9a329d61faea17922b91dc066ab14dc65d068e1231d41e018b71ad400b38ac48",
+        38: "41de3d598aa2ed5ed54b304968e6ebd780e4c9ddd324042702ce48687441972c",
     ]
 
     @Test func landedStepsNeverChange() {

@@ -184,3 +184,40 @@ def test_results_csv_reads_back(campus):
     assert rows[0]["rank"] == "1"
     assert rows[0]["result"] == "7.5"
     assert rows[0]["result_text"] == "7.5 goals"
+
+
+def test_a_co_organizer_enters_results_but_neither_deletes_nor_keeps_others_out(campus, browser):
+    """Seed 002's "several organizers managing one competition", at phone width: the owner adds a
+    co-organizer by email on the competition's page; the co-organizer enters a result, sees no
+    Delete or Deactivate, and steps down."""
+    campus.register("olga@example.org", first="Olga", last="Owner", organizer=True)
+    campus.register("cora@example.org", first="Cora", last="Helper")
+    campus.register("ron@example.org", first="Ron", last="Runner")
+    owner, runner = campus.login("olga@example.org"), campus.login("ron@example.org")
+    created = campus.call("POST", "/api/v1/competitions", token=owner,
+                          json={"name": "Relay", "metric": "points", "unit": "points"}).json()
+    page = f"{campus.url}/compete/{created['id']}"
+    ron = campus.call("POST", f"/api/v1/competitions/{created['id']}/participants/me", token=runner).json()
+    browser.set_window_size(390, 844)
+
+    log_in(browser, campus.url, "olga@example.org")
+    browser.get(page)
+    browser.find_element(By.ID, "organizer-email").send_keys("cora@example.org")
+    browser.find_element(By.ID, "organizer-email").submit()
+    wait_text(browser, (By.ID, "organizers"), "Cora Helper")
+    browser.delete_all_cookies()
+
+    log_in(browser, campus.url, "cora@example.org")
+    browser.get(page)
+    assert browser.find_elements(By.ID, "organizer") and not browser.find_elements(By.ID, "delete")
+    assert not browser.find_elements(By.ID, "deactivate") and not browser.find_elements(By.ID, "add-organizer")
+    row = browser.find_element(By.CSS_SELECTOR, f"#participants tr[data-user='{ron['participant']['id']}']")
+    row.find_element(By.NAME, "value").send_keys("12")
+    row.find_element(By.NAME, "value").submit()
+    wait_rows(browser, [["1", "Ron Runner", "12 points"]])
+    step_down = browser.find_element(By.CSS_SELECTOR, "#organizers button")
+    browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", step_down)  # above the tab bar
+    step_down.click()
+    WebDriverWait(browser, 10).until(lambda _: not browser.find_elements(By.ID, "organizer"))
+    audit = campus.call("GET", "/api/v1/audit?limit=50", token=owner)
+    assert audit.status_code == 403  # the log is the admins'

@@ -23,6 +23,8 @@ extension AuditAction {
         case .feedChanged: t("Home feed changed", context: "audit")
         case .competitionDeleted: t("Competition deleted", context: "audit")
         case .resultCorrected: t("Result set by an organizer", context: "audit")
+        case .organizerAdded: t("Co-organizer added", context: "audit")
+        case .organizerRemoved: t("Co-organizer removed", context: "audit")
         case .backupMade: t("Backup made", context: "audit")
         case .twoFactorReset: t("Two-factor sign-in reset", context: "audit")
         case .accountLinked: t("Account linked to the sign-in service", context: "audit")

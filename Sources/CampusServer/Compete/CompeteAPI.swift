@@ -314,7 +314,7 @@ extension CompeteService.Visible {
             startsAt: c.startsAt, endsAt: c.endsAt, active: c.isActive, participantUploads: c.participantUploads,
             owner: .init(id: c.ownerID, name: row.ownerName), templateId: c.templateID, seriesId: c.seriesID,
             createdAt: c.createdAt, updatedAt: c.updatedAt, participants: row.participants, joined: isJoined,
-            myResult: row.myEntry?.result, canManage: canManage)
+            myResult: row.myEntry?.result, canManage: canManage, canOwn: canOwn)
     }
 }
 

@@ -180,6 +180,18 @@ struct CompetitionPage: PageModel {
 
     /// What the competition's organizer (or an admin) sees.
     struct Organizer: Sendable {
+        /// A co-organizer, with a link to remove them for the owner (or to step down for themselves).
+        struct CoOrganizerRow: Sendable {
+            var name: String
+            var email: String
+            var removeURL: String?
+            var isMe: Bool
+        }
+
+        /// The owner or an admin: deleting, (de)activating and the co-organizers.
+        var canOwn: Bool
+        var organizers: [CoOrganizerRow]
+        var addOrganizerURL: String
         var editURL: String
         var activateURL: String
         var deactivateURL: String

@@ -54,6 +54,26 @@ struct CompetePages: Sendable {
             }
         }
         pages.upload(SiteRoutes.participantTrack, TrackForm.self, bodyLimit: BodyLimits.gpxForm, uploadTrack)
+        pages.form(SiteRoutes.competitionOrganizers, OrganizerForm.self) { request, account, form in
+            try await refusalShown(request) { id in
+                let added = try await compete.addOrganizer(id, email: form.email ?? "", by: account.user)
+                return request.t("{name} is a co-organizer now.", ["name": added.name])
+            }
+        }
+        pages.form(SiteRoutes.removeCompetitionOrganizer, CSRFForm.self) { request, account, _ in
+            let organizer = try request.id("userId")
+            return try await refusalShown(request) { id in
+                try await compete.removeOrganizer(id, userID: organizer, by: account.user)
+                return organizer == account.user.id
+                    ? request.t("You no longer organize this competition.")
+                    : request.t("The co-organizer is removed.")
+            }
+        }
+    }
+
+    struct OrganizerForm: PageForm {
+        var _csrf: String?
+        var email: String?
     }
 
     /// A form post that does one thing to a competition, then shows `location` (the
@@ -113,7 +133,9 @@ struct CompetePages: Sendable {
     }
 
     @Sendable func mine(_ request: PageRequest, _ account: Authenticated) async throws -> PageAnswer {
-        let rows = try await owned(by: account.user)
+        let user = account.user
+        let rows = try await compete.list(CompetitionFilter(organizerID: user.id), for: user, limit: 200, offset: 0)
+            .rows
         let active = rows.filter { $0.competition.isActive }.map { CompetitionItem($0, t: request.t) }
         let inactive = rows.filter { !$0.competition.isActive }.map { CompetitionItem($0, t: request.t) }
         return .page(
@@ -207,8 +229,18 @@ struct CompetePages: Sendable {
         -> CompetitionPage.Organizer
     {
         let id = competition.id
-        let entries = try await compete.participants(id, by: user).entries
+        let (visible, entries) = try await compete.participants(id, by: user)
+        let organizers = try await compete.organizers(id, for: user).organizers
         return .init(
+            canOwn: visible.canOwn,
+            organizers: organizers.map { organizer in
+                .init(
+                    name: organizer.name, email: organizer.email,
+                    removeURL: visible.canOwn || organizer.userID == user.id
+                        ? SiteRoutes.removeCompetitionOrganizer.path(id, organizer.userID) : nil,
+                    isMe: organizer.userID == user.id)
+            },
+            addOrganizerURL: SiteRoutes.competitionOrganizers.path(id),
             editURL: SiteRoutes.editCompetition.path(id), activateURL: SiteRoutes.activateCompetition.path(id),
             deactivateURL: SiteRoutes.deactivateCompetition.path(id), exportURL: APIRoutes.resultsCSV.path(id),
             reuseURL: SiteRoutes.newCompetition.path(query: [("from", String(id))]),

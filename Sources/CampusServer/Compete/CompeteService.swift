@@ -21,15 +21,22 @@ struct CompeteService: Sendable {
     /// A competition with what the viewer may do with it.
     struct Visible: Sendable {
         var row: CompetitionRow
+        /// Its owner, a co-organizer or an admin: results, participants, its details.
         var canManage: Bool
+        /// Its owner or an admin: also deleting it, (de)activating it, and its co-organizers.
+        var canOwn: Bool
         var competition: Competition { row.competition }
         var isJoined: Bool { row.myEntry != nil }
     }
 
     // MARK: Permissions
 
-    static func canManage(_ competition: Competition, _ user: Account) -> Bool {
+    static func canOwn(_ competition: Competition, _ user: Account) -> Bool {
         user.role == .admin || competition.ownerID == user.id
+    }
+
+    static func canManage(_ row: CompetitionRow, _ user: Account) -> Bool {
+        canOwn(row.competition, user) || row.viewerOrganizes
     }
 
     /// The competition with what the user may do with it. Every signed-in user may see every
@@ -41,14 +48,28 @@ struct CompeteService: Sendable {
                 try await CompeteStore(db).competitionRow(id: id, viewerID: user.id)
             })
         else { throw Self.notFound(id) }
-        return Visible(row: row, canManage: Self.canManage(row.competition, user))
+        return Self.visible(row, to: user)
     }
 
-    /// The competition if the user may manage it (its organizer or an admin): 403 otherwise.
+    static func visible(_ row: CompetitionRow, to user: Account) -> Visible {
+        Visible(row: row, canManage: canManage(row, user), canOwn: canOwn(row.competition, user))
+    }
+
+    /// The competition if the user may manage it (its owner, a co-organizer or an admin): 403
+    /// otherwise.
     func managed(_ id: Int64, by user: Account) async throws -> Visible {
         let visible = try await visible(id, to: user)
         guard visible.canManage else {
-            throw Refusal.notAllowed("Only the competition's organizer or an admin may do this.")
+            throw Refusal.notAllowed("Only the competition's organizers or an admin may do this.")
+        }
+        return visible
+    }
+
+    /// The competition if the user owns it (or is an admin): 403 to co-organizers and others.
+    func owned(_ id: Int64, by user: Account) async throws -> Visible {
+        let visible = try await visible(id, to: user)
+        guard visible.canOwn else {
+            throw Refusal.notAllowed("Only the competition's owner or an admin may do this.")
         }
         return visible
     }
@@ -150,7 +171,7 @@ struct CompeteService: Sendable {
     }
 
     func setActive(_ id: Int64, _ active: Bool, by user: Account) async throws -> Competition {
-        let competition = try await managed(id, by: user).competition
+        let competition = try await owned(id, by: user).competition
         if competition.isActive != active {
             let now = now()
             try await database.write { [notices] db in
@@ -164,7 +185,7 @@ struct CompeteService: Sendable {
     }
 
     func delete(_ id: Int64, by user: Account) async throws {
-        let competition = try await managed(id, by: user).competition
+        let competition = try await owned(id, by: user).competition
         let now = now()
         try await database.write { db in
             try await CompeteStore(db).deleteCompetition(id: id)
@@ -360,7 +381,7 @@ struct CompeteService: Sendable {
         let result = try await database.read { [filter] db in
             try await CompeteStore(db).competitions(filter, viewerID: user.id, limit: limit, offset: offset)
         }
-        return (result.rows.map { Visible(row: $0, canManage: Self.canManage($0.competition, user)) }, result.total)
+        return (result.rows.map { Self.visible($0, to: user) }, result.total)
     }
 
     /// The participant's history: joined (active) and previous (inactive) competitions, each with
@@ -374,7 +395,7 @@ struct CompeteService: Sendable {
         for row in rows {
             let ranking = try await leaderboards.snapshot(row.competition.id)
             let rank = ranking?.ranked.first { $0.entry.participantID == user.id }?.rank
-            history.append((Visible(row: row, canManage: Self.canManage(row.competition, user)), rank))
+            history.append((Self.visible(row, to: user), rank))
         }
         return history
     }

@@ -120,6 +120,8 @@ enum SiteRoutes {
     static let deleteCompetition = Route<Int64>("/compete/{id}/delete")
     static let participantResult = Route2<Int64, Int64>("/compete/{id}/participants/{userId}/result")
     static let kickParticipant = Route2<Int64, Int64>("/compete/{id}/participants/{userId}/kick")
+    static let competitionOrganizers = Route<Int64>("/compete/{id}/organizers")
+    static let removeCompetitionOrganizer = Route2<Int64, Int64>("/compete/{id}/organizers/{userId}/remove")
     static let participantTrack = Route2<Int64, Int64>("/compete/{id}/participants/{userId}/gpx")
 
     // Listen
