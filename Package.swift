@@ -53,7 +53,14 @@ let package = Package(
         .target(name: "Timetable", dependencies: ["InputRules", "Localization"]),
         .target(name: "Compete", dependencies: ["InputRules", "Localization"]),
         .target(name: "Listen", dependencies: ["InputRules", "Localization"]),
-        .target(name: "Formats", dependencies: ["InputRules", "Localization", "Timetable", "Compete", "Listen"]),
+        .target(
+            name: "Formats",
+            dependencies: [
+                "InputRules", "Localization", "Timetable", "Compete", "Listen",
+                .product(name: "CompressNIO", package: "compress-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ]
+        ),
         .target(
             name: "HTTPInput",
             dependencies: [

@@ -6,6 +6,7 @@ import PackageDescription
 let campus: [Target.Dependency] = [
     .product(name: "Formats", package: "Campus"), .product(name: "Timetable", package: "Campus"),
     .product(name: "InputRules", package: "Campus"), .product(name: "HTTPInput", package: "Campus"),
+    .product(name: "Compete", package: "Campus"),
 ]
 
 let package = Package(

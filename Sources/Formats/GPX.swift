@@ -71,9 +71,16 @@ public enum GPX {
             throw GPXError(detail: "The file is XML but not GPX: its root element is not <gpx>.")
         }
         let file = GPXFile(creator: reader.creator, name: reader.trackName, segments: reader.segments)
-        guard file.segments.contains(where: { $0.count >= 2 }) else {
-            let count = ["count": String(file.pointCount)]
-            switch file.pointCount {
+        try requireTrack(file.segments)
+        return file
+    }
+
+    /// Refuses segments that hold no track: a result needs one with two points.
+    static func requireTrack(_ segments: [[TrackPoint]]) throws(GPXError) {
+        let pointCount = segments.reduce(0) { $0 + $1.count }
+        guard segments.contains(where: { $0.count >= 2 }) else {
+            let count = ["count": String(pointCount)]
+            switch pointCount {
             case 0:
                 throw GPXError(
                     detail: "The file has no track points (<trkpt>); routes and waypoints are not results.")
@@ -87,7 +94,6 @@ public enum GPX {
                     count)
             }
         }
-        return file
     }
 
     /// Reads `2020-12-18T07:24:29Z`, with or without fractional seconds, with an offset or

@@ -1,3 +1,4 @@
+import Compete
 import Formats
 import Foundation
 import HTTPInput
@@ -29,8 +30,9 @@ public enum Fuzz {
         _ = try? KMASchedule.read(subjects: data[..<split], schedule: data[split...].dropFirst(), minutes: 80)
     }
 
+    /// A recorded track in any format a participant may upload: GPX, TCX, FIT, each perhaps gzipped.
     public static func gpx(_ data: Data) {
-        if let file = try? GPX.read(data) { _ = file.statistics }
+        if let track = try? ActivityTrack.read(data) { _ = TrackStatistics(segments: track.segments) }
     }
 
     public static func rss(_ data: Data) {

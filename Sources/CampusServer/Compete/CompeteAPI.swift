@@ -158,9 +158,11 @@ extension APIHandler {
         let user = try await requireUser().user
         let body: HTTPBody =
             switch input.body {
-            case .application_gpx_plus_xml(let body): body
-            case .xml(let body): body
-            case .binary(let body): body
+            // The content tells the format (ActivityTrack), whatever the type says.
+            case .application_gpx_plus_xml(let body), .application_vnd_period_garmin_period_tcx_plus_xml(let body),
+                .application_vnd_period_ant_period_fit(let body), .application_gzip(let body), .xml(let body),
+                .binary(let body):
+                body
             }
         let data = Data(try await [UInt8](collecting: body, upTo: BodyLimits.gpx))
         let id = input.path.competitionId

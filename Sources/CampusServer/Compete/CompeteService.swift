@@ -281,8 +281,8 @@ struct CompeteService: Sendable {
         return entry
     }
 
-    /// A result from a GPX track, uploaded by the organizer (or an admin), or by the participant
-    /// when the competition allows it.
+    /// A result from a recorded track (GPX, TCX or FIT, each perhaps gzip-compressed), uploaded by
+    /// the organizer (or an admin), or by the participant when the competition allows it.
     func uploadTrack(_ id: Int64, participant: Int64, gpx data: Data, by user: Account) async throws -> Entry {
         let visible = try await visible(id, to: user)
         let competition = visible.competition
@@ -302,7 +302,9 @@ struct CompeteService: Sendable {
         let value: Double
         do {
             // Parsing a file of up to 10 MiB is work for NIO's thread pool, not an event loop.
-            statistics = try await NIOThreadPool.singleton.runIfActive { try GPX.read(data).statistics }
+            statistics = try await NIOThreadPool.singleton.runIfActive {
+                TrackStatistics(segments: try ActivityTrack.read(data).segments)
+            }
             value = try statistics.result(for: competition.metric)
         } catch let error as GPXError {
             throw Refusal(
