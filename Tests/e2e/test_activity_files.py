@@ -14,6 +14,8 @@ import gpxpy.geo
 import pytest
 from tcxreader.tcxreader import TCXReader
 
+from conftest import Campus
+
 GPX = pathlib.Path(__file__).resolve().parents[3] / "shared" / "fixtures" / "gpx"
 FIT_EPOCH = 631065600
 CRC_TABLE = [0x0000, 0xCC01, 0xD801, 0x1400, 0xF001, 0x3C00, 0x2800, 0xE401, 0xA001, 0x6C00, 0x7800, 0xB401,
@@ -96,8 +98,10 @@ def oracle_from_tcx(data, tmp_path):
     return [gpxpy.geo.Location(p.latitude, p.longitude) for p in exercise.trackpoints if p.latitude is not None]
 
 
-@pytest.fixture
-def upload(campus):
+@pytest.fixture(scope="module")
+def upload(tmp_path_factory):
+    """One server for the module (no demo): each upload goes to a competition of its own."""
+    campus = Campus(tmp_path_factory.mktemp("tracks") / "campus-data").start()
     campus.register("tracks@example.org", organizer=True)
     campus.register("rider@example.org")
     organizer, rider = campus.login("tracks@example.org"), campus.login("rider@example.org")
@@ -108,7 +112,8 @@ def upload(campus):
         me = campus.call("POST", f"/api/v1/competitions/{created['id']}/participants/me", token=rider).json()
         return campus.call("POST", f"/api/v1/competitions/{created['id']}/participants/{me['participant']['id']}/gpx",
                            token=organizer, data=data, headers={"Content-Type": content_type})
-    return send
+    yield send
+    campus.stop()
 
 
 @pytest.mark.parametrize("name", FIXTURES)
