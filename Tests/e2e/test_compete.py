@@ -209,8 +209,11 @@ def test_a_co_organizer_enters_results_but_neither_deletes_nor_keeps_others_out(
 
     log_in(browser, campus.url, "cora@example.org")
     browser.get(page)
-    assert browser.find_elements(By.ID, "organizer") and not browser.find_elements(By.ID, "delete")
-    assert not browser.find_elements(By.ID, "deactivate") and not browser.find_elements(By.ID, "add-organizer")
+    browser.find_element(By.ID, "organizer")
+    browser.implicitly_wait(0)  # what must be absent is looked for once, not for five seconds
+    assert not browser.find_elements(By.ID, "delete") and not browser.find_elements(By.ID, "deactivate")
+    assert not browser.find_elements(By.ID, "add-organizer")
+    browser.implicitly_wait(5)
     row = browser.find_element(By.CSS_SELECTOR, f"#participants tr[data-user='{ron['participant']['id']}']")
     row.find_element(By.NAME, "value").send_keys("12")
     row.find_element(By.NAME, "value").submit()
@@ -218,6 +221,7 @@ def test_a_co_organizer_enters_results_but_neither_deletes_nor_keeps_others_out(
     step_down = browser.find_element(By.CSS_SELECTOR, "#organizers button")
     browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", step_down)  # above the tab bar
     step_down.click()
+    browser.implicitly_wait(0)
     WebDriverWait(browser, 10).until(lambda _: not browser.find_elements(By.ID, "organizer"))
     audit = campus.call("GET", "/api/v1/audit?limit=50", token=owner)
     assert audit.status_code == 403  # the log is the admins'
