@@ -21,10 +21,7 @@ public enum FIT {
     }
 
     public static func read(_ data: Data, maximumPoints: Int = GPX.maximumPoints) throws(GPXError) -> [[TrackPoint]] {
-        guard data.count <= GPX.maximumBytes else {
-            throw GPXError(
-                detail: "The file is larger than {maximum} MiB.", ["maximum": String(GPX.maximumBytes >> 20)])
-        }
+        try GPX.checkSize(data)
         let bytes = [UInt8](data)
         var points: [TrackPoint] = []
         var offset = 0

@@ -43,9 +43,21 @@ public enum GPX {
     public static let maximumPoints = 200_000
 
     public static func read(_ data: Data, maximumPoints: Int = GPX.maximumPoints) throws(GPXError) -> GPXFile {
-        guard data.count <= maximumBytes else {
-            throw GPXError(detail: "The file is larger than {maximum} MiB.", ["maximum": String(maximumBytes >> 20)])
+        let reader = Reader(maximumPoints: maximumPoints)
+        try parse(data, with: reader)
+        guard reader.sawRoot else {
+            throw GPXError(detail: "The file is XML but not GPX: its root element is not <gpx>.")
         }
+        let file = GPXFile(creator: reader.creator, name: reader.trackName, segments: reader.segments)
+        try requireTrack(file.segments)
+        return file
+    }
+
+    /// Parses a track file in XML (GPX, TCX) with `reader` as the parser's delegate, within the
+    /// size limit, after ``XMLInput`` made it safe, with no entities resolved: the reader's own
+    /// refusal, or the parser's words when the XML is not well-formed.
+    static func parse(_ data: Data, with reader: some TrackXMLReader) throws(GPXError) {
+        try checkSize(data)
         guard !data.isEmpty else { throw GPXError(detail: "The file is empty.") }
         let prepared: Data
         do {
@@ -53,7 +65,6 @@ public enum GPX {
         } catch {
             throw GPXError(error.phrase)
         }
-        let reader = Reader(maximumPoints: maximumPoints)
         let parser = XMLParser(data: prepared)
         parser.shouldProcessNamespaces = true
         parser.shouldResolveExternalEntities = false
@@ -67,12 +78,13 @@ public enum GPX {
                 detail: "The file is not well-formed XML (line {line}): {reason}",
                 ["line": String(parser.lineNumber), "reason": reason])
         }
-        guard reader.sawRoot else {
-            throw GPXError(detail: "The file is XML but not GPX: its root element is not <gpx>.")
+    }
+
+    /// Refuses a track file over ``maximumBytes``, whatever its format.
+    static func checkSize(_ data: Data) throws(GPXError) {
+        guard data.count <= maximumBytes else {
+            throw GPXError(detail: "The file is larger than {maximum} MiB.", ["maximum": String(maximumBytes >> 20)])
         }
-        let file = GPXFile(creator: reader.creator, name: reader.trackName, segments: reader.segments)
-        try requireTrack(file.segments)
-        return file
     }
 
     /// Refuses segments that hold no track: a result needs one with two points.
@@ -109,7 +121,7 @@ public enum GPX {
         return try? Date(text, strategy: Date.ISO8601FormatStyle())
     }
 
-    private final class Reader: NSObject, XMLParserDelegate {
+    private final class Reader: NSObject, TrackXMLReader {
         let maximumPoints: Int
         var failure: GPXError?
         var sawRoot = false
@@ -223,4 +235,10 @@ public enum GPX {
             }
         }
     }
+}
+
+/// A parser delegate reading a track file: what it refused, and the parser's first error.
+protocol TrackXMLReader: XMLParserDelegate {
+    var failure: GPXError? { get }
+    var firstError: (any Error)? { get }
 }

@@ -9,39 +9,16 @@ import Localization
 
 /// Garmin's Training Center XML (TCX), read for its tracks: every `Track` of every lap of every
 /// activity (or course) is a segment of its `Trackpoint`s that have a `Position`; points without
-/// one (a treadmill, a lost signal) are skipped. Read as GPX is: ``XMLInput`` first, then
-/// FoundationXML's parser with no entities, within the same limits.
+/// one (a treadmill, a lost signal) are skipped. Parsed as GPX is (``GPX/parse(_:with:)``).
 public enum TCX {
     public static func read(_ data: Data, maximumPoints: Int = GPX.maximumPoints) throws(GPXError) -> [[TrackPoint]] {
-        guard data.count <= GPX.maximumBytes else {
-            throw GPXError(
-                detail: "The file is larger than {maximum} MiB.", ["maximum": String(GPX.maximumBytes >> 20)])
-        }
-        let prepared: Data
-        do {
-            prepared = try XMLInput.prepared(data)
-        } catch {
-            throw GPXError(error.phrase)
-        }
         let reader = Reader(maximumPoints: maximumPoints)
-        let parser = XMLParser(data: prepared)
-        parser.shouldProcessNamespaces = true
-        parser.shouldResolveExternalEntities = false
-        parser.delegate = reader
-        let parsed = parser.parse()
-        if let failure = reader.failure { throw failure }
-        guard parsed else {
-            // The reason is the XML parser's own words.
-            let reason = XMLInput.reason(parser, firstError: reader.firstError)
-            throw GPXError(
-                detail: "The file is not well-formed XML (line {line}): {reason}",
-                ["line": String(parser.lineNumber), "reason": reason])
-        }
+        try GPX.parse(data, with: reader)
         try GPX.requireTrack(reader.segments)
         return reader.segments
     }
 
-    private final class Reader: NSObject, XMLParserDelegate {
+    private final class Reader: NSObject, TrackXMLReader {
         let maximumPoints: Int
         var failure: GPXError?
         var firstError: (any Error)?

@@ -1,10 +1,8 @@
 import Accounts
 import Compete
-import Formats
 import Foundation
 import InputRules
 import Logging
-import NIOPosix
 import Storage
 
 /// Who may do what to competitions, and doing it: the rules the API, the web app and the
@@ -238,7 +236,7 @@ struct CompeteService: Sendable {
 
     /// Stores a result; one set by somebody other than the participant (`correctedBy`, an
     /// organizer or an admin) leaves its entry in the audit log, in the same transaction.
-    private func store(
+    func store(
         _ value: Double?, track: TrackStatistics?, in competition: Competition, participant: Int64,
         correctedBy corrector: Account?
     ) async throws -> Entry {
@@ -278,52 +276,6 @@ struct CompeteService: Sendable {
                 detail: "Account {id} is not in this competition.", ["id": String(participant)])
         }
         await leaderboards.changed(id, version: version, participant: participant, entry: entry)
-        return entry
-    }
-
-    /// A result from a recorded track (GPX, TCX or FIT, each perhaps gzip-compressed), uploaded by
-    /// the organizer (or an admin), or by the participant when the competition allows it.
-    func uploadTrack(_ id: Int64, participant: Int64, gpx data: Data, by user: Account) async throws -> Entry {
-        let visible = try await visible(id, to: user)
-        let competition = visible.competition
-        guard visible.canManage || (participant == user.id && competition.participantUploads) else {
-            if participant == user.id {
-                throw Refusal.notAllowed("This competition takes tracks from its organizer only.")
-            }
-            throw Refusal.notAllowed(
-                "Only the competition's organizer or an admin may upload another participant's track.")
-        }
-        guard competition.isActive else {
-            throw Self.inactive(
-                competition,
-                detail: "“{name}” is deactivated: results cannot change. Its organizer can activate it again.")
-        }
-        let statistics: TrackStatistics
-        let value: Double
-        do {
-            // Parsing a file of up to 10 MiB is work for NIO's thread pool, not an event loop.
-            statistics = try await NIOThreadPool.singleton.runIfActive {
-                TrackStatistics(segments: try ActivityTrack.read(data).segments)
-            }
-            value = try statistics.result(for: competition.metric)
-        } catch let error as GPXError {
-            throw Refusal(
-                .invalid, phrase: error.phrase, kind: Self.unusableGPX,
-                fields: [FieldProblem(field: "gpx", error.phrase)])
-        } catch let error as CompeteFieldError {
-            throw Refusal(.invalid, phrase: error.phrase, kind: Self.unusableGPX, fields: [error.fieldProblem])
-        }
-        let stored: Double
-        do {
-            stored = try CompetitionRules.result(value, for: competition.metric)
-        } catch {
-            throw Refusal.invalid(FieldProblem(field: "gpx", error.phrase))
-        }
-        let entry = try await store(
-            stored, track: statistics, in: competition, participant: participant, correctedBy: user)
-        logger.info(
-            "track uploaded",
-            metadata: ["competition": "\(id)", "participant": "\(participant)", "points": "\(statistics.points)"])
         return entry
     }
 
