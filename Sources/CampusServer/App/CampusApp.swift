@@ -91,6 +91,7 @@ public enum CampusApp {
                 DatabaseService(database: database),
                 services.sessions,
                 services.leaderboards,
+                services.liveTracks,
                 services.liveRadio,
                 UploadRecoveryService(library: services.library),
                 SharedJobs(jobs: jobs, database: database, instance: services.instance, logger: logger, now: now),

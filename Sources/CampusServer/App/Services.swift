@@ -25,6 +25,7 @@ final class Services: Sendable {
     let directory: TimetableDirectory
     let myTimetable: MyTimetableService
     let leaderboards: Leaderboards
+    let liveTracks: LiveTracks
     let compete: CompeteService
     let catalogue: CatalogueService
     let library: LibraryService
@@ -91,8 +92,10 @@ final class Services: Sendable {
         let leaderboards = Leaderboards(
             database: database, logger: logger, encodeEvent: Leaderboards.Snapshot.event(version:competition:ranked:))
         self.leaderboards = leaderboards
+        let liveTracks = LiveTracks(database: database, logger: logger)
+        self.liveTracks = liveTracks
         self.compete = CompeteService(
-            database: database, leaderboards: leaderboards,
+            database: database, leaderboards: leaderboards, liveTracks: liveTracks,
             seriesRecords: SeriesRecords(database: database, leaderboards: leaderboards),
             notices: CompetitionNotices(languages: languages, timeZone: configuration.timeZone), now: now,
             logger: logger)

@@ -10,6 +10,8 @@ import Storage
 struct CompeteService: Sendable {
     let database: Database
     let leaderboards: Leaderboards
+    /// The live streams of tracks (issue 41).
+    let liveTracks: LiveTracks
     let seriesRecords: SeriesRecords
     /// What participants are told (issue 39); nil tells nobody.
     var notices: CompetitionNotices?

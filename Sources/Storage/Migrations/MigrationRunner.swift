@@ -11,7 +11,7 @@ extension Database {
         .radioListeningAndStationImages, .changeCounters, .places, .electives, .windowNotes, .appCredentials,
         .publicPlaylists, .contentReports, .feedBlockFieldsAndPicks, .linkChecksPerStatement, .linkChecksLockSharedRows,
         .timetableDisplaySettings, .commentsByWriter, .sentForms, .sharedJobs, .scheduleChanges, .notifications,
-        .stationLikes, .auditLog, .instances, .twoFactor, .singleSignOn, .coOrganizers,
+        .stationLikes, .auditLog, .instances, .twoFactor, .singleSignOn, .coOrganizers, .liveTracking,
     ]
 
     /// Applies the migrations this database has not seen, in one transaction. Several app
