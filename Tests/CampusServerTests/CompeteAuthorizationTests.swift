@@ -90,7 +90,35 @@ import Testing
         Operation(
             name: "remove organizer", method: .delete, path: "/organizers/{cora}",
             active: [401, 403, 403, 403, 204, 204, 204], inactive: [401, 403, 403, 403, 204, 204, 204]),
+        // Live tracking: Ann has sent two positions. Only a participant sends and finishes their
+        // own track; while a competition is live everyone watches, afterwards its organizers and
+        // each participant their own.
+        Operation(
+            name: "track", method: .post, path: "/tracking",
+            json: #"{"points": [{"lat": 53.9, "lon": 27.56, "time": "{now}"}]}"#,
+            active: [401, 200, 409, 409, 409, 409, 409], inactive: [401, 409, 409, 409, 409, 409, 409]),
+        Operation(
+            name: "tracks", method: .get, path: "/tracking", active: [401, 200, 200, 200, 200, 200, 200],
+            inactive: [401, 200, 403, 403, 200, 200, 200]),
+        Operation(
+            name: "participant's track", method: .get, path: "/participants/{ann}/tracking",
+            active: [401, 200, 200, 200, 200, 200, 200], inactive: [401, 200, 403, 403, 200, 200, 200]),
+        Operation(
+            name: "finish track", method: .post, path: "/tracking/finish",
+            active: [401, 200, 409, 409, 409, 409, 409], inactive: [401, 409, 409, 409, 409, 409, 409]),
+        Operation(
+            name: "confirm track", method: .post, path: "/participants/{ann}/tracking/confirm",
+            active: [401, 403, 403, 403, 200, 200, 200], inactive: [401, 403, 403, 403, 409, 409, 409]),
     ]
+
+    /// Two positions of Ann's, 20 and 10 seconds before `now`, about 50 metres apart.
+    static func positions(before now: Date) -> String {
+        let format = Date.ISO8601FormatStyle()
+        return """
+            {"points": [{"lat": 53.9, "lon": 27.5595, "time": "\(now.addingTimeInterval(-20).formatted(format))"},
+            {"lat": 53.9004, "lon": 27.5597, "time": "\(now.addingTimeInterval(-10).formatted(format))"}]}
+            """
+    }
 
     @Test(arguments: TestDatabases.kinds) func everyOperationForEveryRole(_ kind: Database.Kind) async throws {
         try await TestServer.run(kind) { server in
@@ -111,6 +139,9 @@ import Testing
                             .put, "/api/v1/competitions/\(id)/participants/\(cast.annID)/result",
                             json: #"{"value": 5}"#,
                             token: cast.owner)
+                        let positions = try await server.request(
+                            .post, "/api/v1/competitions/\(id)/tracking", json: Self.positions(before: server.clock.now), token: cast.ann)
+                        #expect(positions.status == .ok, "\(positions.text)")
                         let added = try await server.request(
                             .put, "/api/v1/competitions/\(id)/organizers/\(cora.id)", token: cast.owner)
                         #expect(added.status == .ok, "\(added.text)")
@@ -128,7 +159,9 @@ import Testing
                         var body: ByteBuffer?
                         if let json = operation.json {
                             headers[.contentType] = "application/json"
-                            body = ByteBuffer(string: json)
+                            body = ByteBuffer(
+                                string: json.replacingOccurrences(
+                                    of: "{now}", with: server.clock.now.formatted(.iso8601)))
                         }
                         if operation.gpx {
                             headers[.contentType] = "application/gpx+xml"

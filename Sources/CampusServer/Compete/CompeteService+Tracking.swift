@@ -15,15 +15,14 @@ extension CompeteService {
         return true
     }
 
-    /// The competition if the user may watch its tracks: its organizers and admins always, a
-    /// participant their own (`participant`), everybody while it is live.
-    func watchable(_ id: Int64, participant: Int64? = nil, by user: Account) async throws -> Visible {
-        let visible = try await visible(id, to: user)
-        guard visible.canManage || participant == user.id || isLive(visible.competition) else {
+    /// Refuses who may not watch `participant`'s track (or with nil, the competition's tracks):
+    /// its organizers and admins may always, a participant their own, everybody while it is live.
+    func checkWatching(_ visible: Visible, participant: Int64?, by user: Account) throws {
+        let own = participant.map { $0 == user.id } ?? visible.isJoined
+        guard visible.canManage || own || isLive(visible.competition) else {
             throw Refusal.notAllowed(
                 "The tracks of a competition that is over are for its organizers and each participant's own.")
         }
-        return visible
     }
 
     /// Stores a batch of the signed-in participant's positions.
@@ -64,7 +63,7 @@ extension CompeteService {
     func tracking(_ id: Int64, participant: Int64, for user: Account) async throws -> (
         name: String, tracking: Tracking?, points: [TrackPoint]
     ) {
-        _ = try await watchable(id, participant: participant, by: user)
+        try checkWatching(try await visible(id, to: user), participant: participant, by: user)
         let read = try await database.read { db -> (String, Tracking?, [TrackPoint])? in
             let store = CompeteStore(db)
             guard let entry = try await store.entry(competitionID: id, userID: participant) else { return nil }
@@ -81,7 +80,8 @@ extension CompeteService {
 
     /// Every participant's track (figures and last position).
     func trackings(_ id: Int64, for user: Account) async throws -> (Visible, [Tracking]) {
-        let visible = try await watchable(id, by: user)
+        let visible = try await visible(id, to: user)
+        try checkWatching(visible, participant: nil, by: user)
         let trackings = try await database.read { db in try await CompeteStore(db).trackings(competitionID: id) }
         if visible.canManage || isLive(visible.competition) { return (visible, trackings) }
         return (visible, trackings.filter { $0.userID == user.id })
@@ -91,6 +91,11 @@ extension CompeteService {
     /// competition takes participants' own results it becomes theirs at once.
     func finishTracking(_ id: Int64, by user: Account) async throws -> (Tracking, Entry?) {
         let competition = try await visible(id, to: user).competition
+        guard competition.isActive else {
+            throw Self.inactive(
+                competition,
+                detail: "“{name}” is deactivated: it takes no positions. Its organizer can activate it again.")
+        }
         let now = now()
         let finished = try await database.write { db -> Tracking? in
             let store = CompeteStore(db)
@@ -101,7 +106,7 @@ extension CompeteService {
             throw Refusal.conflict("There is no unfinished track of yours in this competition.")
         }
         liveTracks.changed(finished)
-        guard competition.participantUploads, competition.isActive else { return (finished, nil) }
+        guard competition.participantUploads else { return (finished, nil) }
         let entry = try await store(finished, in: competition, participant: user.id, by: nil)
         return (finished, entry)
     }
