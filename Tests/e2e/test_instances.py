@@ -413,3 +413,48 @@ def test_two_instances_run_a_job_once_and_the_other_takes_it_over_when_its_holde
         for server in servers:
             server.stop()
         iis.close()
+
+
+def test_live_positions_sent_to_one_instance_reach_a_live_track_follower_on_another(cluster):
+    """Issue 41: a runner's phone sends positions to the first instance; a live page following the
+    race on the third sees each batch, once, with its new positions."""
+    _, _, _, servers, _ = cluster
+    first, _, third = servers
+    first.register("organizer41@example.org", organizer=True)
+    first.register("runner41@example.org")
+    organizer = first.login("organizer41@example.org")
+    runner = first.login("runner41@example.org")
+    competition = first.call("POST", "/api/v1/competitions", token=organizer,
+                             json={"name": "Live across instances", "metric": "distance"}).json()["id"]
+    assert first.call("POST", f"/api/v1/competitions/{competition}/participants/me", token=runner).status_code == 201
+    start = time.time() - 60
+    batches = [[{"lat": 53.9 + (b * 5 + i) * 0.0001, "lon": 27.56,
+                 "time": time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(start + b * 5 + i)) + "Z"} for i in range(5)]
+               for b in range(3)]
+    positions = []
+    names = []
+    with requests.get(f"{third.url}/api/v1/competitions/{competition}/tracking/live", stream=True, timeout=10,
+                      headers={"Authorization": f"Bearer {organizer}", "Accept": "text/event-stream"}) as stream:
+        assert stream.status_code == 200
+        sent = 0
+        name = None
+        deadline = time.monotonic() + 10
+        for line in stream.iter_lines():
+            if line.startswith(b"event:"):
+                name = line[6:].strip().decode()
+            elif line.startswith(b"data:"):
+                names.append(name)
+                data = json.loads(line[5:])
+                if name == "position":
+                    positions.extend(data["added"])
+                if sent < len(batches) and len(positions) == sent * 5:
+                    answer = first.call("POST", f"/api/v1/competitions/{competition}/tracking", token=runner,
+                                        json={"points": batches[sent]})
+                    assert answer.status_code == 200, answer.text
+                    sent += 1
+                elif len(positions) >= 15:
+                    break
+            assert time.monotonic() < deadline, (names, positions)
+    assert names == ["tracks", "position", "position", "position"]
+    assert [p[0] for p in positions] == [pytest.approx(53.9 + i * 0.0001) for i in range(15)]
+    assert data["distanceMeters"] == pytest.approx(14 * 11.12, rel=0.01)
