@@ -204,7 +204,8 @@ extension CompeteStore {
         guard let after = try await tracking(competitionID: competitionID, userID: userID) else {
             throw TrackingStoreError.finished
         }
-        return TrackingBatch(tracking: after, added: added.sorted { ($0.time ?? .distantPast) < ($1.time ?? .distantPast) })
+        let ordered = added.sorted { ($0.time ?? .distantPast) < ($1.time ?? .distantPast) }
+        return TrackingBatch(tracking: after, added: ordered)
     }
 
     /// Marks the track finished (it takes no more positions); false when there is none.

@@ -140,7 +140,8 @@ import Testing
                             json: #"{"value": 5}"#,
                             token: cast.owner)
                         let positions = try await server.request(
-                            .post, "/api/v1/competitions/\(id)/tracking", json: Self.positions(before: server.clock.now), token: cast.ann)
+                            .post, "/api/v1/competitions/\(id)/tracking",
+                            json: Self.positions(before: server.clock.now), token: cast.ann)
                         #expect(positions.status == .ok, "\(positions.text)")
                         let added = try await server.request(
                             .put, "/api/v1/competitions/\(id)/organizers/\(cora.id)", token: cast.owner)

@@ -148,12 +148,14 @@ final class LiveTracks: Service, Sendable {
                 guard let tracking = try await store.tracking(competitionID: competition, userID: user) else {
                     return nil
                 }
-                return (tracking, try await store.trackingPoints(competitionID: competition, userID: user, afterBatch: sent))
+                let added = try await store.trackingPoints(competitionID: competition, userID: user, afterBatch: sent)
+                return (tracking, added)
             }
             if let (tracking, added) = read { broadcast(tracking, added: added) }
         } catch {
             logger.warning(
-                "live track could not be read", metadata: ["competition": "\(competition)", "error": "\(ErrorLog.text(error))"])
+                "live track could not be read",
+                metadata: ["competition": "\(competition)", "error": "\(ErrorLog.text(error))"])
         }
     }
 
@@ -161,7 +163,9 @@ final class LiveTracks: Service, Sendable {
     private func catchUpAll() async {
         let followed = state.withLockedValue { Array($0.subscribers.keys) }
         for competition in followed {
-            let trackings = (try? await database.read { db in try await CompeteStore(db).trackings(competitionID: competition) }) ?? []
+            let trackings =
+                (try? await database.read { db in try await CompeteStore(db).trackings(competitionID: competition) })
+                ?? []
             for tracking in trackings {
                 await catchUp(competition: competition, user: tracking.userID, batch: tracking.batch)
             }
