@@ -138,6 +138,36 @@ extension CompeteStore {
         }
     }
 
+    /// Every track's positions of a competition, by participant, in time order: all of them when
+    /// there are at most `limit`, otherwise about `limit` (positions at every n-th second, the
+    /// last one of each track always).
+    public func trackingPoints(competitionID: Int64, limit: Int) async throws -> [Int64: [TrackPoint]] {
+        let total =
+            try await db.raw(
+                "SELECT COALESCE(SUM(points), 0) AS n FROM trackings WHERE competition_id = \(bind: competitionID)"
+            ).first(decodingColumn: "n", as: Int.self) ?? 0
+        let stride = max(1, Int64((Double(total) / Double(max(1, limit))).rounded(.up)))
+        let thinned: SQLQueryString =
+            stride > 1
+            ? " AND ((p.recorded_at / 1000) % \(bind: stride) = 0 OR p.recorded_at = t.last_at)" : ""
+        var tracks: [Int64: [TrackPoint]] = [:]
+        for row in try await db.raw(
+            """
+            SELECT p.user_id, p.recorded_at, p.latitude, p.longitude FROM tracking_points p
+            JOIN trackings t ON t.competition_id = p.competition_id AND t.user_id = p.user_id
+            WHERE p.competition_id = \(bind: competitionID)\(thinned)
+            ORDER BY p.user_id, p.recorded_at
+            """
+        ).all() {
+            tracks[try row.decode(column: "user_id", as: Int64.self), default: []].append(
+                TrackPoint(
+                    latitude: try row.decode(column: "latitude", as: Double.self),
+                    longitude: try row.decode(column: "longitude", as: Double.self),
+                    time: Date(milliseconds: try row.decode(column: "recorded_at", as: Int64.self))))
+        }
+        return tracks
+    }
+
     /// Stores a batch of positions (validated, each with a time) of a participant who is in the
     /// competition: positions already stored are left out, and the track's figures follow.
     /// Call it in a transaction.

@@ -159,3 +159,112 @@ def test_bad_batches_are_refused_with_what_was_wrong(site):
                          timeout=10).status_code == 401
     # Nothing stored by the refused batches.
     assert campus.call("GET", f"/api/v1/competitions/{race}/tracking", token=tokens["tracking"]).json() == []
+
+
+def wait_for(predicate, seconds=20, what="the condition"):
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(0.2)
+    raise AssertionError(f"waited {seconds} s for {what}")
+
+
+def stored(campus, token, race, user):
+    answer = campus.call("GET", f"/api/v1/competitions/{race}/participants/{user}/tracking", token=token)
+    return answer.json().get("points", []) if answer.status_code == 200 else []
+
+
+def test_a_phone_tracks_keeps_positions_offline_and_the_live_map_follows(site, tmp_path):
+    """At 390 px: the participant starts tracking on the competition's page (Chromium's
+    geolocation, moved by CDP); positions taken while offline wait in localStorage and reach the
+    server when the network is back; the live page draws the track and follows another runner's
+    new positions over SSE; finishing makes the track the participant's result."""
+    from selenium.webdriver.common.by import By
+    from browsing import log_in, tap
+    from conftest import chromium
+
+    campus, tokens = site
+    race = competition(campus, tokens)
+    runner = join(campus, tokens["runner2"], race)
+    other = join(campus, tokens["runner1"], race)
+    phone = chromium(tmp_path / "phone", phone=True)
+    phone.implicitly_wait(5)
+    try:
+        phone.execute_cdp_cmd("Browser.grantPermissions", {"origin": campus.url, "permissions": ["geolocation"]})
+        route = [(45.7420 + i * 0.0009, 14.3630 + i * 0.0004) for i in range(8)]
+
+        def move_to(lat, lon):
+            phone.execute_cdp_cmd("Emulation.setGeolocationOverride",
+                                  {"latitude": lat, "longitude": lon, "accuracy": 5})
+
+        move_to(*route[0])
+        log_in(phone, campus, "runner2@example.org", "correct horse")
+        phone.get(f"{campus.url}/compete/{race}")
+        panel = phone.find_element(By.ID, "tracking")
+        assert panel.get_attribute("data-send") == f"/api/v1/competitions/{race}/tracking"
+        tap(phone, phone.find_element(By.ID, "tracking-start"))
+        assert phone.find_element(By.ID, "tracking-stop").is_displayed()
+        wait_for(lambda: len(stored(campus, tokens["runner2"], race, runner)) >= 1, what="the first position")
+        for lat, lon in route[1:3]:
+            time.sleep(1.1)
+            move_to(lat, lon)
+        wait_for(lambda: len(stored(campus, tokens["runner2"], race, runner)) >= 3, what="three positions")
+
+        # Offline: the positions wait on the phone.
+        phone.execute_cdp_cmd("Network.enable", {})
+        phone.execute_cdp_cmd("Network.emulateNetworkConditions", {
+            "offline": True, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
+        for lat, lon in route[3:8]:
+            time.sleep(1.1)
+            move_to(lat, lon)
+        waiting = lambda: phone.execute_script(
+            "const all = JSON.parse(localStorage.getItem('campus-tracking') || '{}');"
+            "return Object.values(all).reduce((n, list) => n + list.length, 0);")
+        wait_for(lambda: waiting() >= 5, what="five positions kept offline")
+        time.sleep(6)  # a round of sending passes without a network
+        assert len(stored(campus, tokens["runner2"], race, runner)) <= 3
+        assert waiting() >= 5
+        assert "positions" in phone.find_element(By.ID, "tracking-state").text.lower()
+
+        # Back online: everything kept is sent, and the page shows the track's figures.
+        phone.execute_cdp_cmd("Network.emulateNetworkConditions", {
+            "offline": False, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
+        wait_for(lambda: len(stored(campus, tokens["runner2"], race, runner)) >= 8, what="the kept positions")
+        wait_for(lambda: waiting() == 0, what="an empty queue")
+        figures = phone.find_element(By.ID, "tracking-figures").text
+        assert "km" in figures, figures
+        tap(phone, phone.find_element(By.ID, "tracking-stop"))
+
+        # The live map: the track as a line, the other runner joining over SSE.
+        phone.get(f"{campus.url}/compete/{race}/live")
+        line = phone.find_element(By.CSS_SELECTOR, f'g.track[data-user="{runner}"] polyline')
+        assert len(line.get_attribute("points").split()) >= 8
+        wait_for(lambda: "Live" in phone.find_element(By.ID, "live-status").text, what="the live stream")
+        now = datetime.datetime.now(datetime.timezone.utc)
+        others = [{"lat": 45.7400 + i * 0.001, "lon": 14.3600, "time": (now - datetime.timedelta(seconds=30 - i))
+                   .isoformat().replace("+00:00", "Z")} for i in range(5)]
+        assert send(campus, tokens["runner1"], race, others).status_code == 200
+        drawn = wait_for(lambda: phone.find_elements(By.CSS_SELECTOR, f'g.track[data-user="{other}"] polyline'),
+                         what="the other runner's line")
+        wait_for(lambda: len(drawn[0].get_attribute("points").split()) == 5, what="five points drawn")
+        row = phone.find_element(By.CSS_SELECTOR, f'#trackers tr[data-user="{other}"]')
+        wait_for(lambda: "km" in row.find_element(By.CLASS_NAME, "distance").text, what="the row's distance")
+        assert "openstreetmap.org" in row.find_element(By.CLASS_NAME, "osm").get_attribute("href")
+        width = phone.execute_script("return document.documentElement.scrollWidth")
+        assert width <= 390, f"the live page is {width} px wide at 390"
+
+        # Finishing: the track becomes the result (the competition takes participants' own).
+        phone.get(f"{campus.url}/compete/{race}")
+        phone.execute_script("window.confirm = () => true;")
+        tap(phone, phone.find_element(By.ID, "tracking-finish"))
+        wait_for(lambda: "result" in phone.find_element(By.ID, "tracking-state").text, what="the finish")
+        entry = campus.call("GET", f"/api/v1/competitions/{race}/participants/{runner}/tracking",
+                            token=tokens["runner2"]).json()
+        assert entry["finished"] is True
+        ranking = campus.call("GET", f"/api/v1/competitions/{race}/ranking", token=tokens["runner2"]).json()
+        mine = next(item for item in ranking["items"] if item["participant"]["id"] == runner)
+        assert mine["result"] == pytest.approx(entry["distanceMeters"] / 1000, abs=0.01)
+    finally:
+        phone.quit()

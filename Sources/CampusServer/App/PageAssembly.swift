@@ -38,6 +38,7 @@ extension CampusApp {
         CompetePages(compete: s.compete, configuration: s.configuration, leaderboards: s.leaderboards).register(
             on: pages)
         CompetitionFormPages(compete: s.compete, configuration: s.configuration).register(on: pages)
+        LiveTrackingPages(compete: s.compete).register(on: pages)
         ListenPages(
             catalogue: s.catalogue, feed: s.feed, homeFeed: HomeFeed(database: s.database), shared: shared
         ).register(on: pages)

@@ -173,9 +173,24 @@ struct CompetitionPage: PageModel {
         var email: String
         var value: String
         var track: String?
+        /// The participant's live track's figures, and the form that makes it their result.
+        var liveTrack: String?
+        var confirmTrackingURL: String?
         var resultURL: String
         var trackURL: String
         var kickURL: String
+    }
+
+    /// The signed-in participant's live tracking from the phone (tracking.js sends the positions).
+    struct TrackingPanel: Sendable {
+        var sendURL: String
+        var finishURL: String
+        /// The track so far ("3.2 km, moving 0:15:00"), nil before the first position.
+        var state: String?
+        var finished: Bool
+        /// Where the competition takes participants' own results, finishing makes the track theirs.
+        var becomesResult: Bool
+        var decimalSeparator: String
     }
 
     /// What the competition's organizer (or an admin) sees.
@@ -222,6 +237,9 @@ struct CompetitionPage: PageModel {
     var joinURL: String
     var leaveURL: String
     var myTrackURL: String
+    /// The live map, for whoever may watch the tracks (a competition of distance or time).
+    var liveMapURL: String?
+    var tracking: TrackingPanel?
     var best: RecordView?
     var seriesBest: RecordView?
     var liveURL: String

@@ -195,6 +195,11 @@ struct CompetePages: Sendable {
         let shown = 500
         let me = account.user.id
         let text = CompeteText(t: request.t)
+        // The live tracks, for whoever may watch them (CompeteService.checkWatching).
+        let watchable =
+            competition.metric != .points
+            && (visible.canManage || visible.isJoined || compete.isLive(competition))
+        let trackings = watchable ? try await compete.trackings(id, for: account.user).1 : []
         return .page(
             CompetitionPage(
                 id: id, me: me, name: competition.name,
@@ -209,6 +214,8 @@ struct CompetePages: Sendable {
                 canUpload: competition.isActive && visible.isJoined && competition.participantUploads,
                 joinURL: SiteRoutes.joinCompetition.path(id), leaveURL: SiteRoutes.leaveCompetition.path(id),
                 myTrackURL: SiteRoutes.participantTrack.path(id, me),
+                liveMapURL: watchable ? SiteRoutes.liveTracking.path(id) : nil,
+                tracking: LiveTrackingPages.panel(visible, mine: trackings.first { $0.userID == me }, text),
                 best: records.competition.map { RecordView($0, text) },
                 seriesBest: records.runs > 1 ? records.series.map { RecordView($0, text) } : nil,
                 liveURL: APIRoutes.liveRanking.path(id), version: snapshot.version,
@@ -221,14 +228,16 @@ struct CompetePages: Sendable {
                 },
                 rankingMore: snapshot.ranked.count > shown ? snapshot.ranked.count - shown : nil,
                 noEntries: snapshot.ranked.isEmpty,
-                canManage: visible.canManage ? try await organizer(of: competition, by: account.user, text) : nil))
+                canManage: visible.canManage
+                    ? try await organizer(of: competition, by: account.user, trackings: trackings, text) : nil))
     }
 
     /// The organizer's panel: the competition's actions and every participant with their result.
-    private func organizer(of competition: Competition, by user: Account, _ text: CompeteText) async throws
-        -> CompetitionPage.Organizer
-    {
+    private func organizer(
+        of competition: Competition, by user: Account, trackings: [Tracking], _ text: CompeteText
+    ) async throws -> CompetitionPage.Organizer {
         let id = competition.id
+        let live = Dictionary(trackings.map { ($0.userID, $0) }, uniquingKeysWith: { first, _ in first })
         let (visible, entries) = try await compete.participants(id, by: user)
         let organizers = try await compete.organizers(id, for: user).organizers
         return .init(
@@ -268,6 +277,14 @@ struct CompetePages: Sendable {
                         default: t("GPX: {distance}", ["distance": distance])
                         }
                     },
+                    liveTrack: live[participant].map { tracking in
+                        let figures = LiveTrackingPages.figures(tracking, text)
+                        return tracking.finishedAt == nil
+                            ? text.t("Live track: {figures}", ["figures": figures])
+                            : text.t("Live track, finished: {figures}", ["figures": figures])
+                    },
+                    confirmTrackingURL: live[participant] == nil
+                        ? nil : SiteRoutes.confirmTracking.path(id, participant),
                     resultURL: SiteRoutes.participantResult.path(id, participant),
                     trackURL: SiteRoutes.participantTrack.path(id, participant),
                     kickURL: SiteRoutes.kickParticipant.path(id, participant))

@@ -87,6 +87,18 @@ extension CompeteService {
         return (visible, trackings.filter { $0.userID == user.id })
     }
 
+    /// The tracks and their positions (about `limit` in all) for the live page.
+    func liveMap(_ id: Int64, for user: Account, limit: Int) async throws -> (
+        visible: Visible, trackings: [Tracking], points: [Int64: [TrackPoint]]
+    ) {
+        let (visible, trackings) = try await trackings(id, for: user)
+        let points = try await database.read { db in
+            try await CompeteStore(db).trackingPoints(competitionID: id, limit: limit)
+        }
+        let shown = Set(trackings.map(\.userID))
+        return (visible, trackings, points.filter { shown.contains($0.key) })
+    }
+
     /// The signed-in participant finished: the track takes no more positions, and where the
     /// competition takes participants' own results it becomes theirs at once.
     func finishTracking(_ id: Int64, by user: Account) async throws -> (Tracking, Entry?) {

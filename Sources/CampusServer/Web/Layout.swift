@@ -123,6 +123,7 @@ struct SiteLinks: Sendable {
     var playerScript = StaticFiles.link(SiteRoutes.playerScript)
     var softNavigationScript = StaticFiles.link(SiteRoutes.softNavigationScript)
     var offlineScript = StaticFiles.link(SiteRoutes.offlineScript)
+    var trackingScript = StaticFiles.link(SiteRoutes.trackingScript)
     var offline = SiteRoutes.offline.path
     var icon = StaticFiles.link(SiteRoutes.icon)
     var timetable = SiteRoutes.timetable.path

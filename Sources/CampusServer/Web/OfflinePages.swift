@@ -85,7 +85,7 @@ struct OfflinePages: Sendable {
         let shell =
             [
                 SiteRoutes.styleSheet, SiteRoutes.script, SiteRoutes.offlineScript, SiteRoutes.playerScript,
-                SiteRoutes.softNavigationScript, SiteRoutes.icon, SiteRoutes.shareIcon,
+                SiteRoutes.softNavigationScript, SiteRoutes.trackingScript, SiteRoutes.icon, SiteRoutes.shareIcon,
             ].map(StaticFiles.link) + [SiteRoutes.offline.path]
         let list = shell.map { "\"\($0)\"" }.joined(separator: ", ")
         return """

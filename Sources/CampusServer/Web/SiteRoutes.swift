@@ -46,6 +46,7 @@ enum SiteRoutes {
     static let playerScript = Route<Void>("/static/player.js")
     static let softNavigationScript = Route<Void>("/static/soft-navigation.js")
     static let offlineScript = Route<Void>("/static/offline.js")
+    static let trackingScript = Route<Void>("/static/tracking.js")
     static let icon = Route<Void>("/static/icon.svg")
     /// The icon as a 512×512 PNG: what a share preview shows of a thing without a picture of its
     /// own (previews take no SVG), and the web app manifest's raster icon. Made from icon.svg:
@@ -123,6 +124,8 @@ enum SiteRoutes {
     static let competitionOrganizers = Route<Int64>("/compete/{id}/organizers")
     static let removeCompetitionOrganizer = Route2<Int64, Int64>("/compete/{id}/organizers/{userId}/remove")
     static let participantTrack = Route2<Int64, Int64>("/compete/{id}/participants/{userId}/gpx")
+    static let liveTracking = Route<Int64>("/compete/{id}/live")
+    static let confirmTracking = Route2<Int64, Int64>("/compete/{id}/participants/{userId}/tracking/confirm")
 
     // Listen
     static let listen = Route<Void>("/listen")
@@ -179,6 +182,9 @@ enum APIRoutes {
     static let taskImage = Route2<Int64, Int64>("/api/v1/me/tasks/{taskId}/images/{imageId}")
     static let resultsCSV = Route<Int64>("/api/v1/competitions/{competitionId}/results.csv")
     static let liveRanking = Route<Int64>("/api/v1/competitions/{competitionId}/ranking/live")
+    static let tracking = Route<Int64>("/api/v1/competitions/{competitionId}/tracking")
+    static let trackingLive = Route<Int64>("/api/v1/competitions/{competitionId}/tracking/live")
+    static let finishTracking = Route<Int64>("/api/v1/competitions/{competitionId}/tracking/finish")
     static let podcastFeed = Route<Int64>("/api/v1/podcasts/{parentId}/rss")
     static let programmeFeed = Route<Int64>("/api/v1/programmes/{parentId}/rss")
     static let station = Route<String>("/api/v1/stations/{mount}")
@@ -196,7 +202,7 @@ enum APIRoutes {
     static let all: [String] = [
         avatar.pattern, mediaStream.pattern, cover.pattern, groupCalendar.pattern, teacherCalendar.pattern,
         roomCalendar.pattern, personalCalendar.pattern, taskImage.pattern, resultsCSV.pattern, liveRanking.pattern,
-        podcastFeed.pattern,
+        tracking.pattern, trackingLive.pattern, finishTracking.pattern, podcastFeed.pattern,
         programmeFeed.pattern, station.pattern, stationLive.pattern, stationImage.pattern, libraryImage.pattern,
         pushKey.pattern, pushSubscriptions.pattern, unsubscribe.pattern,
     ]
