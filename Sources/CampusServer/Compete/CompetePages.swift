@@ -199,7 +199,13 @@ struct CompetePages: Sendable {
         let watchable =
             competition.metric != .points
             && (visible.canManage || visible.isJoined || compete.isLive(competition))
-        let trackings = watchable ? try await compete.trackings(id, for: account.user).1 : []
+        // Organizers' rows show every track; a participant's panel only their own.
+        let trackings: [Tracking] =
+            !watchable
+            ? []
+            : visible.canManage
+                ? try await compete.trackings(id, for: account.user).1
+                : try await compete.ownTracking(id, of: account.user).map { [$0] } ?? []
         return .page(
             CompetitionPage(
                 id: id, me: me, name: competition.name,

@@ -78,6 +78,11 @@ extension CompeteService {
         return read
     }
 
+    /// The signed-in account's own track in a competition, if it started one.
+    func ownTracking(_ id: Int64, of user: Account) async throws -> Tracking? {
+        try await database.read { db in try await CompeteStore(db).tracking(competitionID: id, userID: user.id) }
+    }
+
     /// Every participant's track (figures and last position).
     func trackings(_ id: Int64, for user: Account) async throws -> (Visible, [Tracking]) {
         let visible = try await visible(id, to: user)
