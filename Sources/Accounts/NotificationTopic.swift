@@ -20,6 +20,10 @@ public enum NotificationTopic: String, CaseIterable, Sendable, Codable {
     case rankChanged = "rank-changed"
     /// A result beat the record of a competition I joined, or a record I held.
     case recordBroken = "record-broken"
+    /// Somebody asks to follow me, or accepted my request to follow them.
+    case friends = "friends"
+    /// Somebody I follow has a new or corrected result.
+    case friendResult = "friend-result"
     /// A podcast I like has a new episode.
     case newEpisode = "new-episode"
     /// A radio station I like went on the air.

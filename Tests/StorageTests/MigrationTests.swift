@@ -87,6 +87,7 @@ import Testing
         37: "9a329d61faea17922b91dc066ab14dc65d068e1231d41e018b71ad400b38ac48",
         38: "41de3d598aa2ed5ed54b304968e6ebd780e4c9ddd324042702ce48687441972c",
         39: "c1ab884df93a9da86d51955cd7d51e13c3de0be2a4a42ab18c61a35d32fe0894",
+        40: "18cc9135664b894128e5cecb0b2f42ea5743d6cb2f330c78d1d1c049b90d7b75",
     ]
 
     @Test func landedStepsNeverChange() {

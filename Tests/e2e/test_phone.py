@@ -19,7 +19,7 @@ VISITOR = ["/", "/timetable", "/timetable/groups/151004", "/timetable/teachers",
            "/register", "/about"]
 STUDENT = ["/today", "/timetable/mine", "/timetable/groups/151004", "/timetable/mine/tasks",
            "/timetable/mine/tasks/new", "/timetable/mine/electives", "/listen", "/listen/audiobooks", "/listen/radio",
-           "/compete", "/compete/history", "/compete/stats", "/profile", "/profile/two-factor"]
+           "/compete", "/compete/history", "/compete/stats", "/compete/friends", "/profile", "/profile/two-factor"]
 ORGANIZER = ["/compete", "/compete/mine"]
 DESKTOP = ["/", "/timetable/groups/151004", "/listen", "/compete"]
 ADMIN = ["/admin/users", "/admin/audit", "/admin", "/listen"]
@@ -101,6 +101,12 @@ def test_every_page_fits_a_phone(campus, phone):
             # An audiobook's page: its chapters, with their actions, and the stars.
             phone.get(campus.url + "/listen/audiobooks")
             pages = pages + [phone.find_element(By.CSS_SELECTOR, ".tile a").get_attribute("href").replace(campus.url, "")]
+            # A competition's friends view and a participant's page (to follow them).
+            phone.get(campus.url + "/compete/history")
+            competition = phone.find_element(By.CSS_SELECTOR, "#joined a.competition-name").get_attribute("href")
+            phone.get(competition + "?view=friends")
+            person = phone.find_element(By.CSS_SELECTOR, "#ranking a[href*='/compete/people/']").get_attribute("href")
+            pages = pages + [competition.replace(campus.url, "") + "?view=friends", person.replace(campus.url, "")]
         if who == "organizer":
             # A competition as its organizer sees it: the participants as cards, with their forms.
             phone.get(campus.url + "/compete/mine")

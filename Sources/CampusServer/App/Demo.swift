@@ -76,7 +76,8 @@ public enum Demo {
     ]
 
     /// A few competitions of the demo organizer with participants and results: a time race
-    /// run twice (a series), a distance challenge with a GPX track, and a points quiz.
+    /// run twice (a series), a distance challenge with a GPX track, and a points quiz; the demo
+    /// student follows two of the runners and has a third's request to answer.
     static func loadCompetitions(into database: Database, hasher: PasswordHasher, logger: Logger, now: Date)
         async throws
     {
@@ -145,6 +146,13 @@ public enum Demo {
                     name: "Programming quiz", description: "Ten rounds, one point per right answer.", metric: .points,
                     unit: "points"), ownerID: organizer.id, template: nil, now: day(-20))
             try await run(quiz, [7, 9, 9, nil, 4], at: day(-20))
+            // The student follows two runners, and a third asks to follow the student.
+            let friends = FriendStore(db)
+            for followed in people[1...2] {
+                _ = try await friends.ask(follower: student.id, followed: followed, now: day(-30))
+                _ = try await friends.accept(follower: student.id, followed: followed, now: day(-29))
+            }
+            _ = try await friends.ask(follower: people[3], followed: student.id, now: day(-1))
         }
         logger.info("demo competitions loaded")
     }

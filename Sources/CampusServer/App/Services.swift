@@ -27,6 +27,7 @@ final class Services: Sendable {
     let leaderboards: Leaderboards
     let liveTracks: LiveTracks
     let compete: CompeteService
+    let friends: FriendService
     let catalogue: CatalogueService
     let library: LibraryService
     let player: PlayerService
@@ -99,6 +100,9 @@ final class Services: Sendable {
             seriesRecords: SeriesRecords(database: database, leaderboards: leaderboards),
             notices: CompetitionNotices(languages: languages, timeZone: configuration.timeZone), now: now,
             logger: logger)
+        self.friends = FriendService(
+            database: database, notices: FriendNotices(languages: languages, timeZone: configuration.timeZone),
+            now: now, logger: logger)
         let catalogue = CatalogueService(database: database, links: LinkSigner(secret: secret), now: now)
         self.catalogue = catalogue
         let listenNotices = ListenNotices(languages: languages, timeZone: configuration.timeZone, now: now)

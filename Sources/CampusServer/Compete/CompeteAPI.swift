@@ -185,7 +185,17 @@ extension APIHandler {
         let id = input.path.competitionId
         let page = try Paging(limit: input.query.limit, offset: input.query.offset)
         let snapshot = try await compete.ranking(id, for: user)
-        return .ok(.init(body: .json(snapshot.ranking(limit: page.limit, offset: page.offset))))
+        guard input.query.friends == true else {
+            return .ok(.init(body: .json(snapshot.ranking(limit: page.limit, offset: page.offset))))
+        }
+        let ranked = try await compete.friendsRanking(snapshot, for: user)
+        return .ok(
+            .init(
+                body: .json(
+                    Leaderboards.Snapshot.ranking(
+                        version: snapshot.version, competition: snapshot.competition, ranked: ranked,
+                        rankedCount: ranked.lazy.filter { $0.rank != nil }.count, limit: page.limit,
+                        offset: page.offset))))
     }
 
     func followRanking(_ input: Operations.followRanking.Input) async throws -> Operations.followRanking.Output {

@@ -163,6 +163,8 @@ struct CompetitionPage: PageModel {
     struct RankingRow: Sendable {
         var rank: Int?
         var name: String
+        /// The participant's page (nil for the viewer's own row).
+        var url: String?
         var me: Bool
         var result: String?
     }
@@ -244,6 +246,13 @@ struct CompetitionPage: PageModel {
     var seriesBest: RecordView?
     var liveURL: String
     var version: Int64
+    /// Only the viewer and whom they follow (`?view=friends`): no live updates, whose events
+    /// carry the first places only.
+    var friendsView: Bool
+    var everyoneURL: String
+    var friendsURL: String
+    /// A participant's page with `{userId}` for their id, for the live scoreboard's links.
+    var personPattern: String
     var ranking: [RankingRow]
     var rankingMore: Int?
     var noEntries: Bool

@@ -181,10 +181,7 @@ struct CompetePages: Sendable {
     // MARK: The competition
 
     /// A date and time for reading, in the institution's time zone.
-    private func dateText(_ date: Date?) -> String? {
-        DateTimeField.value(date, in: configuration.timeZone)?
-            .replacingOccurrences(of: "T", with: " ")
-    }
+    private func dateText(_ date: Date?) -> String? { DateTimeField.text(date, in: configuration.timeZone) }
 
     @Sendable func detail(_ request: PageRequest, _ account: Authenticated) async throws -> PageAnswer {
         let id = try request.id()
@@ -192,6 +189,8 @@ struct CompetePages: Sendable {
         let competition = visible.competition
         guard let snapshot = try await leaderboards.snapshot(id) else { throw CompeteService.notFound(id) }
         let records = try await compete.records(of: competition)
+        let friendsView = request.text("view") == "friends"
+        let ranked = friendsView ? try await compete.friendsRanking(snapshot, for: account.user) : snapshot.ranked
         let shown = 500
         let me = account.user.id
         let text = CompeteText(t: request.t)
@@ -224,15 +223,20 @@ struct CompetePages: Sendable {
                 tracking: LiveTrackingPages.panel(visible, mine: trackings.first { $0.userID == me }, text),
                 best: records.competition.map { RecordView($0, text) },
                 seriesBest: records.runs > 1 ? records.series.map { RecordView($0, text) } : nil,
-                liveURL: APIRoutes.liveRanking.path(id), version: snapshot.version,
-                ranking: snapshot.ranked.prefix(shown).map { item in
-                    .init(
-                        rank: item.rank, name: item.entry.participantName, me: item.entry.participantID == me,
+                liveURL: APIRoutes.liveRanking.path(id), version: snapshot.version, friendsView: friendsView,
+                everyoneURL: SiteRoutes.competition.path(id),
+                friendsURL: SiteRoutes.competition.path(id, query: [("view", "friends")]),
+                personPattern: SiteRoutes.person.pattern,
+                ranking: ranked.prefix(shown).map { item in
+                    let participant = item.entry.participantID
+                    return .init(
+                        rank: item.rank, name: item.entry.participantName,
+                        url: participant == me ? nil : SiteRoutes.person.path(participant), me: participant == me,
                         result: item.entry.result.map {
                             text.result($0, metric: competition.metric, unit: competition.unit)
                         })
                 },
-                rankingMore: snapshot.ranked.count > shown ? snapshot.ranked.count - shown : nil,
+                rankingMore: ranked.count > shown ? ranked.count - shown : nil,
                 noEntries: snapshot.ranked.isEmpty,
                 canManage: visible.canManage
                     ? try await organizer(of: competition, by: account.user, trackings: trackings, text) : nil))

@@ -9,8 +9,9 @@ import NIOCore
 /// `x-campus-fast-path: ranking-page`) from the page bytes kept with the ranking, so
 /// that a popular ranking is encoded once per change rather than once per request. The viewer is
 /// authenticated and checked exactly as ``APIHandler/getRanking(_:)`` does; whatever this
-/// middleware does not answer (no login, a competition the viewer may not see, a bad page) goes
-/// on to that handler, which answers it with the same rules.
+/// middleware does not answer (no login, a competition the viewer may not see, a bad page, the
+/// `friends` view, which differs per viewer) goes on to that handler, which answers it with the
+/// same rules.
 struct RankingPageFastPath: FastOperation {
     let compete: CompeteService
     let authenticator: Authenticator
@@ -25,6 +26,7 @@ struct RankingPageFastPath: FastOperation {
             return nil
         }
         let query = request.uri.queryParameters
+        guard query["friends"] == nil else { return nil }
         guard let paging = try? Paging(limit: Self.number(query["limit"]), offset: Self.number(query["offset"])),
             query["limit"] == nil || Self.number(query["limit"]) != nil,
             query["offset"] == nil || Self.number(query["offset"]) != nil,

@@ -63,6 +63,10 @@ struct CompetitionNotices: Sendable {
                 "result:\(competition.id):\(participant):\(version)"
             )
         }
+        if let result, !name.isEmpty {
+            try await friendResult(
+                competition, participant: participant, name: name, result: result, version: version, after, db, now)
+        }
         let places = Self.places(before.entries, competition.metric)
         let moved = Self.places(after, competition.metric).filter { other, place in
             other != participant && places[other].map { $0 != place } ?? false
@@ -111,6 +115,36 @@ struct CompetitionNotices: Sendable {
                         "holder": record.holders.map(\.participantName).joined(separator: ", "),
                     ]),
                 "record:\(competition.seriesID):\(version)"
+            )
+        }
+    }
+
+    /// Tells the participant's followers their new result and place; a newer one replaces an
+    /// unread older one of the same competition.
+    private func friendResult(
+        _ competition: Competition, participant: Int64, name: String, result: Double, version: Int64,
+        _ after: [Entry], _ db: any SQLDatabase, _ now: Date
+    ) async throws {
+        let followers = try await FriendStore(db).followerIDs(of: participant)
+        let place = Self.places(after, competition.metric)[participant]
+        try await writer.write(
+            to: followers, topic: .friendResult, link: SiteRoutes.competition.path(competition.id), in: db, now: now,
+            replacing: "friend:\(competition.id):\(participant):"
+        ) { t, _ in
+            let text = CompeteText(t: t)
+            return (
+                t(
+                    "{participant}: {result} in “{name}”", context: "notification",
+                    [
+                        "participant": name, "name": competition.name,
+                        "result": text.result(result, metric: competition.metric, unit: competition.unit),
+                    ]),
+                place.map {
+                    t(
+                        "Place {place} of {count}.", context: "notification",
+                        ["place": String($0), "count": String(after.count)])
+                } ?? "",
+                "friend:\(competition.id):\(participant):\(version)"
             )
         }
     }

@@ -140,6 +140,8 @@ struct NotificationPages: Sendable {
         case .competitionStatus: t("A competition I joined was deactivated or activated", context: "notification topic")
         case .resultEntered: t("My result in a competition was entered or changed", context: "notification topic")
         case .rankChanged: t("My rank in a competition changed", context: "notification topic")
+        case .friends: t("Somebody asks to follow me, or accepted my request", context: "notification topic")
+        case .friendResult: t("Somebody I follow has a new result", context: "notification topic")
         case .recordBroken: t("A record in a competition I joined was broken", context: "notification topic")
         case .newEpisode: t("A podcast I like has a new episode", context: "notification topic")
         case .stationOnAir: t("A station I like went on the air", context: "notification topic")

@@ -11,6 +11,11 @@ enum DateTimeField {
         return "\(local.date.iso)T\(WallTime(minutes: local.minutes)?.description ?? "00:00")"
     }
 
+    /// A moment for reading (`2026-11-23 09:00`); nil for none.
+    static func text(_ date: Date?, in zone: TimeZone) -> String? {
+        value(date, in: zone)?.replacingOccurrences(of: "T", with: " ")
+    }
+
     /// What the field sent: `.some(nil)` when empty, nil when it is not a date and time Campus
     /// reads.
     static func read(_ text: String?, in zone: TimeZone) -> Date?? {

@@ -164,6 +164,7 @@ struct SiteLinks: Sendable {
     var competeHistory = SiteRoutes.competeHistory.path
     var competeStats = SiteRoutes.competeStats.path
     var competeRecords = SiteRoutes.competeRecords.path
+    var friends = SiteRoutes.friends.path
     var listen = SiteRoutes.listen.path
     var listenSearch = SiteRoutes.listenSearch.path
     var albums = SiteRoutes.browse(.album).path

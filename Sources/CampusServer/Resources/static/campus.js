@@ -114,6 +114,7 @@
     const status = document.getElementById("live-status");
     const count = document.getElementById("participant-count");
     const me = Number(document.querySelector("[data-me]")?.getAttribute("data-me") || 0);
+    const person = ranking.getAttribute("data-person");
     const source = new EventSource(ranking.getAttribute("data-live"));
     liveSource = source;
     const cell = (text, className) => {
@@ -133,7 +134,16 @@
         const row = document.createElement("tr");
         if (item.participant.id === me) row.className = "me";
         row.appendChild(cell(item.rank != null ? String(item.rank) : "–", "rank"));
-        row.appendChild(cell(item.participant.name));
+        // Another participant's name leads to their page (to follow them).
+        const linked = person && item.participant.id !== me;
+        const name = cell(linked ? "" : item.participant.name);
+        if (linked) {
+          const link = document.createElement("a");
+          link.href = person.replace("{userId}", String(item.participant.id));
+          link.textContent = item.participant.name;
+          name.appendChild(link);
+        }
+        row.appendChild(name);
         const value = cell(item.resultText || "", "value");
         if (!item.resultText) {
           const none = document.createElement("span");
