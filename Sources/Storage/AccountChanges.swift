@@ -117,6 +117,28 @@ private final class Flag: Sendable {
     func set(_ new: Bool) -> Bool { value.exchange(new, ordering: .relaxed) }
 }
 
+extension Database {
+    /// Hears every instance's notifications on `channel` until the task is cancelled
+    /// (PostgreSQL: `LISTEN` on a connection of its own, again a second after it is lost); with
+    /// SQLite, one instance, it returns at once. `following` is told each time it listens again:
+    /// notifications before may have been missed.
+    func followNotifications(
+        _ channel: String, following: @escaping @Sendable () -> Void, _ heard: @escaping @Sendable (String) -> Void
+    ) async {
+        guard case .postgres(let backend) = backend else { return }
+        while !Task.isCancelled {
+            do {
+                try await backend.listen(channel) { payload in
+                    if let payload { heard(payload) } else { following() }
+                }
+            } catch {
+                if Task.isCancelled { break }
+            }
+            try? await Task.sleep(for: .seconds(1))
+        }
+    }
+}
+
 extension PostgresBackend {
     /// `LISTEN`s on `channel` on a connection of its own: `heard(nil)` once listening, then each
     /// notification's payload; returns (or throws) when the connection ends. The wait for the

@@ -257,16 +257,8 @@ extension Database {
     public func followTrackingChanges(
         following: @escaping @Sendable () -> Void, _ heard: @escaping @Sendable (TrackingChange) -> Void
     ) async {
-        guard case .postgres(let backend) = backend else { return }
-        while !Task.isCancelled {
-            do {
-                try await backend.listen(TrackingChange.channel) { payload in
-                    if let payload { TrackingChange.parse(payload).map(heard) } else { following() }
-                }
-            } catch {
-                if Task.isCancelled { break }
-            }
-            try? await Task.sleep(for: .seconds(1))
+        await followNotifications(TrackingChange.channel, following: following) { payload in
+            TrackingChange.parse(payload).map(heard)
         }
     }
 }

@@ -43,16 +43,6 @@ extension Database {
     public func followResultsChanges(
         following: @escaping @Sendable () -> Void, _ heard: @escaping @Sendable ([ResultsChange]) -> Void
     ) async {
-        guard case .postgres(let backend) = backend else { return }
-        while !Task.isCancelled {
-            do {
-                try await backend.listen(ResultsChange.channel) { payload in
-                    if let payload { heard(ResultsChange.parse(payload)) } else { following() }
-                }
-            } catch {
-                if Task.isCancelled { break }
-            }
-            try? await Task.sleep(for: .seconds(1))
-        }
+        await followNotifications(ResultsChange.channel, following: following) { heard(ResultsChange.parse($0)) }
     }
 }

@@ -88,6 +88,7 @@ import Testing
         38: "41de3d598aa2ed5ed54b304968e6ebd780e4c9ddd324042702ce48687441972c",
         39: "c1ab884df93a9da86d51955cd7d51e13c3de0be2a4a42ab18c61a35d32fe0894",
         40: "18cc9135664b894128e5cecb0b2f42ea5743d6cb2f330c78d1d1c049b90d7b75",
+        41: "cb4c6478de94f47f4b683cf4a0f40b8392f7f8272b3901b4f614fb966a82f6bf",
     ]
 
     @Test func landedStepsNeverChange() {

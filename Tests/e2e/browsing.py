@@ -1,5 +1,7 @@
 """What the browser tests do in a real browser (the `browser` fixture of conftest.py): log in,
 fill a field, wait for what a click leads to."""
+import time
+
 from selenium.common.exceptions import StaleElementReferenceException, WebDriverException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as EC
@@ -48,3 +50,14 @@ def tap(browser, element):
     phone the section tab bar and the mini player cover the screen's bottom edge."""
     browser.execute_script("arguments[0].scrollIntoView({block: 'center', inline: 'nearest'})", element)
     element.click()
+
+
+def wait_for(predicate, seconds=20, what="the condition"):
+    """Waits until `predicate()` gives something true, and returns it; fails after `seconds`."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(0.2)
+    raise AssertionError(f"waited {seconds} s for {what}")

@@ -458,3 +458,36 @@ def test_live_positions_sent_to_one_instance_reach_a_live_track_follower_on_anot
     assert names == ["tracks", "position", "position", "position"]
     assert [p[0] for p in positions] == [pytest.approx(53.9 + i * 0.0001) for i in range(15)]
     assert data["distanceMeters"] == pytest.approx(14 * 11.12, rel=0.01)
+
+
+def test_a_chat_message_written_on_one_instance_reaches_a_follower_on_another(cluster):
+    """Issue 41: a message written on the first instance and its deletion on the second reach a
+    chat page following on the third, in order."""
+    _, _, _, servers, _ = cluster
+    first, second, third = servers
+    first.register("organizer41chat@example.org", organizer=True)
+    first.register("runner41chat@example.org")
+    organizer = first.login("organizer41chat@example.org")
+    runner = first.login("runner41chat@example.org")
+    competition = first.call("POST", "/api/v1/competitions", token=organizer,
+                             json={"name": "Chat across instances", "metric": "time"}).json()["id"]
+    assert first.call("POST", f"/api/v1/competitions/{competition}/participants/me", token=runner).status_code == 201
+    events = []
+    with requests.get(f"{third.url}/api/v1/competitions/{competition}/messages/live?after=0", stream=True,
+                      timeout=10, headers={"Authorization": f"Bearer {runner}"}) as stream:
+        assert stream.status_code == 200
+        written = first.call("POST", f"/api/v1/competitions/{competition}/messages", token=runner,
+                             json={"text": "Где старт?"})
+        assert written.status_code == 201, written.text
+        deadline = time.monotonic() + 10
+        for line in stream.iter_lines():
+            if line.startswith(b"data:"):
+                events.append(json.loads(line[5:]))
+                if len(events) == 1:
+                    assert second.call("DELETE", f"/api/v1/competitions/{competition}/messages/{written.json()['id']}",
+                                       token=organizer).status_code == 204
+                else:
+                    break
+            assert time.monotonic() < deadline, events
+    assert [(e["text"], e["deleted"]) for e in events] == [("Где старт?", False), ("", True)]
+    assert events[0]["version"] < events[1]["version"]

@@ -13,6 +13,7 @@ import gpxpy
 import pytest
 import requests
 
+from browsing import wait_for
 from conftest import Campus
 
 GPX = pathlib.Path(__file__).resolve().parents[3] / "shared" / "fixtures" / "gpx"
@@ -160,15 +161,6 @@ def test_bad_batches_are_refused_with_what_was_wrong(site):
     # Nothing stored by the refused batches.
     assert campus.call("GET", f"/api/v1/competitions/{race}/tracking", token=tokens["tracking"]).json() == []
 
-
-def wait_for(predicate, seconds=20, what="the condition"):
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        value = predicate()
-        if value:
-            return value
-        time.sleep(0.2)
-    raise AssertionError(f"waited {seconds} s for {what}")
 
 
 def stored(campus, token, race, user):

@@ -92,6 +92,7 @@ public enum CampusApp {
                 services.sessions,
                 services.leaderboards,
                 services.liveTracks,
+                services.liveChat,
                 services.liveRadio,
                 UploadRecoveryService(library: services.library),
                 SharedJobs(jobs: jobs, database: database, instance: services.instance, logger: logger, now: now),

@@ -39,6 +39,7 @@ extension CampusApp {
             on: pages)
         CompetitionFormPages(compete: s.compete, configuration: s.configuration).register(on: pages)
         LiveTrackingPages(compete: s.compete).register(on: pages)
+        ChatPages(compete: s.compete, configuration: s.configuration).register(on: pages)
         FriendPages(friends: s.friends, compete: s.compete, configuration: s.configuration).register(on: pages)
         ListenPages(
             catalogue: s.catalogue, feed: s.feed, homeFeed: HomeFeed(database: s.database), shared: shared

@@ -26,6 +26,7 @@ final class Services: Sendable {
     let myTimetable: MyTimetableService
     let leaderboards: Leaderboards
     let liveTracks: LiveTracks
+    let liveChat: LiveChat
     let compete: CompeteService
     let friends: FriendService
     let catalogue: CatalogueService
@@ -95,8 +96,10 @@ final class Services: Sendable {
         self.leaderboards = leaderboards
         let liveTracks = LiveTracks(database: database, logger: logger)
         self.liveTracks = liveTracks
+        let liveChat = LiveChat(database: database, logger: logger)
+        self.liveChat = liveChat
         self.compete = CompeteService(
-            database: database, leaderboards: leaderboards, liveTracks: liveTracks,
+            database: database, leaderboards: leaderboards, liveTracks: liveTracks, liveChat: liveChat,
             seriesRecords: SeriesRecords(database: database, leaderboards: leaderboards),
             notices: CompetitionNotices(languages: languages, timeZone: configuration.timeZone), now: now,
             logger: logger)

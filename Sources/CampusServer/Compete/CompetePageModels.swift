@@ -241,6 +241,9 @@ struct CompetitionPage: PageModel {
     var myTrackURL: String
     /// The live map, for whoever may watch the tracks (a competition of distance or time).
     var liveMapURL: String?
+    /// The competition's chat, for its organizers and participants.
+    var chatURL: String?
+    var hasLinks: Bool
     var tracking: TrackingPanel?
     var best: RecordView?
     var seriesBest: RecordView?

@@ -220,6 +220,8 @@ struct CompetePages: Sendable {
                 joinURL: SiteRoutes.joinCompetition.path(id), leaveURL: SiteRoutes.leaveCompetition.path(id),
                 myTrackURL: SiteRoutes.participantTrack.path(id, me),
                 liveMapURL: watchable ? SiteRoutes.liveTracking.path(id) : nil,
+                chatURL: visible.canManage || visible.isJoined ? SiteRoutes.competitionChat.path(id) : nil,
+                hasLinks: watchable || visible.canManage || visible.isJoined,
                 tracking: LiveTrackingPages.panel(visible, mine: trackings.first { $0.userID == me }, text),
                 best: records.competition.map { RecordView($0, text) },
                 seriesBest: records.runs > 1 ? records.series.map { RecordView($0, text) } : nil,

@@ -12,6 +12,8 @@ struct CompeteService: Sendable {
     let leaderboards: Leaderboards
     /// The live streams of tracks (issue 41).
     let liveTracks: LiveTracks
+    /// The live streams of chats (issue 41).
+    let liveChat: LiveChat
     let seriesRecords: SeriesRecords
     /// What participants are told (issue 39); nil tells nobody.
     var notices: CompetitionNotices?

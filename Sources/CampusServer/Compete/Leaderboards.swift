@@ -242,8 +242,7 @@ final class Leaderboards: Service, Sendable {
             if sinceHeartbeat >= Self.heartbeatInterval {
                 sinceHeartbeat = .zero
                 let all = state.withLockedValue { $0.subscribers.values.flatMap(\.values) }
-                let ping = ServerSentEvent.text(name: nil, id: nil, data: nil)
-                for continuation in all { continuation.yield(ping) }
+                for continuation in all { continuation.yield(ServerSentEvent.heartbeat) }
             }
         }
         let all = state.withLockedValue { state in

@@ -104,18 +104,15 @@ final class LiveTracks: Service, Sendable {
     func run() async throws {
         let hearing = Task { await hearChanges() }
         defer { hearing.cancel() }
-        while !Task.isShuttingDownGracefully && !Task.isCancelled {
-            try? await cancelWhenGracefulShutdown { try await Task.sleep(for: Self.heartbeatInterval) }
-            let all = state.withLockedValue { $0.subscribers.values.flatMap(\.values) }
-            let ping = ServerSentEvent.text(name: nil, id: nil, data: nil)
-            for continuation in all { continuation.yield(ping) }
-        }
-        let all = state.withLockedValue { state in
-            let all = state.subscribers.values.flatMap(\.values)
-            state.subscribers.removeAll()
-            return all
-        }
-        for continuation in all { continuation.finish() }
+        await ServerSentEvent.keepAlive(
+            every: Self.heartbeatInterval,
+            streams: { state.withLockedValue { $0.subscribers.values.flatMap(\.values) } },
+            removeAll: {
+                state.withLockedValue { state in
+                    defer { state.subscribers.removeAll() }
+                    return state.subscribers.values.flatMap(\.values)
+                }
+            })
     }
 
     /// Reads and sends, in order, the batches other instances stored for followed competitions.

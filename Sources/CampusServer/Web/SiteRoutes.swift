@@ -131,6 +131,8 @@ enum SiteRoutes {
     static let removeCompetitionOrganizer = Route2<Int64, Int64>("/compete/{id}/organizers/{userId}/remove")
     static let participantTrack = Route2<Int64, Int64>("/compete/{id}/participants/{userId}/gpx")
     static let liveTracking = Route<Int64>("/compete/{id}/live")
+    static let competitionChat = Route<Int64>("/compete/{id}/chat")
+    static let deleteChatMessage = Route2<Int64, Int64>("/compete/{id}/chat/{messageId}/delete")
     static let confirmTracking = Route2<Int64, Int64>("/compete/{id}/participants/{userId}/tracking/confirm")
 
     // Listen
@@ -190,6 +192,7 @@ enum APIRoutes {
     static let liveRanking = Route<Int64>("/api/v1/competitions/{competitionId}/ranking/live")
     static let tracking = Route<Int64>("/api/v1/competitions/{competitionId}/tracking")
     static let trackingLive = Route<Int64>("/api/v1/competitions/{competitionId}/tracking/live")
+    static let chatLive = Route<Int64>("/api/v1/competitions/{competitionId}/messages/live")
     static let finishTracking = Route<Int64>("/api/v1/competitions/{competitionId}/tracking/finish")
     static let podcastFeed = Route<Int64>("/api/v1/podcasts/{parentId}/rss")
     static let programmeFeed = Route<Int64>("/api/v1/programmes/{parentId}/rss")
@@ -208,7 +211,7 @@ enum APIRoutes {
     static let all: [String] = [
         avatar.pattern, mediaStream.pattern, cover.pattern, groupCalendar.pattern, teacherCalendar.pattern,
         roomCalendar.pattern, personalCalendar.pattern, taskImage.pattern, resultsCSV.pattern, liveRanking.pattern,
-        tracking.pattern, trackingLive.pattern, finishTracking.pattern, podcastFeed.pattern,
+        tracking.pattern, trackingLive.pattern, chatLive.pattern, finishTracking.pattern, podcastFeed.pattern,
         programmeFeed.pattern, station.pattern, stationLive.pattern, stationImage.pattern, libraryImage.pattern,
         pushKey.pattern, pushSubscriptions.pattern, unsubscribe.pattern,
     ]

@@ -16,7 +16,7 @@
       return fetch(path, { credentials: "same-origin", ...options, headers });
     },
     /** Sets up the scripts of the page's content; run again when the player swaps pages in. */
-    initPage() { followRanking(); setUpPush(); },
+    initPage() { followRanking(); followChat(); setUpPush(); },
     /**
      * A message in the page's language (the layout carries the scripts' messages, translated):
      * t('Pauses at {time}.', { time: '22:10' }).
@@ -163,6 +163,97 @@
       source.close();
       if (status) status.textContent = t("This competition was deleted.");
     });
+  }
+
+  // A competition's chat follows its live stream (Server-Sent Events): new messages are added
+  // at the end, deleted ones lose their text; the form sends without leaving the page.
+  let chatSource = null;
+  function followChat() {
+    if (chatSource) { chatSource.close(); chatSource = null; }
+    const chat = document.querySelector("section#chat[data-live]");
+    const list = document.getElementById("messages");
+    if (!chat || !list || !window.EventSource) return;
+    const me = Number(chat.getAttribute("data-me"));
+    const deleteAll = chat.hasAttribute("data-delete-all");
+    const version = Number(chat.getAttribute("data-version") || 0);
+    const two = (n) => String(n).padStart(2, "0");
+    const when = (at) => {
+      const d = new Date(at);
+      return `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())} ${two(d.getHours())}:${two(d.getMinutes())}`;
+    };
+    function show(message) {
+      let item = list.querySelector(`li[data-id="${message.id}"]`);
+      if (!item) {
+        item = document.createElement("li");
+        item.className = "message" + (message.author.id === me ? " mine" : "");
+        item.setAttribute("data-id", String(message.id));
+        const head = document.createElement("span");
+        head.className = "message-head";
+        const author = document.createElement("strong");
+        author.textContent = message.author.name;
+        const time = document.createElement("time");
+        time.className = "muted";
+        time.textContent = when(message.at);
+        head.append(author, " ", time);
+        const text = document.createElement("p");
+        text.className = "message-text";
+        text.dir = "auto";
+        text.textContent = message.text;
+        item.append(head, text);
+        if (!message.deleted && (deleteAll || message.author.id === me)) {
+          const form = document.createElement("form");
+          form.method = "post";
+          form.className = "inline delete-message";
+          form.action = chat.getAttribute("data-delete").replace("{id}", chat.getAttribute("data-id"))
+            .replace("{messageId}", String(message.id));
+          const csrf = document.createElement("input");
+          csrf.type = "hidden";
+          csrf.name = "_csrf";
+          csrf.value = window.campus.csrf;
+          const button = document.createElement("button");
+          button.type = "submit";
+          button.className = "small secondary";
+          button.textContent = t("Delete");
+          form.append(csrf, button);
+          item.append(form);
+        }
+        list.append(item);
+        const empty = document.getElementById("no-messages");
+        if (empty) empty.hidden = true;
+      }
+      if (message.deleted) {
+        item.classList.add("deleted");
+        const text = item.querySelector(".message-text");
+        text.textContent = t("The message was deleted.");
+        text.classList.add("muted");
+        const form = item.querySelector("form.delete-message");
+        if (form) form.remove();
+      }
+    }
+    // A change may come twice (after a reconnection): show() adds a message once.
+    chatSource = new EventSource(chat.getAttribute("data-live") + "?after=" + version);
+    chatSource.addEventListener("message", (event) => show(JSON.parse(event.data)));
+    const form = document.getElementById("chat-form");
+    const state = document.getElementById("chat-state");
+    if (form) {
+      form.addEventListener("submit", async (event) => {
+        event.preventDefault();
+        const field = form.querySelector("textarea");
+        const path = chat.getAttribute("data-live").replace(/\/live$/, "");
+        const answer = await window.campus.api(path, { method: "POST", body: JSON.stringify({ text: field.value }) })
+          .catch(() => null);
+        if (answer && answer.ok) {
+          field.value = "";
+          if (state) state.textContent = "";
+          show(await answer.json());
+        } else if (answer) {
+          const problem = await answer.json().catch(() => ({}));
+          if (state) state.textContent = problem.detail || t("The message was not sent.");
+        } else if (state) {
+          state.textContent = t("The message was not sent.");
+        }
+      });
+    }
   }
 
   window.campus.initPage();
