@@ -5,7 +5,7 @@ connection of its own, for SECONDS; one live-page subscriber follows the competi
 (Server-Sent Events). Prints the batch POST's latency (p50, p99, max) and how far the live page
 is behind: from sending a batch to its `position` event (id "user:batch") on the stream.
     Benchmarks/tracking.py URL COMPETITION TOKENS [SECONDS]
-TOKENS holds "user_id token" lines (Benchmarks/make-trackers.py writes it)."""
+TOKENS holds "user_id token" lines (Benchmarks/make-competition.py --tracking writes it)."""
 import asyncio
 import datetime
 import json

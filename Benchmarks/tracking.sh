@@ -20,6 +20,6 @@ trap cleanup EXIT
 "$binary" serve --demo --data-dir "$work/data" --port $port --log-level warning --max-connections-per-address 5000 >"$work/log" 2>&1 &
 campus_pid=$!
 until curl -sf -o /dev/null "http://127.0.0.1:$port/health"; do sleep 0.05; done
-id=$(python3 Benchmarks/make-trackers.py "$work/data/campus.sqlite" "$participants" organizer@campus.test "$work/tokens")
+id=$(python3 Benchmarks/make-competition.py "$work/data/campus.sqlite" "$participants" organizer@campus.test --tracking "$work/tokens")
 echo "competition $id: $participants participants tracking"
 python3 Benchmarks/tracking.py "http://127.0.0.1:$port" "$id" "$work/tokens" "$seconds"

@@ -15,6 +15,17 @@
       }
       return fetch(path, { credentials: "same-origin", ...options, headers });
     },
+    /**
+     * A duration as a clock ("4:05", "1:02:03"): the player floors the seconds it has played,
+     * results round them as the server's ResultText.clock does (round = Math.round).
+     */
+    clock(seconds, round = Math.floor) {
+      if (!isFinite(seconds)) return "0:00";
+      const total = Math.max(0, round(seconds));
+      const h = Math.floor(total / 3600), m = Math.floor(total / 60) % 60, s = total % 60;
+      const two = (n) => (n < 10 ? "0" : "") + n;
+      return h > 0 ? `${h}:${two(m)}:${two(s)}` : `${m}:${two(s)}`;
+    },
     /** Sets up the scripts of the page's content; run again when the player swaps pages in. */
     initPage() { followRanking(); followChat(); setUpPush(); },
     /**

@@ -17,13 +17,7 @@
   let stationEvents = null;
   let queueOfRequests = Promise.resolve();
 
-  const time = (seconds) => {
-    if (!isFinite(seconds)) return "0:00";
-    const total = Math.max(0, Math.floor(seconds));
-    const h = Math.floor(total / 3600), m = Math.floor(total / 60) % 60, s = total % 60;
-    const two = (n) => (n < 10 ? "0" : "") + n;
-    return h > 0 ? `${h}:${two(m)}:${two(s)}` : `${m}:${two(s)}`;
-  };
+  const time = (seconds) => window.campus.clock(seconds);
   const current = () => (state && state.current != null ? state.queue[state.current] : null);
   const spoken = (media) => media && media.kind !== "track";
 

@@ -40,12 +40,7 @@
     const separator = document.querySelector("[data-decimal]")?.getAttribute("data-decimal") || ".";
     return String(Math.round(value * 100) / 100).replace(".", separator);
   };
-  const clock = (seconds) => {
-    const total = Math.round(seconds);
-    const two = (n) => (n < 10 ? "0" : "") + n;
-    const h = Math.floor(total / 3600), m = Math.floor((total % 3600) / 60), s = total % 60;
-    return h > 0 ? `${h}:${two(m)}:${two(s)}` : `${m}:${two(s)}`;
-  };
+  const clock = (seconds) => window.campus.clock(seconds, Math.round);
   const figures = (tracking) => t("{distance}, moving {moving}", {
     distance: t("{number} km", { number: decimal(tracking.distanceMeters / 1000) }),
     moving: clock(tracking.movingSeconds),
