@@ -76,6 +76,19 @@ public struct FriendStore: Sendable {
         return lists
     }
 
+    /// Whether the account takes part in competitions: it joined one, owns one or co-organizes one
+    /// (the names every ranking and competition page shows).
+    public func competes(_ userID: Int64) async throws -> Bool {
+        try await db.raw(
+            """
+            SELECT 1 AS found FROM entries WHERE user_id = \(bind: userID)
+            UNION ALL SELECT 1 AS found FROM competitions WHERE owner_id = \(bind: userID)
+            UNION ALL SELECT 1 AS found FROM competition_organizers WHERE user_id = \(bind: userID)
+            LIMIT 1
+            """
+        ).first() != nil
+    }
+
     /// Whom the user follows (accepted).
     public func followedIDs(by userID: Int64) async throws -> Set<Int64> {
         Set(

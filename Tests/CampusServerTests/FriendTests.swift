@@ -50,6 +50,9 @@ import Testing
                 .admin: cast.admin,
             ]
             let competition = try await server.createCompetition(cast.owner)
+            for token in [cast.ann, cast.ben] {
+                _ = try await server.request(.post, "/api/v1/competitions/\(competition)/participants/me", token: token)
+            }
             for operation in Self.operations {
                 for (index, who) in Who.allCases.enumerated() {
                     // Each case from the same start: Ann has asked to follow Ben, nothing else.
@@ -71,9 +74,19 @@ import Testing
                     }
                 }
             }
-            // Unknown accounts are 404 to everyone.
+            // Unknown accounts are 404 to everyone, and so are those that take part in no
+            // competition (ids do not reveal accounts) until a follow links them to the viewer.
             let unknown = try await server.request(.put, "/api/v1/me/following/999999", token: cast.ann)
             #expect(unknown.status == .notFound, "\(unknown.text)")
+            let cora = try #require(tokens[.stranger])
+            let coraID = try #require(
+                (try await server.request(.get, "/api/v1/me", token: cora).json["id"] as? NSNumber)?.int64Value)
+            #expect(
+                try await server.request(.put, "/api/v1/me/following/\(coraID)", token: cast.ann).status == .notFound)
+            var ann = WebVisit(server, token: cast.ann)
+            #expect(try await ann.get("/compete/people/\(coraID)").status == .notFound)
+            #expect(try await server.request(.put, "/api/v1/me/following/\(cast.annID)", token: cora).status == .ok)
+            #expect(try await ann.get("/compete/people/\(coraID)").text.contains(#"id="accept""#))
         }
     }
 
@@ -151,6 +164,10 @@ import Testing
             let cast = try await CompeteCast.make(server)
             _ = try await server.register("cora@example.org", firstName: "Cora", lastName: "Gone")
             let cora = try await server.login("cora@example.org")
+            let id = try await server.createCompetition(cast.owner)
+            for token in [cast.ann, cast.ben] {
+                _ = try await server.request(.post, "/api/v1/competitions/\(id)/participants/me", token: token)
+            }
             #expect(try await server.request(.put, "/api/v1/me/following/\(cast.annID)", token: cora).status == .ok)
             #expect(try await server.request(.put, "/api/v1/me/following/\(cast.benID)", token: cast.ann).status == .ok)
             let deleted = try await server.request(

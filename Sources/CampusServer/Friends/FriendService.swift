@@ -2,6 +2,7 @@ import Accounts
 import Foundation
 import InputRules
 import Logging
+import SQLKit
 import Storage
 
 /// Friends (seed 002's "add a friend", issue 41): a user asks to follow another, who accepts or
@@ -35,13 +36,25 @@ struct FriendService: Sendable {
         name: String, mine: FriendLink?, theirs: FriendLink?
     ) {
         try await database.read { db in
-            guard let other = try await AccountStore(db).user(id: otherID) else { throw Self.noAccount(otherID) }
             let store = FriendStore(db)
-            return (
-                other.fullName, try await store.link(follower: user.id, followed: otherID),
+            let (mine, theirs) = (
+                try await store.link(follower: user.id, followed: otherID),
                 try await store.link(follower: otherID, followed: user.id)
             )
+            let other = try await Self.findable(otherID, by: user, linked: mine != nil || theirs != nil, in: db)
+            return (other.fullName, mine, theirs)
         }
+    }
+
+    /// The account, if the user may find it: the user themselves, anybody who takes part in
+    /// competitions (whose names rankings show), and anybody a follow links to the user. Any
+    /// other account is 404, as `/api/v1/users/{id}` of another account is: ids do not reveal
+    /// accounts.
+    static func findable(_ id: Int64, by user: Account, linked: Bool, in db: any SQLDatabase) async throws -> Account {
+        guard let other = try await AccountStore(db).user(id: id) else { throw noAccount(id) }
+        let competes = linked || id == user.id ? true : try await FriendStore(db).competes(id)
+        guard competes else { throw noAccount(id) }
+        return other
     }
 
     /// Asks to follow the account (idempotent): the follow waits for them to accept it.
@@ -50,8 +63,9 @@ struct FriendService: Sendable {
         let now = now()
         let (link, asked) = try await database.write { [notices] db -> (FriendLink, Bool) in
             let store = FriendStore(db)
-            guard let other = try await AccountStore(db).user(id: userID) else { throw Self.noAccount(userID) }
             if let existing = try await store.link(follower: user.id, followed: userID) { return (existing, false) }
+            let other = try await Self.findable(
+                userID, by: user, linked: try await store.link(follower: userID, followed: user.id) != nil, in: db)
             guard try await store.followCount(by: user.id) < Self.followLimit else {
                 throw Refusal.conflict("You follow {limit} people already.", ["limit": String(Self.followLimit)])
             }
@@ -114,6 +128,6 @@ struct FriendService: Sendable {
     }
 
     static func noAccount(_ id: Int64) -> Refusal {
-        Refusal.notFound("There is no account {id}.", ["id": String(id)])
+        Refusal.notFound("There is no participant {id}.", ["id": String(id)])
     }
 }
