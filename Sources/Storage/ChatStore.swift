@@ -107,21 +107,24 @@ public struct ChatStore: Sendable {
         return message
     }
 
-    /// Deletes a message's text at the chat's next version; nil when there is no such message,
-    /// the message as it was when it was deleted already.
-    public func delete(id: Int64, competitionID: Int64, by userID: Int64, now: Date) async throws -> ChatMessage? {
-        guard let message = try await message(id: id, competitionID: competitionID) else { return nil }
+    /// Deletes the message's text at the chat's next version; a message deleted already comes
+    /// back as it is.
+    public func delete(_ message: ChatMessage, by userID: Int64, now: Date) async throws -> ChatMessage {
         guard message.deletedAt == nil else { return message }
-        let version = try await nextVersion(competitionID)
+        let version = try await nextVersion(message.competitionID)
         try await db.raw(
             """
             UPDATE chat_messages SET body = '', deleted_at = \(bind: now.milliseconds), deleted_by = \(bind: userID),
                 version = \(bind: version)
-            WHERE id = \(bind: id)
+            WHERE id = \(bind: message.id)
             """
         ).run()
-        try await notify(competitionID, version)
-        return try await self.message(id: id, competitionID: competitionID)
+        try await notify(message.competitionID, version)
+        var deleted = message
+        deleted.text = ""
+        deleted.deletedAt = Date(milliseconds: now.milliseconds)
+        deleted.version = version
+        return deleted
     }
 
     /// The next version of the chat; the row stays locked until the transaction ends, so

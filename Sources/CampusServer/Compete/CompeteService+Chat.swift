@@ -85,7 +85,7 @@ extension CompeteService {
             guard visible.canManage || message.userID == user.id else {
                 throw Refusal.notAllowed("Only the competition's organizers and its writer may delete a message.")
             }
-            return try await store.delete(id: messageID, competitionID: id, by: user.id, now: now) ?? message
+            return try await store.delete(message, by: user.id, now: now)
         }
         liveChat.changed(deleted)
         logger.info(
