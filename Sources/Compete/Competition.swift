@@ -22,13 +22,18 @@ public struct Competition: Sendable, Equatable, Identifiable {
     public var templateID: Int64?
     /// Every run of one template shares a series: the id of the first run.
     public var seriesID: Int64
+    /// How participants go into categories, and the categories (for a choice or by age).
+    public var categoryRule: CategoryRule
+    public var categories: [Category]
+    public var teams: TeamScoring
     public var createdAt: Date
     public var updatedAt: Date
 
     public init(
         id: Int64, name: String, description: String, metric: Metric, unit: String, startsAt: Date? = nil,
         endsAt: Date? = nil, isActive: Bool = true, participantUploads: Bool = false, ownerID: Int64,
-        templateID: Int64? = nil, seriesID: Int64? = nil, createdAt: Date, updatedAt: Date? = nil
+        templateID: Int64? = nil, seriesID: Int64? = nil, categoryRule: CategoryRule = .none,
+        categories: [Category] = [], teams: TeamScoring = .off, createdAt: Date, updatedAt: Date? = nil
     ) {
         self.id = id
         self.name = name
@@ -42,6 +47,9 @@ public struct Competition: Sendable, Equatable, Identifiable {
         self.ownerID = ownerID
         self.templateID = templateID
         self.seriesID = seriesID ?? id
+        self.categoryRule = categoryRule
+        self.categories = categories
+        self.teams = teams
         self.createdAt = createdAt
         self.updatedAt = updatedAt ?? createdAt
     }
@@ -56,10 +64,14 @@ public struct CompetitionDraft: Sendable, Equatable {
     public var startsAt: Date?
     public var endsAt: Date?
     public var participantUploads: Bool
+    public var categoryRule: CategoryRule
+    public var categories: [Category]
+    public var teams: TeamScoring
 
     public init(
         name: String, description: String, metric: Metric, unit: String? = nil, startsAt: Date? = nil,
-        endsAt: Date? = nil, participantUploads: Bool = false
+        endsAt: Date? = nil, participantUploads: Bool = false, categoryRule: CategoryRule = .none,
+        categories: [Category] = [], teams: TeamScoring = .off
     ) {
         self.name = name
         self.description = description
@@ -68,6 +80,9 @@ public struct CompetitionDraft: Sendable, Equatable {
         self.startsAt = startsAt
         self.endsAt = endsAt
         self.participantUploads = participantUploads
+        self.categoryRule = categoryRule
+        self.categories = categories
+        self.teams = teams
     }
 
     /// A draft pre-filled from an earlier competition (seed 002's "reuse this model").
@@ -75,7 +90,8 @@ public struct CompetitionDraft: Sendable, Equatable {
         self.init(
             name: competition.name, description: competition.description, metric: competition.metric,
             unit: competition.unit, startsAt: competition.startsAt, endsAt: competition.endsAt,
-            participantUploads: competition.participantUploads)
+            participantUploads: competition.participantUploads, categoryRule: competition.categoryRule,
+            categories: competition.categories, teams: competition.teams)
     }
 }
 
@@ -90,6 +106,12 @@ public struct CompeteFieldError: Error, Sendable, Equatable {
     public init(field: String, detail message: String, _ values: [String: String] = [:]) {
         self.field = field
         self.phrase = Phrase(message, values)
+    }
+
+    /// A problem worded elsewhere (``TextRules/problem(in:limit:multiline:)``).
+    public init(field: String, _ phrase: Phrase) {
+        self.field = field
+        self.phrase = phrase
     }
 
     /// The same problem as the rest of Campus names one.
@@ -179,6 +201,9 @@ public enum CompetitionRules {
         if let start = draft.startsAt, let end = draft.endsAt, end < start {
             errors.append(CompeteFieldError(field: "endsAt", detail: "The end comes before the start."))
         }
+        let (categories, categoryErrors) = CategoryRules.validated(draft.categories, rule: draft.categoryRule)
+        draft.categories = categories
+        errors += categoryErrors + CategoryRules.validated(draft.teams, metric: draft.metric)
         if !errors.isEmpty { throw CompeteValidationError(errors) }
         return draft
     }

@@ -11,10 +11,13 @@ public struct Entry: Sendable, Equatable {
     public var resultAt: Date?
     /// What an uploaded GPX track gave, if one was uploaded.
     public var track: TrackStatistics?
+    /// The participant's category and team, in competitions that have them.
+    public var category: String?
+    public var team: String?
 
     public init(
         participantID: Int64, participantName: String, result: Double? = nil, joinedAt: Date, resultAt: Date? = nil,
-        track: TrackStatistics? = nil
+        track: TrackStatistics? = nil, category: String? = nil, team: String? = nil
     ) {
         self.participantID = participantID
         self.participantName = participantName
@@ -22,6 +25,8 @@ public struct Entry: Sendable, Equatable {
         self.joinedAt = joinedAt
         self.resultAt = resultAt
         self.track = track
+        self.category = category
+        self.team = team
     }
 }
 

@@ -7,7 +7,7 @@ import SharedHelpers
 extension CompeteStore {
     fileprivate static let entryColumns = """
         e.user_id, u.first_name, u.last_name, u.email, e.result, e.joined_at, e.result_at, e.track_distance,
-        e.track_elapsed, e.track_moving, e.track_points, e.track_segments
+        e.track_elapsed, e.track_moving, e.track_points, e.track_segments, e.category, e.team
         """
 
     fileprivate func entry(from row: any SQLRow) throws -> Entry {
@@ -25,7 +25,9 @@ extension CompeteStore {
                 "\(try row.decode(column: "first_name", as: String.self)) \(try row.decode(column: "last_name", as: String.self))",
             result: try row.decode(column: "result", as: Double?.self),
             joinedAt: Date(epoch: try row.decode(column: "joined_at", as: Int64.self)),
-            resultAt: try row.decode(column: "result_at", as: Int64?.self).map(Date.init(epoch:)), track: track)
+            resultAt: try row.decode(column: "result_at", as: Int64?.self).map(Date.init(epoch:)), track: track,
+            category: try row.decode(column: "category", as: String?.self),
+            team: try row.decode(column: "team", as: String?.self))
     }
 
     /// Every entry of a competition with the participant's email (which only its organizer sees).
@@ -43,7 +45,7 @@ extension CompeteStore {
         try await db.raw(
             """
             SELECT e.user_id, u.first_name, u.last_name, e.result, e.joined_at, e.result_at, e.track_distance,
-                e.track_elapsed, e.track_moving, e.track_points, e.track_segments
+                e.track_elapsed, e.track_moving, e.track_points, e.track_segments, e.category, e.team
             FROM entries e JOIN users u ON u.id = e.user_id
             WHERE e.competition_id = \(bind: competitionID)
             """
@@ -70,6 +72,39 @@ extension CompeteStore {
         try await bumpResultsVersion(competitionIDs: [competitionID])
     }
 
+    /// Sets an entry's category, team and birth date (each nil clears it).
+    public func setDetails(competitionID: Int64, userID: Int64, _ details: EntryDetails) async throws {
+        try await db.update("entries")
+            .set("category", to: details.category).set("team", to: details.team).set("born_on", to: details.bornOn)
+            .where("competition_id", .equal, competitionID).where("user_id", .equal, userID).run()
+        try await bumpResultsVersion(competitionIDs: [competitionID])
+    }
+
+    /// Puts every entry of the competition into its participant's group (as their profile says now).
+    public func categoriesFromGroups(competitionID: Int64) async throws {
+        try await db.raw(
+            """
+            UPDATE entries SET category = (SELECT u.study_group FROM users u WHERE u.id = entries.user_id)
+            WHERE competition_id = \(bind: competitionID)
+            """
+        ).run()
+        try await bumpResultsVersion(competitionIDs: [competitionID])
+    }
+
+    /// Every entry's category, team and birth date, by participant.
+    public func details(competitionID: Int64) async throws -> [Int64: EntryDetails] {
+        var details: [Int64: EntryDetails] = [:]
+        for row in try await db.raw(
+            "SELECT user_id, category, team, born_on FROM entries WHERE competition_id = \(bind: competitionID)"
+        ).all() {
+            details[try row.decode(column: "user_id", as: Int64.self)] = EntryDetails(
+                category: try row.decode(column: "category", as: String?.self),
+                team: try row.decode(column: "team", as: String?.self),
+                bornOn: try row.decode(column: "born_on", as: String?.self))
+        }
+        return details
+    }
+
     /// Removes the user's entry and result; false when they were not in it.
     public func leave(competitionID: Int64, userID: Int64) async throws -> Bool {
         guard try await entry(competitionID: competitionID, userID: userID) != nil else { return false }
@@ -90,5 +125,19 @@ extension CompeteStore {
             .set("track_segments", to: track?.segments)
             .where("competition_id", .equal, competitionID).where("user_id", .equal, userID).run()
         try await bumpResultsVersion(competitionIDs: [competitionID])
+    }
+}
+
+/// What a participant tells about themselves in a competition with categories or teams.
+public struct EntryDetails: Sendable, Equatable {
+    public var category: String?
+    public var team: String?
+    /// YYYY-MM-DD, kept only where categories go by age.
+    public var bornOn: String?
+
+    public init(category: String? = nil, team: String? = nil, bornOn: String? = nil) {
+        self.category = category
+        self.team = team
+        self.bornOn = bornOn
     }
 }

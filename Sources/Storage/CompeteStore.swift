@@ -10,6 +10,8 @@ public struct CompetitionRow: Sendable, Equatable {
     public var participants: Int
     /// The entry of the user the list was read for, if they joined.
     public var myEntry: Entry?
+    /// Their category, team and birth date.
+    public var myDetails: EntryDetails?
     /// Whether the user the list was read for is one of its co-organizers.
     public var viewerOrganizes = false
 }
@@ -57,7 +59,8 @@ public struct CompeteStore: Sendable {
 
     private static let columns = """
         c.id, c.name, c.description, c.metric, c.unit, c.starts_at, c.ends_at, c.active, c.participant_uploads,
-        c.owner_id, c.template_id, c.series_id, c.created_at, c.updated_at
+        c.owner_id, c.template_id, c.series_id, c.created_at, c.updated_at, c.category_rule, c.categories,
+        c.team_scoring, c.team_best
         """
 
     private func competition(from row: any SQLRow) throws -> Competition {
@@ -74,8 +77,26 @@ public struct CompeteStore: Sendable {
             ownerID: try row.decode(column: "owner_id", as: Int64.self),
             templateID: try row.decode(column: "template_id", as: Int64?.self),
             seriesID: try row.decode(column: "series_id", as: Int64.self),
+            categoryRule: try row.decodeCase(column: "category_rule", as: CategoryRule.self),
+            categories: try JSONDecoder().decode(
+                [Category].self, from: Data(try row.decode(column: "categories", as: String.self).utf8)),
+            teams: Self.teams(
+                try row.decode(column: "team_scoring", as: String.self),
+                best: try row.decode(column: "team_best", as: Int?.self)),
             createdAt: Date(epoch: try row.decode(column: "created_at", as: Int64.self)),
             updatedAt: Date(epoch: try row.decode(column: "updated_at", as: Int64.self)))
+    }
+
+    static func teams(_ scoring: String, best: Int?) -> TeamScoring {
+        switch (scoring, best) {
+        case ("sum", _): .sum
+        case ("best", let count?): .best(count)
+        default: .off
+        }
+    }
+
+    static func categoriesJSON(_ categories: [Category]) throws -> String {
+        String(decoding: try JSONEncoder().encode(categories), as: UTF8.self)
     }
 
     /// Creates an active competition (as the seed did: creating is activating). A reuse names
@@ -87,14 +108,17 @@ public struct CompeteStore: Sendable {
             let id = try await db.insert(into: "competitions")
                 .columns(
                     "name", "search_key", "description", "metric", "unit", "starts_at", "ends_at", "active",
-                    "participant_uploads", "owner_id", "template_id", "series_id", "created_at", "updated_at"
+                    "participant_uploads", "owner_id", "template_id", "series_id", "created_at", "updated_at",
+                    "category_rule", "categories", "team_scoring", "team_best"
                 )
                 .values(
                     SQLBind(draft.name), SQLBind(Self.searchKey(draft.name)), SQLBind(draft.description),
                     SQLBind(draft.metric.rawValue), SQLBind(draft.unit ?? draft.metric.defaultUnit),
                     SQLBind(draft.startsAt?.epoch), SQLBind(draft.endsAt?.epoch), SQLBind(true),
                     SQLBind(draft.participantUploads), SQLBind(ownerID), SQLBind(template?.id),
-                    SQLBind(template?.seriesID ?? 0), SQLBind(now.epoch), SQLBind(now.epoch)
+                    SQLBind(template?.seriesID ?? 0), SQLBind(now.epoch), SQLBind(now.epoch),
+                    SQLBind(draft.categoryRule.rawValue), SQLBind(try Self.categoriesJSON(draft.categories)),
+                    SQLBind(draft.teams.name), SQLBind(draft.teams.best)
                 )
                 .returning("id")
                 .first(decodingColumn: "id", as: Int64.self)
@@ -118,6 +142,9 @@ public struct CompeteStore: Sendable {
             .set("unit", to: draft.unit ?? draft.metric.defaultUnit)
             .set("starts_at", to: draft.startsAt?.epoch).set("ends_at", to: draft.endsAt?.epoch)
             .set("participant_uploads", to: draft.participantUploads)
+            .set("category_rule", to: draft.categoryRule.rawValue)
+            .set("categories", to: try Self.categoriesJSON(draft.categories))
+            .set("team_scoring", to: draft.teams.name).set("team_best", to: draft.teams.best)
             .set("updated_at", to: now.epoch)
             .set(SQLIdentifier("results_version"), to: SQLRaw("results_version + 1"))
             .where("id", .equal, id).run()
@@ -177,6 +204,7 @@ public struct CompeteStore: Sendable {
             SELECT \(unsafeRaw: Self.columns), u.first_name, u.last_name,
                 (SELECT COUNT(*) FROM entries n WHERE n.competition_id = c.id) AS participants,
                 m.result AS my_result, m.joined_at AS my_joined_at, m.result_at AS my_result_at,
+                m.category AS my_category, m.team AS my_team, m.born_on AS my_born_on,
                 (SELECT COUNT(*) FROM competition_organizers o
                     WHERE o.competition_id = c.id AND o.user_id = \(bind: viewerID)) AS viewer_organizes
             FROM competitions c JOIN users u ON u.id = c.owner_id
@@ -191,17 +219,23 @@ public struct CompeteStore: Sendable {
 
     private func row(from row: any SQLRow) throws -> CompetitionRow {
         var entry: Entry?
+        var details: EntryDetails?
         if let joined = try row.decode(column: "my_joined_at", as: Int64?.self) {
+            details = EntryDetails(
+                category: try row.decode(column: "my_category", as: String?.self),
+                team: try row.decode(column: "my_team", as: String?.self),
+                bornOn: try row.decode(column: "my_born_on", as: String?.self))
             entry = Entry(
                 participantID: 0, participantName: "", result: try row.decode(column: "my_result", as: Double?.self),
                 joinedAt: Date(epoch: joined),
-                resultAt: try row.decode(column: "my_result_at", as: Int64?.self).map(Date.init(epoch:)))
+                resultAt: try row.decode(column: "my_result_at", as: Int64?.self).map(Date.init(epoch:)),
+                category: details?.category, team: details?.team)
         }
         return CompetitionRow(
             competition: try competition(from: row),
             ownerName:
                 "\(try row.decode(column: "first_name", as: String.self)) \(try row.decode(column: "last_name", as: String.self))",
-            participants: try row.decode(column: "participants", as: Int.self), myEntry: entry,
+            participants: try row.decode(column: "participants", as: Int.self), myEntry: entry, myDetails: details,
             viewerOrganizes: try row.decode(column: "viewer_organizes", as: Int.self) > 0)
     }
 
@@ -212,6 +246,7 @@ public struct CompeteStore: Sendable {
             SELECT \(unsafeRaw: Self.columns), u.first_name, u.last_name,
                 (SELECT COUNT(*) FROM entries n WHERE n.competition_id = c.id) AS participants,
                 m.result AS my_result, m.joined_at AS my_joined_at, m.result_at AS my_result_at,
+                m.category AS my_category, m.team AS my_team, m.born_on AS my_born_on,
                 (SELECT COUNT(*) FROM competition_organizers o
                     WHERE o.competition_id = c.id AND o.user_id = \(bind: viewerID)) AS viewer_organizes
             FROM competitions c JOIN users u ON u.id = c.owner_id

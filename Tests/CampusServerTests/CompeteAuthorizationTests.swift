@@ -12,7 +12,8 @@ import Testing
 /// on a deactivated competition, on SQLite and PostgreSQL. Ann has joined and has a result; Ben is
 /// a user who has not joined; Cora is a plain user the owner made a co-organizer. Competitions are
 /// readable by everyone signed in; the organizers' operations are 403 to others, and the owner's
-/// (delete, (de)activate, co-organizers) to co-organizers too.
+/// (delete, (de)activate, co-organizers) to co-organizers too. Each competition has chosen
+/// categories (W, M) and teams, for the operations of issue 41's part 5.
 @Suite struct CompeteAuthorizationTests {
     enum Who: String, CaseIterable, CustomStringConvertible {
         case anonymous, participant, outsider, otherOrganizer, coOrganizer, owner, admin
@@ -81,6 +82,19 @@ import Testing
         Operation(
             name: "csv", method: .get, path: "/results.csv", active: [401, 403, 403, 403, 200, 200, 200],
             inactive: [401, 403, 403, 403, 200, 200, 200]),
+        // Categories and teams: the participant changes their own entry, organizers anyone's.
+        Operation(
+            name: "entry", method: .patch, path: "/participants/{ann}", json: #"{"team": "FKSiS", "category": "W"}"#,
+            active: [401, 200, 403, 403, 200, 200, 200], inactive: [401, 409, 403, 403, 409, 409, 409]),
+        Operation(
+            name: "teams", method: .get, path: "/teams", active: [401, 200, 200, 200, 200, 200, 200],
+            inactive: [401, 200, 200, 200, 200, 200, 200]),
+        Operation(
+            name: "category ranking", method: .get, path: "/ranking?category=W",
+            active: [401, 200, 200, 200, 200, 200, 200], inactive: [401, 200, 200, 200, 200, 200, 200]),
+        Operation(
+            name: "category csv", method: .get, path: "/results.csv?category=W",
+            active: [401, 403, 403, 403, 200, 200, 200], inactive: [401, 403, 403, 403, 200, 200, 200]),
         Operation(
             name: "organizers", method: .get, path: "/organizers", active: [401, 200, 200, 200, 200, 200, 200],
             inactive: [401, 200, 200, 200, 200, 200, 200]),
@@ -132,7 +146,11 @@ import Testing
             for active in [true, false] {
                 for operation in Self.operations {
                     for (index, who) in Who.allCases.enumerated() {
-                        let id = try await server.createCompetition(cast.owner, metric: "distance")
+                        let id = try await server.createCompetition(
+                            cast.owner, metric: "distance",
+                            extra:
+                                #","categoryRule":"choice","categories":[{"name":"W"},{"name":"M"}],"teams":{"scoring":"best","best":2}"#
+                        )
                         _ = try await server.request(
                             .post, "/api/v1/competitions/\(id)/participants/me", token: cast.ann)
                         _ = try await server.request(

@@ -89,6 +89,7 @@ import Testing
         39: "c1ab884df93a9da86d51955cd7d51e13c3de0be2a4a42ab18c61a35d32fe0894",
         40: "18cc9135664b894128e5cecb0b2f42ea5743d6cb2f330c78d1d1c049b90d7b75",
         41: "cb4c6478de94f47f4b683cf4a0f40b8392f7f8272b3901b4f614fb966a82f6bf",
+        42: "e83472d9a765bcfb6fac1b2fe2cbf39ccaa8a6bd1163ee87cb9a7f8a0a00f556",
     ]
 
     @Test func landedStepsNeverChange() {

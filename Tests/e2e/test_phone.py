@@ -107,6 +107,8 @@ def test_every_page_fits_a_phone(campus, phone):
             phone.get(competition + "?view=friends")
             person = phone.find_element(By.CSS_SELECTOR, "#ranking a[href*='/compete/people/']").get_attribute("href")
             pages = pages + [competition.replace(campus.url, "") + "?view=friends", person.replace(campus.url, "")]
+            # The autumn run's categories: a category's tab with the team table below.
+            pages = pages + [competition.replace(campus.url, "") + "?category=Women"]
         if who == "organizer":
             # A competition as its organizer sees it: the participants as cards, with their forms.
             phone.get(campus.url + "/compete/mine")

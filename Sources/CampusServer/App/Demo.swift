@@ -76,7 +76,7 @@ public enum Demo {
     ]
 
     /// A few competitions of the demo organizer with participants and results: a time race
-    /// run twice (a series), a distance challenge with a GPX track, and a points quiz; the demo
+    /// run twice (a series; the second run with categories and teams), a distance challenge with a GPX track, and a points quiz; the demo
     /// student follows two of the runners and has a third's request to answer.
     static func loadCompetitions(into database: Database, hasher: PasswordHasher, logger: Logger, now: Date)
         async throws
@@ -128,9 +128,21 @@ public enum Demo {
             try await store.setActive(id: spring.id, false, now: day(-59))
             var autumnDraft = CompetitionDraft(reusing: spring)
             autumnDraft.name = "Campus 5K, autumn"
+            // Its runners choose a category and name a faculty team; two results count per team.
+            autumnDraft.categoryRule = .choice
+            autumnDraft.categories = [Category(name: "Women"), Category(name: "Men")]
+            autumnDraft.teams = .best(2)
             let autumn = try await store.createCompetition(
                 autumnDraft, ownerID: organizer.id, template: spring, now: day(-2))
             try await run(autumn, [1_468, 1_402, nil, 1_377, nil], at: day(-1))
+            let autumnEntries: [EntryDetails] = [
+                EntryDetails(team: "FKSiS"), EntryDetails(category: "Women", team: "FKSiS"),
+                EntryDetails(category: "Men", team: "FITU"), EntryDetails(category: "Women", team: "FITU"),
+                EntryDetails(category: "Men"),
+            ]
+            for (person, details) in zip(people, autumnEntries) {
+                try await store.setDetails(competitionID: autumn.id, userID: person, details)
+            }
             let challenge = try await store.createCompetition(
                 CompetitionDraft(
                     name: "November distance challenge",

@@ -39,6 +39,7 @@ extension CampusApp {
             on: pages)
         CompetitionFormPages(compete: s.compete, configuration: s.configuration).register(on: pages)
         LiveTrackingPages(compete: s.compete).register(on: pages)
+        CategoryPages(compete: s.compete).register(on: pages)
         ChatPages(compete: s.compete, configuration: s.configuration).register(on: pages)
         FriendPages(friends: s.friends, compete: s.compete, configuration: s.configuration).register(on: pages)
         ListenPages(

@@ -101,8 +101,8 @@ final class Services: Sendable {
         self.compete = CompeteService(
             database: database, leaderboards: leaderboards, liveTracks: liveTracks, liveChat: liveChat,
             seriesRecords: SeriesRecords(database: database, leaderboards: leaderboards),
-            notices: CompetitionNotices(languages: languages, timeZone: configuration.timeZone), now: now,
-            logger: logger)
+            notices: CompetitionNotices(languages: languages, timeZone: configuration.timeZone),
+            timeZone: configuration.timeZone, now: now, logger: logger)
         self.friends = FriendService(
             database: database, notices: FriendNotices(languages: languages, timeZone: configuration.timeZone),
             now: now, logger: logger)

@@ -43,7 +43,9 @@ extension APIHandler {
         let competition = try await compete.create(
             CompetitionDraft(
                 name: body.name, description: body.description ?? "", metric: Metric(body.metric), unit: body.unit,
-                startsAt: body.startsAt, endsAt: body.endsAt, participantUploads: body.participantUploads ?? false),
+                startsAt: body.startsAt, endsAt: body.endsAt, participantUploads: body.participantUploads ?? false,
+                categoryRule: body.categoryRule.map(CategoryRule.init) ?? .none,
+                categories: body.categories?.map(Category.init) ?? [], teams: body.teams.map(TeamScoring.init) ?? .off),
             by: user)
         return .created(.init(body: .json(try await compete.visible(competition.id, to: user).api)))
     }
@@ -121,8 +123,11 @@ extension APIHandler {
         let user = try await requireUser().user
         let id = input.path.competitionId
         let entry = try await compete.join(id, user: user)
-        let competition = try await compete.visible(id, to: user).competition
-        return .created(.init(body: .json(entry.api(rank: nil, competition: competition))))
+        let visible = try await compete.visible(id, to: user)
+        return .created(
+            .init(
+                body: .json(
+                    entry.api(rank: nil, competition: visible.competition, bornOn: visible.row.myDetails?.bornOn))))
     }
 
     func leaveCompetition(_ input: Operations.leaveCompetition.Input) async throws
@@ -185,17 +190,22 @@ extension APIHandler {
         let id = input.path.competitionId
         let page = try Paging(limit: input.query.limit, offset: input.query.offset)
         let snapshot = try await compete.ranking(id, for: user)
-        guard input.query.friends == true else {
+        var ranked = snapshot.ranked
+        if let category = input.query.category {
+            ranked = Ranking.rank(ranked.map(\.entry), by: snapshot.competition.metric, category: category)
+        }
+        if input.query.friends == true {
+            ranked = try await compete.friendsRanking(snapshot, ranked: ranked, for: user)
+        } else if input.query.category == nil {
             return .ok(.init(body: .json(snapshot.ranking(limit: page.limit, offset: page.offset))))
         }
-        let ranked = try await compete.friendsRanking(snapshot, for: user)
         return .ok(
             .init(
                 body: .json(
                     Leaderboards.Snapshot.ranking(
                         version: snapshot.version, competition: snapshot.competition, ranked: ranked,
                         rankedCount: ranked.lazy.filter { $0.rank != nil }.count, limit: page.limit,
-                        offset: page.offset))))
+                        offset: page.offset, category: input.query.category, categories: snapshot.categories))))
     }
 
     func followRanking(_ input: Operations.followRanking.Input) async throws -> Operations.followRanking.Output {
@@ -212,7 +222,10 @@ extension APIHandler {
         let user = try await requireUser().user
         let (visible, entries) = try await compete.participants(input.path.competitionId, by: user)
         let id = visible.competition.id
-        let csv = try ResultsCSV.make(competition: visible.competition, entries: entries)
+        let category = input.query.category
+        let csv = try ResultsCSV.make(
+            competition: visible.competition,
+            entries: category.map { name in entries.filter { $0.entry.category == name } } ?? entries)
         let filename = "competition-\(id)-results.csv"
         return .ok(
             .init(
@@ -283,114 +296,5 @@ extension APIHandler {
                 record: record.api)
         }
         return .ok(.init(body: .json(.init(allTime: records.allTime.map(\.api), series: series))))
-    }
-}
-
-// MARK: - Conversions
-
-extension Metric {
-    init(_ metric: Components.Schemas.Metric) {
-        switch metric {
-        case .distance: self = .distance
-        case .time: self = .time
-        case .points: self = .points
-        }
-    }
-}
-
-extension Components.Schemas.Metric {
-    init(_ metric: Metric) {
-        switch metric {
-        case .distance: self = .distance
-        case .time: self = .time
-        case .points: self = .points
-        }
-    }
-}
-
-extension CompetitionChange {
-    init(_ body: Components.Schemas.CompetitionChange) {
-        self.init(
-            name: body.name, description: body.description, metric: body.metric.map(Metric.init), unit: body.unit,
-            startsAt: body.clear?.contains(.startsAt) == true ? .some(nil) : body.startsAt.map { .some($0) },
-            endsAt: body.clear?.contains(.endsAt) == true ? .some(nil) : body.endsAt.map { .some($0) },
-            participantUploads: body.participantUploads)
-    }
-}
-
-extension CompeteService.Visible {
-    var api: Components.Schemas.Competition {
-        let c = competition
-        return .init(
-            id: c.id, name: c.name, description: c.description, metric: .init(c.metric), unit: c.unit,
-            startsAt: c.startsAt, endsAt: c.endsAt, active: c.isActive, participantUploads: c.participantUploads,
-            owner: .init(id: c.ownerID, name: row.ownerName), templateId: c.templateID, seriesId: c.seriesID,
-            createdAt: c.createdAt, updatedAt: c.updatedAt, participants: row.participants, joined: isJoined,
-            myResult: row.myEntry?.result, canManage: canManage, canOwn: canOwn)
-    }
-}
-
-extension Entry {
-    func api(rank: Int?, competition: Competition, email: String? = nil) -> Components.Schemas.Entry {
-        var track: Components.Schemas.TrackStatistics?
-        if let statistics = self.track {
-            track = Components.Schemas.TrackStatistics(
-                distanceKm: statistics.distanceMetres / 1000, elapsedSeconds: statistics.elapsedSeconds,
-                movingSeconds: statistics.movingSeconds, points: statistics.points, segments: statistics.segments)
-        }
-        let text: String? = result.map { ResultText.format($0, metric: competition.metric, unit: competition.unit) }
-        let participant = Components.Schemas.Person(id: participantID, name: participantName)
-        return Components.Schemas.Entry(
-            rank: rank, participant: participant, email: email, result: result, resultText: text, joinedAt: joinedAt,
-            resultAt: resultAt, track: track)
-    }
-}
-
-extension Record {
-    var api: Components.Schemas.Record {
-        .init(
-            metric: .init(metric), unit: unit, value: value,
-            valueText: ResultText.format(value, metric: metric, unit: unit),
-            holders: holders.map {
-                .init(
-                    participant: .init(id: $0.participantID, name: $0.participantName),
-                    competitionId: $0.competitionID, competitionName: $0.competitionName, at: $0.at)
-            })
-    }
-}
-
-extension Leaderboards.Snapshot {
-    func ranking(limit: Int, offset: Int) -> Components.Schemas.Ranking {
-        Self.ranking(
-            version: version, competition: competition, ranked: ranked, rankedCount: rankedCount, limit: limit,
-            offset: offset)
-    }
-
-    static func ranking(
-        version: Int64, competition: Competition, ranked: [RankedEntry], rankedCount: Int, limit: Int, offset: Int
-    ) -> Components.Schemas.Ranking {
-        let start = min(offset, ranked.count)
-        let end = min(start + limit, ranked.count)
-        return .init(
-            competitionId: competition.id, version: version, metric: .init(competition.metric), unit: competition.unit,
-            active: competition.isActive, total: ranked.count, ranked: rankedCount, limit: limit, offset: offset,
-            items: ranked[start..<end].map { $0.entry.api(rank: $0.rank, competition: competition) })
-    }
-
-    /// A page of the ranking as the API's JSON, encoded once per version and page.
-    func json(limit: Int, offset: Int) -> [UInt8] {
-        pages.page(limit: limit, offset: offset) {
-            (try? APIJSON.encoder().encode(ranking(limit: limit, offset: offset))).map(Array.init) ?? Array("{}".utf8)
-        }
-    }
-
-    /// The SSE `ranking` event of a ranking: its first 100 places as a Ranking document.
-    static func event(version: Int64, competition: Competition, ranked: [RankedEntry]) -> [UInt8] {
-        let encoder = APIJSON.encoder()
-        let document = ranking(
-            version: version, competition: competition, ranked: ranked,
-            rankedCount: ranked.lazy.filter { $0.rank != nil }.count, limit: 100, offset: 0)
-        let json = (try? encoder.encode(document)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
-        return Array(ServerSentEvent.text(name: "ranking", id: String(version), data: json))
     }
 }

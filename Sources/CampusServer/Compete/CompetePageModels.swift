@@ -152,7 +152,19 @@ struct CompetitionFormPage: PageModel {
     var endsAt: String
     var participantUploads: Bool
     var metrics: [MetricChoice]
+    var categoryRules: [Choice]
+    /// One category per line ("Juniors: 16-19" by age).
+    var categories: String
+    var teamChoices: [Choice]
+    var teamBest: String
     var errors = FieldErrors()
+
+    /// One option of a `<select>`.
+    struct Choice: Sendable {
+        var value: String
+        var name: String
+        var checked: Bool
+    }
 }
 
 /// One competition: its scoreboard, the participant's actions and the organizer's panel.
@@ -179,6 +191,10 @@ struct CompetitionPage: PageModel {
         var liveTrack: String?
         var confirmTrackingURL: String?
         var resultURL: String
+        /// Category and team, where the competition has them.
+        var entryURL: String?
+        var category: String
+        var team: String
         var trackURL: String
         var kickURL: String
     }
@@ -217,6 +233,10 @@ struct CompetitionPage: PageModel {
         var deleteURL: String
         var participantsList: [ParticipantRow]
         var noParticipants: Bool
+        /// The categories an organizer puts entries into (nil: a free name, by group, or none).
+        var categoryChoices: [String]?
+        var hasCategories: Bool
+        var hasTeams: Bool
         var placeholder: String
     }
 
@@ -247,8 +267,54 @@ struct CompetitionPage: PageModel {
     var tracking: TrackingPanel?
     var best: RecordView?
     var seriesBest: RecordView?
+    /// Joining with a category, team or birth date, or changing them once joined.
+    struct EntryPanel: Sendable {
+        var action: String
+        var joining: Bool
+        /// The participant picks a category from the list.
+        var chooses: Bool
+        var categories: [CompetitionFormPage.Choice]
+        /// Categories go by age: the birth date.
+        var asksBirth: Bool
+        var bornOn: String
+        var hasTeams: Bool
+        var team: String
+        /// The category the participant is in, where it is not theirs to choose.
+        var category: String?
+        /// Whether there is a field to fill in.
+        var editable: Bool
+    }
+
+    struct Tab: Sendable {
+        var name: String
+        var url: String
+        var current: Bool
+    }
+
+    struct Teams: Sendable {
+        struct Row: Sendable {
+            var rank: Int?
+            var team: String
+            var score: String?
+            var members: String
+        }
+
+        var rule: String
+        var rows: [Row]
+        var empty: Bool
+    }
+
+    var entry: EntryPanel?
+    var categoryTabs: [Tab]
+    var hasCategoryTabs: Bool
+    /// The category whose ranking is shown (ranks within it).
+    var category: String?
+    var teams: Teams?
     var liveURL: String
     var version: Int64
+    /// The friends view or a category's: no live updates, whose events carry the whole
+    /// ranking's first places only.
+    var staticView: Bool
     /// Only the viewer and whom they follow (`?view=friends`): no live updates, whose events
     /// carry the first places only.
     var friendsView: Bool

@@ -10,7 +10,7 @@ import Timetable
 /// Competitions in the browser: the participant's and the organizer's screens of seed 002
 /// (home, competition, history, stats, library, active), records, and the live ranking. Every
 /// action is a form post checked by ``CompeteService``, as the API is; creating, reusing and
-/// editing are ``CompetitionFormPages``.
+/// editing are ``CompetitionFormPages``, joining and categories ``CategoryPages``.
 struct CompetePages: Sendable {
     let compete: CompeteService
     let configuration: ServerConfiguration
@@ -24,9 +24,6 @@ struct CompetePages: Sendable {
         pages.signedInPage(SiteRoutes.competeStats, stats)
         pages.signedInPage(SiteRoutes.competeRecords) { request, _ in try await records(request) }
         pages.signedInPage(SiteRoutes.competition, detail)
-        action(SiteRoutes.joinCompetition, on: pages, done: { t in t("You joined.") }) { id, user in
-            _ = try await compete.join(id, user: user)
-        }
         action(
             SiteRoutes.leaveCompetition, on: pages,
             done: { t in t("You left the competition; your result is removed.") }
@@ -190,8 +187,14 @@ struct CompetePages: Sendable {
         guard let snapshot = try await leaderboards.snapshot(id) else { throw CompeteService.notFound(id) }
         let records = try await compete.records(of: competition)
         let friendsView = request.text("view") == "friends"
-        let ranked = friendsView ? try await compete.friendsRanking(snapshot, for: account.user) : snapshot.ranked
+        let category = friendsView ? nil : request.text("category")
+        let ranked =
+            friendsView
+            ? try await compete.friendsRanking(snapshot, for: account.user)
+            : category.map { Ranking.rank(snapshot.ranked.map(\.entry), by: competition.metric, category: $0) }
+                ?? snapshot.ranked
         let shown = 500
+        let tabs = CategoryPages.tabs(snapshot, current: category, CompeteText(t: request.t))
         let me = account.user.id
         let text = CompeteText(t: request.t)
         // The live tracks, for whoever may watch them (CompeteService.checkWatching).
@@ -225,7 +228,15 @@ struct CompetePages: Sendable {
                 tracking: LiveTrackingPages.panel(visible, mine: trackings.first { $0.userID == me }, text),
                 best: records.competition.map { RecordView($0, text) },
                 seriesBest: records.runs > 1 ? records.series.map { RecordView($0, text) } : nil,
-                liveURL: APIRoutes.liveRanking.path(id), version: snapshot.version, friendsView: friendsView,
+                entry: CategoryPages.panel(
+                    competition, details: visible.row.myDetails,
+                    action: visible.isJoined
+                        ? SiteRoutes.participantEntry.path(id, me) : SiteRoutes.joinCompetition.path(id),
+                    joining: !visible.isJoined, text),
+                categoryTabs: tabs, hasCategoryTabs: !tabs.isEmpty, category: category,
+                teams: CategoryPages.teams(compete.teams(snapshot), of: competition, text),
+                liveURL: APIRoutes.liveRanking.path(id), version: snapshot.version,
+                staticView: friendsView || category != nil, friendsView: friendsView,
                 everyoneURL: SiteRoutes.competition.path(id),
                 friendsURL: SiteRoutes.competition.path(id, query: [("view", "friends")]),
                 personPattern: SiteRoutes.person.pattern,
@@ -252,6 +263,7 @@ struct CompetePages: Sendable {
         let live = Dictionary(trackings.map { ($0.userID, $0) }, uniquingKeysWith: { first, _ in first })
         let (visible, entries) = try await compete.participants(id, by: user)
         let organizers = try await compete.organizers(id, for: user).organizers
+        let hasEntries = competition.categoryRule != .none || competition.teams != .off
         return .init(
             canOwn: visible.canOwn,
             organizers: organizers.map { organizer in
@@ -298,10 +310,15 @@ struct CompetePages: Sendable {
                     confirmTrackingURL: live[participant] == nil
                         ? nil : SiteRoutes.confirmTracking.path(id, participant),
                     resultURL: SiteRoutes.participantResult.path(id, participant),
+                    entryURL: hasEntries ? SiteRoutes.participantEntry.path(id, participant) : nil,
+                    category: item.entry.category ?? "", team: item.entry.team ?? "",
                     trackURL: SiteRoutes.participantTrack.path(id, participant),
                     kickURL: SiteRoutes.kickParticipant.path(id, participant))
             },
             noParticipants: entries.isEmpty,
+            categoryChoices: competition.categoryRule == .group || competition.categoryRule == .none
+                ? nil : competition.categories.map(\.name),
+            hasCategories: competition.categoryRule != .none, hasTeams: competition.teams != .off,
             placeholder: text.unit(competition.unit, metric: competition.metric))
     }
 

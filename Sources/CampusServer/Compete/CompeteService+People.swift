@@ -28,10 +28,12 @@ extension CompeteService {
     }
 
     /// The entries of the ranking's "friends" view: the viewer's and those of whom they follow,
-    /// each with their place in the whole ranking.
-    func friendsRanking(_ snapshot: Leaderboards.Snapshot, for user: Account) async throws -> [RankedEntry] {
+    /// each with their place in the whole ranking (or in `ranked`, a category's ranking).
+    func friendsRanking(_ snapshot: Leaderboards.Snapshot, ranked: [RankedEntry]? = nil, for user: Account)
+        async throws -> [RankedEntry]
+    {
         let followed = try await database.read { db in try await FriendStore(db).followedIDs(by: user.id) }
-        return snapshot.ranked.filter {
+        return (ranked ?? snapshot.ranked).filter {
             $0.entry.participantID == user.id || followed.contains($0.entry.participantID)
         }
     }

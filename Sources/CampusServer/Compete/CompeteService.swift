@@ -17,6 +17,8 @@ struct CompeteService: Sendable {
     let seriesRecords: SeriesRecords
     /// What participants are told (issue 39); nil tells nobody.
     var notices: CompetitionNotices?
+    /// The institution's time zone: the race day's calendar.
+    let timeZone: TimeZone
     let now: @Sendable () -> Date
     let logger: Logger
 
@@ -166,7 +168,13 @@ struct CompeteService: Sendable {
             }
         }
         let now = now()
-        try await database.write { db in try await CompeteStore(db).updateCompetition(id: id, draft, now: now) }
+        try await database.write { db in
+            let store = CompeteStore(db)
+            try await store.updateCompetition(id: id, draft, now: now)
+            if let updated = try await store.competition(id: id) {
+                try await recategorize(updated, was: competition, in: store)
+            }
+        }
         await leaderboards.changed(id)
         return try await visible(id, to: user).competition
     }
@@ -284,7 +292,8 @@ struct CompeteService: Sendable {
 
     // MARK: Participant
 
-    func join(_ id: Int64, user: Account) async throws -> Entry {
+    /// Joins, with the category, team or birth date in `details`.
+    func join(_ id: Int64, user: Account, details change: EntryChange = EntryChange()) async throws -> Entry {
         let visible = try await visible(id, to: user)
         guard visible.competition.isActive else {
             throw Self.inactive(
@@ -296,7 +305,11 @@ struct CompeteService: Sendable {
         do {
             joined = try await database.write { db -> (Entry, Int64)? in
                 let store = CompeteStore(db)
+                let teams =
+                    change.team == nil ? [] : try await store.details(competitionID: id).values.compactMap(\.team)
+                let details = try joiningDetails(change, in: visible.competition, user: user, teams: teams)
                 try await store.join(competitionID: id, userID: user.id, now: now)
+                if details != EntryDetails() { try await store.setDetails(competitionID: id, userID: user.id, details) }
                 guard let entry = try await store.entry(competitionID: id, userID: user.id),
                     let version = try await store.resultsVersion(id: id)
                 else { return nil }
@@ -361,31 +374,5 @@ struct CompeteService: Sendable {
     func allRecords() async throws -> (allTime: [Record], series: [Int64: Record]) {
         let results = try await database.read { db in try await CompeteStore(db).bestResults() }
         return (Records.allTime(results), Records.bySeries(results))
-    }
-}
-
-/// The fields an organizer changes; what is nil stays as it was.
-struct CompetitionChange: Sendable {
-    var name: String?
-    var description: String?
-    var metric: Metric?
-    var unit: String?
-    var startsAt: Date??
-    var endsAt: Date??
-    var participantUploads: Bool?
-
-    func applied(to draft: CompetitionDraft) -> CompetitionDraft {
-        var draft = draft
-        if let name { draft.name = name }
-        if let description { draft.description = description }
-        if let metric, metric != draft.metric {
-            draft.metric = metric
-            if unit == nil { draft.unit = nil }
-        }
-        if let unit { draft.unit = unit }
-        if let startsAt { draft.startsAt = startsAt }
-        if let endsAt { draft.endsAt = endsAt }
-        if let participantUploads { draft.participantUploads = participantUploads }
-        return draft
     }
 }

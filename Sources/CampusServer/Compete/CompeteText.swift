@@ -58,4 +58,23 @@ struct CompeteText: Sendable {
         default: unit
         }
     }
+
+    /// How participants go into categories, as the competition form offers it.
+    func categoryRule(_ rule: CategoryRule) -> String {
+        switch rule {
+        case .none: t("No categories")
+        case .choice: t("Chosen by the participant (such as women and men)")
+        case .age: t("By age on the race day")
+        case .group: t("By group, from the profile")
+        }
+    }
+
+    /// How teams are ranked.
+    func teamScoring(_ teams: TeamScoring) -> String {
+        switch teams {
+        case .off: t("No teams")
+        case .sum: t("Sum of every member's result")
+        case .best: t("Sum of the best results")
+        }
+    }
 }

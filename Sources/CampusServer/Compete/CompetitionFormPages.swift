@@ -31,6 +31,10 @@ struct CompetitionFormPages: Sendable {
         var startsAt: String?
         var endsAt: String?
         var participantUploads: String?
+        var categoryRule: String?
+        var categories: String?
+        var teamScoring: String?
+        var teamBest: String?
     }
 
     private static let blank = CompetitionDraft(name: "", description: "", metric: .distance)
@@ -49,7 +53,14 @@ struct CompetitionFormPages: Sendable {
                 .init(
                     value: $0.rawValue, name: text.metric($0), rule: text.rankingRule($0), checked: $0 == draft.metric)
             },
-            errors: errors)
+            categoryRules: CategoryRule.allCases.map {
+                .init(value: $0.rawValue, name: text.categoryRule($0), checked: $0 == draft.categoryRule)
+            },
+            categories: CategoryLines.text(draft.categories, rule: draft.categoryRule),
+            teamChoices: [TeamScoring.off, .sum, .best(draft.teams.best ?? 3)].map {
+                .init(value: $0.name, name: text.teamScoring($0), checked: $0.name == draft.teams.name)
+            },
+            teamBest: String(draft.teams.best ?? 3), errors: errors)
     }
 
     /// The change a form asks for; a date that is not one is a field problem.
@@ -60,12 +71,29 @@ struct CompetitionFormPages: Sendable {
         for (field, date) in [("startsAt", starts), ("endsAt", ends)] where date == nil {
             validator.add(FieldProblem(field: field, detail: "Write a date and time between 1900 and 2200."))
         }
+        let rule = form.categoryRule.flatMap(CategoryRule.init(rawValue:)) ?? .none
+        let categories = CategoryLines.read(form.categories ?? "", rule: rule)
+        if let line = categories.unreadable {
+            validator.add(
+                FieldProblem(
+                    field: "categories",
+                    detail: "“{line}”: write an age category as “Name: 18-29”, “Name: 40-” or “Name: -17”.",
+                    ["line": line]))
+        }
+        let best = Int(form.teamBest?.trimmingCharacters(in: .whitespaces) ?? "")
+        let teams: TeamScoring =
+            switch form.teamScoring {
+            case "sum": .sum
+            case "best": .best(best ?? 0)
+            default: .off
+            }
         try validator.finish()
         return CompetitionChange(
             name: form.name ?? "", description: form.description ?? "",
             metric: form.metric.flatMap(Metric.init(rawValue:)) ?? .distance, unit: form.unit ?? "",
             startsAt: starts ?? .some(nil), endsAt: ends ?? .some(nil),
-            participantUploads: form.participantUploads != nil)
+            participantUploads: form.participantUploads != nil, categoryRule: rule, categories: categories.list,
+            teams: teams)
     }
 
     /// What the form showed again, when it comes back with its problems.
@@ -78,6 +106,10 @@ struct CompetitionFormPages: Sendable {
         draft.startsAt = DateTimeField.read(form.startsAt, in: zone) ?? nil
         draft.endsAt = DateTimeField.read(form.endsAt, in: zone) ?? nil
         draft.participantUploads = form.participantUploads != nil
+        draft.categoryRule = form.categoryRule.flatMap(CategoryRule.init(rawValue:)) ?? .none
+        draft.categories = CategoryLines.read(form.categories ?? "", rule: draft.categoryRule).list
+        let best = Int(form.teamBest?.trimmingCharacters(in: .whitespaces) ?? "") ?? 3
+        draft.teams = form.teamScoring == "sum" ? .sum : form.teamScoring == "best" ? .best(best) : .off
         return draft
     }
 
@@ -159,5 +191,54 @@ struct CompetitionFormPages: Sendable {
                     errors: FieldErrors(ValidationFailure(problem.errors), request.t), request.t),
                 status: .unprocessableContent)
         }
+    }
+}
+
+/// The categories of the competition form, one per line: a name, and for age categories the
+/// ages after a colon ("Juniors: 16-19", "Veterans: 40-", "Children: -12", "Twenty: 20").
+enum CategoryLines {
+    static func text(_ categories: [Category], rule: CategoryRule) -> String {
+        categories.map { category in
+            guard rule == .age else { return category.name }
+            let ages =
+                category.minAge == category.maxAge
+                ? category.minAge.map(String.init) ?? ""
+                : "\(category.minAge.map(String.init) ?? "")-\(category.maxAge.map(String.init) ?? "")"
+            return "\(category.name): \(ages)"
+        }.joined(separator: "\n")
+    }
+
+    /// The categories of the lines (blank lines left out), and the first line that names no ages
+    /// where they go by age. More than the limit are read, for the rules to refuse.
+    static func read(_ text: String, rule: CategoryRule) -> (list: [Category], unreadable: String?) {
+        var list: [Category] = []
+        var unreadable: String?
+        for line in text.split(whereSeparator: \.isNewline).prefix(CategoryRules.categoryLimit + 1) {
+            let line = TextRules.trimmed(line)
+            guard !line.isEmpty else { continue }
+            guard rule == .age else {
+                list.append(Category(name: line))
+                continue
+            }
+            guard let colon = line.lastIndex(of: ":"), let ages = ages(line[line.index(after: colon)...]) else {
+                unreadable = unreadable ?? line
+                continue
+            }
+            list.append(Category(name: String(line[..<colon]), minAge: ages.0, maxAge: ages.1))
+        }
+        return (list, unreadable)
+    }
+
+    /// "18-29", "40-", "-17" or "20" (a hyphen or a dash between).
+    private static func ages(_ text: Substring) -> (Int?, Int?)? {
+        let text = text.trimmingCharacters(in: .whitespaces)
+        if let age = Int(text) { return (age, age) }
+        let parts = text.split(omittingEmptySubsequences: false) { "-–—".contains($0) }
+        guard parts.count == 2 else { return nil }
+        let low = parts[0].trimmingCharacters(in: .whitespaces)
+        let high = parts[1].trimmingCharacters(in: .whitespaces)
+        guard low.isEmpty || Int(low) != nil, high.isEmpty || Int(high) != nil, !(low.isEmpty && high.isEmpty)
+        else { return nil }
+        return (Int(low), Int(high))
     }
 }

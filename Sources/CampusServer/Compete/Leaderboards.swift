@@ -25,6 +25,8 @@ final class Leaderboards: Service, Sendable {
         var rankedCount: Int
         /// Everyone in the competition, to check who may see a deactivated one.
         var participants: Set<Int64>
+        /// The categories its participants are in (Ranking.categories).
+        var categories: [String]
         /// Pages of this ranking as JSON, encoded once when first asked for.
         let pages = PageCache()
 
@@ -35,6 +37,7 @@ final class Leaderboards: Service, Sendable {
             self.event = event
             self.rankedCount = ranked.lazy.filter { $0.rank != nil }.count
             self.participants = Set(ranked.lazy.map(\.entry.participantID))
+            self.categories = Ranking.categories(of: ranked.map(\.entry), listed: competition.categories)
         }
     }
 

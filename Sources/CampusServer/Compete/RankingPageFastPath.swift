@@ -10,7 +10,7 @@ import NIOCore
 /// that a popular ranking is encoded once per change rather than once per request. The viewer is
 /// authenticated and checked exactly as ``APIHandler/getRanking(_:)`` does; whatever this
 /// middleware does not answer (no login, a competition the viewer may not see, a bad page, the
-/// `friends` view, which differs per viewer) goes on to that handler, which answers it with the
+/// `friends` view, which differs per viewer, and one category's ranking) goes on to that handler, which answers it with the
 /// same rules.
 struct RankingPageFastPath: FastOperation {
     let compete: CompeteService
@@ -26,7 +26,7 @@ struct RankingPageFastPath: FastOperation {
             return nil
         }
         let query = request.uri.queryParameters
-        guard query["friends"] == nil else { return nil }
+        guard query["friends"] == nil, query["category"] == nil else { return nil }
         guard let paging = try? Paging(limit: Self.number(query["limit"]), offset: Self.number(query["offset"])),
             query["limit"] == nil || Self.number(query["limit"]) != nil,
             query["offset"] == nil || Self.number(query["offset"]) != nil,

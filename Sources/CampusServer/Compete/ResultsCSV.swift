@@ -8,11 +8,12 @@ import OpenAPIRuntime
 import ServiceLifecycle
 import Storage
 
-/// A competition's results as an RFC 4180 CSV file, in ranking order.
+/// A competition's results (or one category's) as an RFC 4180 CSV file, in ranking order: the
+/// ranks are among the entries given.
 enum ResultsCSV {
     static let header = [
         "rank", "name", "email", "result", "unit", "result_text", "joined_at", "result_at", "track_km",
-        "track_elapsed_s", "track_moving_s",
+        "track_elapsed_s", "track_moving_s", "category", "team",
     ]
 
     static func make(competition: Competition, entries: [(entry: Entry, email: String)]) throws -> [UInt8] {
@@ -38,6 +39,8 @@ enum ResultsCSV {
             row.append(track.map { ResultText.decimal($0.distanceMetres / 1000, places: 3) } ?? "")
             row.append(track?.elapsedSeconds.map { ResultText.decimal($0, places: 0) } ?? "")
             row.append(track?.movingSeconds.map { ResultText.decimal($0, places: 0) } ?? "")
+            row.append(text(entry.category ?? ""))
+            row.append(text(entry.team ?? ""))
             try writer.write(row: row)
         }
         writer.stream.close()

@@ -1,0 +1,34 @@
+import Compete
+import Foundation
+
+/// The fields an organizer changes; what is nil stays as it was.
+struct CompetitionChange: Sendable {
+    var name: String?
+    var description: String?
+    var metric: Metric?
+    var unit: String?
+    var startsAt: Date??
+    var endsAt: Date??
+    var participantUploads: Bool?
+    var categoryRule: CategoryRule?
+    var categories: [Category]?
+    var teams: TeamScoring?
+
+    func applied(to draft: CompetitionDraft) -> CompetitionDraft {
+        var draft = draft
+        if let name { draft.name = name }
+        if let description { draft.description = description }
+        if let metric, metric != draft.metric {
+            draft.metric = metric
+            if unit == nil { draft.unit = nil }
+        }
+        if let unit { draft.unit = unit }
+        if let startsAt { draft.startsAt = startsAt }
+        if let endsAt { draft.endsAt = endsAt }
+        if let participantUploads { draft.participantUploads = participantUploads }
+        if let categoryRule { draft.categoryRule = categoryRule }
+        if let categories { draft.categories = categories }
+        if let teams { draft.teams = teams }
+        return draft
+    }
+}
