@@ -14,10 +14,12 @@ public struct Entry: Sendable, Equatable {
     /// The participant's category and team, in competitions that have them.
     public var category: String?
     public var team: String?
+    /// The laps the result is made of, if it was entered as laps (LapRules).
+    public var laps: [Double]
 
     public init(
         participantID: Int64, participantName: String, result: Double? = nil, joinedAt: Date, resultAt: Date? = nil,
-        track: TrackStatistics? = nil, category: String? = nil, team: String? = nil
+        track: TrackStatistics? = nil, category: String? = nil, team: String? = nil, laps: [Double] = []
     ) {
         self.participantID = participantID
         self.participantName = participantName
@@ -27,6 +29,7 @@ public struct Entry: Sendable, Equatable {
         self.track = track
         self.category = category
         self.team = team
+        self.laps = laps
     }
 }
 

@@ -7,7 +7,7 @@ import SharedHelpers
 extension CompeteStore {
     fileprivate static let entryColumns = """
         e.user_id, u.first_name, u.last_name, u.email, e.result, e.joined_at, e.result_at, e.track_distance,
-        e.track_elapsed, e.track_moving, e.track_points, e.track_segments, e.category, e.team
+        e.track_elapsed, e.track_moving, e.track_points, e.track_segments, e.category, e.team, e.laps
         """
 
     fileprivate func entry(from row: any SQLRow) throws -> Entry {
@@ -27,7 +27,10 @@ extension CompeteStore {
             joinedAt: Date(epoch: try row.decode(column: "joined_at", as: Int64.self)),
             resultAt: try row.decode(column: "result_at", as: Int64?.self).map(Date.init(epoch:)), track: track,
             category: try row.decode(column: "category", as: String?.self),
-            team: try row.decode(column: "team", as: String?.self))
+            team: try row.decode(column: "team", as: String?.self),
+            laps: try row.decode(column: "laps", as: String?.self).map {
+                try JSONDecoder().decode([Double].self, from: Data($0.utf8))
+            } ?? [])
     }
 
     /// Every entry of a competition with the participant's email (which only its organizer sees).
@@ -45,7 +48,7 @@ extension CompeteStore {
         try await db.raw(
             """
             SELECT e.user_id, u.first_name, u.last_name, e.result, e.joined_at, e.result_at, e.track_distance,
-                e.track_elapsed, e.track_moving, e.track_points, e.track_segments, e.category, e.team
+                e.track_elapsed, e.track_moving, e.track_points, e.track_segments, e.category, e.team, e.laps
             FROM entries e JOIN users u ON u.id = e.user_id
             WHERE e.competition_id = \(bind: competitionID)
             """
@@ -114,12 +117,16 @@ extension CompeteStore {
         return true
     }
 
-    /// Sets (or with nil clears) a result, with the track it came from if any.
+    /// Sets (or with nil clears) a result, with the track or the laps it came from if any: a
+    /// result has one source, so a typed one leaves no track and no laps.
     public func setResult(
-        competitionID: Int64, userID: Int64, value: Double?, track: TrackStatistics?, now: Date
+        competitionID: Int64, userID: Int64, value: Double?, track: TrackStatistics?, laps: [Double]? = nil,
+        now: Date
     ) async throws {
+        let lapsJSON = try laps.map { String(decoding: try JSONEncoder().encode($0), as: UTF8.self) }
         try await db.update("entries")
             .set("result", to: value).set("result_at", to: value == nil ? nil : now.epoch)
+            .set("laps", to: lapsJSON)
             .set("track_distance", to: track?.distanceMetres).set("track_elapsed", to: track?.elapsedSeconds)
             .set("track_moving", to: track?.movingSeconds).set("track_points", to: track?.points)
             .set("track_segments", to: track?.segments)

@@ -13,7 +13,7 @@ import Testing
 /// a user who has not joined; Cora is a plain user the owner made a co-organizer. Competitions are
 /// readable by everyone signed in; the organizers' operations are 403 to others, and the owner's
 /// (delete, (de)activate, co-organizers) to co-organizers too. Each competition has chosen
-/// categories (W, M) and teams, for the operations of issue 41's part 5.
+/// categories (W, M) and teams, for the operations of issue 41's parts 5 and 6.
 @Suite struct CompeteAuthorizationTests {
     enum Who: String, CaseIterable, CustomStringConvertible {
         case anonymous, participant, outsider, otherOrganizer, coOrganizer, owner, admin
@@ -92,6 +92,12 @@ import Testing
         Operation(
             name: "category ranking", method: .get, path: "/ranking?category=W",
             active: [401, 200, 200, 200, 200, 200, 200], inactive: [401, 200, 200, 200, 200, 200, 200]),
+        Operation(
+            name: "laps", method: .put, path: "/participants/{ann}/laps", json: #"{"laps": [2.5, 2.75]}"#,
+            active: [401, 403, 403, 403, 200, 200, 200], inactive: [401, 403, 403, 403, 409, 409, 409]),
+        Operation(
+            name: "lap records", method: .get, path: "/laps", active: [401, 200, 200, 200, 200, 200, 200],
+            inactive: [401, 200, 200, 200, 200, 200, 200]),
         Operation(
             name: "category csv", method: .get, path: "/results.csv?category=W",
             active: [401, 403, 403, 403, 200, 200, 200], inactive: [401, 403, 403, 403, 200, 200, 200]),

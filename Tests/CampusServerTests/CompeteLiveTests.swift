@@ -201,7 +201,7 @@ struct EventReader {
             let lines = csv.text.components(separatedBy: "\r\n")
             #expect(
                 lines[0]
-                    == "rank,name,email,result,unit,result_text,joined_at,result_at,track_km,track_elapsed_s,track_moving_s,category,team"
+                    == "rank,name,email,result,unit,result_text,joined_at,result_at,track_km,track_elapsed_s,track_moving_s,category,team,laps,best_lap"
             )
             #expect(lines[1].hasPrefix(#"1,"Jo ""Quick"", Jr Smith",q@example.org,3600,s,1:00:00,"#))
             #expect(lines[2].hasPrefix("2,Ann Runner,ann@example.org,3723,s,1:02:03,"))

@@ -40,6 +40,7 @@ extension CampusApp {
         CompetitionFormPages(compete: s.compete, configuration: s.configuration).register(on: pages)
         LiveTrackingPages(compete: s.compete).register(on: pages)
         CategoryPages(compete: s.compete).register(on: pages)
+        LapPages(compete: s.compete).register(on: pages)
         ChatPages(compete: s.compete, configuration: s.configuration).register(on: pages)
         FriendPages(friends: s.friends, compete: s.compete, configuration: s.configuration).register(on: pages)
         ListenPages(

@@ -175,12 +175,13 @@ extension APIHandler {
         return .ok(.init(body: .json(try await rankedEntry(entry, in: id, for: user))))
     }
 
-    private func rankedEntry(_ entry: Entry, in id: Int64, for user: Account) async throws
+    /// An entry as the API answers it after a change, with its rank in the ranking as it is now.
+    func rankedEntry(_ entry: Entry, in id: Int64, for user: Account, bornOn: String? = nil) async throws
         -> Components.Schemas.Entry
     {
         guard let snapshot = try await services.leaderboards.snapshot(id) else { throw CompeteService.notFound(id) }
         let rank = snapshot.ranked.first { $0.entry.participantID == entry.participantID }?.rank
-        return entry.api(rank: rank, competition: snapshot.competition)
+        return entry.api(rank: rank, competition: snapshot.competition, bornOn: bornOn)
     }
 
     // MARK: Rankings

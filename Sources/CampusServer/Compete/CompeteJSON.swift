@@ -66,9 +66,13 @@ extension Entry {
         }
         let text: String? = result.map { ResultText.format($0, metric: competition.metric, unit: competition.unit) }
         let participant = Components.Schemas.Person(id: participantID, name: participantName)
+        let best = LapRules.best(laps, metric: competition.metric)
         return Components.Schemas.Entry(
             rank: rank, participant: participant, email: email, result: result, resultText: text, joinedAt: joinedAt,
-            resultAt: resultAt, track: track, category: category, team: team, bornOn: bornOn)
+            resultAt: resultAt, track: track, category: category, team: team, laps: laps.isEmpty ? nil : laps,
+            bestLap: best,
+            bestLapText: best.map { ResultText.format($0, metric: competition.metric, unit: competition.unit) },
+            bornOn: bornOn)
     }
 }
 

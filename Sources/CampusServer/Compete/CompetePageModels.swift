@@ -179,6 +179,18 @@ struct CompetitionPage: PageModel {
         var url: String?
         var me: Bool
         var result: String?
+        /// "Best lap: 4:58", where the result was entered as laps.
+        var bestLap: String?
+    }
+
+    struct LapRecords: Sendable {
+        struct Row: Sendable {
+            var lap: String
+            var value: String
+            var holders: String
+        }
+
+        var rows: [Row]
     }
 
     struct ParticipantRow: Sendable {
@@ -191,6 +203,9 @@ struct CompetitionPage: PageModel {
         var liveTrack: String?
         var confirmTrackingURL: String?
         var resultURL: String
+        /// Laps or splits, for time and distance competitions.
+        var lapsURL: String?
+        var laps: String
         /// Category and team, where the competition has them.
         var entryURL: String?
         var category: String
@@ -310,6 +325,9 @@ struct CompetitionPage: PageModel {
     /// The category whose ranking is shown (ranks within it).
     var category: String?
     var teams: Teams?
+    var lapRecords: LapRecords?
+    /// "Best lap: {lap}" for the live scoreboard (campus.js).
+    var bestLapPattern: String
     var liveURL: String
     var version: Int64
     /// The friends view or a category's: no live updates, whose events carry the whole

@@ -235,6 +235,8 @@ struct CompetePages: Sendable {
                     joining: !visible.isJoined, text),
                 categoryTabs: tabs, hasCategoryTabs: !tabs.isEmpty, category: category,
                 teams: CategoryPages.teams(compete.teams(snapshot), of: competition, text),
+                lapRecords: LapPages.records(compete.lapRecords(snapshot), of: competition, text),
+                bestLapPattern: text.t("Best lap: {lap}", ["lap": "{lap}"]),
                 liveURL: APIRoutes.liveRanking.path(id), version: snapshot.version,
                 staticView: friendsView || category != nil, friendsView: friendsView,
                 everyoneURL: SiteRoutes.competition.path(id),
@@ -247,7 +249,7 @@ struct CompetePages: Sendable {
                         url: participant == me ? nil : SiteRoutes.person.path(participant), me: participant == me,
                         result: item.entry.result.map {
                             text.result($0, metric: competition.metric, unit: competition.unit)
-                        })
+                        }, bestLap: LapPages.bestLap(item.entry, of: competition, text))
                 },
                 rankingMore: ranked.count > shown ? ranked.count - shown : nil,
                 noEntries: snapshot.ranked.isEmpty,
@@ -310,6 +312,8 @@ struct CompetePages: Sendable {
                     confirmTrackingURL: live[participant] == nil
                         ? nil : SiteRoutes.confirmTracking.path(id, participant),
                     resultURL: SiteRoutes.participantResult.path(id, participant),
+                    lapsURL: competition.metric == .points ? nil : SiteRoutes.participantLaps.path(id, participant),
+                    laps: LapPages.text(item.entry.laps, metric: competition.metric, text),
                     entryURL: hasEntries ? SiteRoutes.participantEntry.path(id, participant) : nil,
                     category: item.entry.category ?? "", team: item.entry.team ?? "",
                     trackURL: SiteRoutes.participantTrack.path(id, participant),

@@ -248,8 +248,8 @@ struct CompeteService: Sendable {
     /// Stores a result; one set by somebody other than the participant (`correctedBy`, an
     /// organizer or an admin) leaves its entry in the audit log, in the same transaction.
     func store(
-        _ value: Double?, track: TrackStatistics?, in competition: Competition, participant: Int64,
-        correctedBy corrector: Account?
+        _ value: Double?, track: TrackStatistics?, laps: [Double]? = nil, in competition: Competition,
+        participant: Int64, correctedBy corrector: Account?
     ) async throws -> Entry {
         let now = now()
         let id = competition.id
@@ -257,7 +257,8 @@ struct CompeteService: Sendable {
             let store = CompeteStore(db)
             guard let previous = try await store.entry(competitionID: id, userID: participant) else { return nil }
             let before = try await notices?.standing(of: competition, in: db)
-            try await store.setResult(competitionID: id, userID: participant, value: value, track: track, now: now)
+            try await store.setResult(
+                competitionID: id, userID: participant, value: value, track: track, laps: laps, now: now)
             guard let entry = try await store.entry(competitionID: id, userID: participant),
                 let version = try await store.resultsVersion(id: id)
             else { return nil }

@@ -13,9 +13,7 @@ extension APIHandler {
         let id = input.path.competitionId
         let (entry, details) = try await compete.updateEntry(
             id, participant: input.path.userId, change: EntryChange(body), by: user)
-        guard let snapshot = try await services.leaderboards.snapshot(id) else { throw CompeteService.notFound(id) }
-        let rank = snapshot.ranked.first { $0.entry.participantID == entry.participantID }?.rank
-        return .ok(.init(body: .json(entry.api(rank: rank, competition: snapshot.competition, bornOn: details.bornOn))))
+        return .ok(.init(body: .json(try await rankedEntry(entry, in: id, for: user, bornOn: details.bornOn))))
     }
 
     func getTeamRanking(_ input: Operations.getTeamRanking.Input) async throws -> Operations.getTeamRanking.Output {

@@ -13,7 +13,7 @@ import Storage
 enum ResultsCSV {
     static let header = [
         "rank", "name", "email", "result", "unit", "result_text", "joined_at", "result_at", "track_km",
-        "track_elapsed_s", "track_moving_s", "category", "team",
+        "track_elapsed_s", "track_moving_s", "category", "team", "laps", "best_lap",
     ]
 
     static func make(competition: Competition, entries: [(entry: Entry, email: String)]) throws -> [UInt8] {
@@ -41,6 +41,9 @@ enum ResultsCSV {
             row.append(track?.movingSeconds.map { ResultText.decimal($0, places: 0) } ?? "")
             row.append(text(entry.category ?? ""))
             row.append(text(entry.team ?? ""))
+            row.append(entry.laps.map { ResultText.decimal($0, places: 6) }.joined(separator: ";"))
+            row.append(
+                LapRules.best(entry.laps, metric: competition.metric).map { ResultText.decimal($0, places: 6) } ?? "")
             try writer.write(row: row)
         }
         writer.stream.close()

@@ -162,6 +162,14 @@
           none.textContent = t("no result yet");
           value.appendChild(none);
         }
+        const bestLap = ranking.getAttribute("data-best-lap");
+        if (item.bestLapText && bestLap) {
+          const lap = document.createElement("span");
+          lap.className = "muted best-lap";
+          lap.textContent = bestLap.replace("{lap}", item.bestLapText);
+          value.appendChild(document.createElement("br"));
+          value.appendChild(lap);
+        }
         row.appendChild(value);
         body.appendChild(row);
       }
