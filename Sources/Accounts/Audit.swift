@@ -23,6 +23,11 @@ public enum AuditAction: String, Sendable, CaseIterable, Codable {
     case feedChanged = "feed.changed"
     case competitionDeleted = "competition.deleted"
     case resultCorrected = "result.corrected"
+    /// A flagged result an organizer let count, or refused with a reason (issue 41).
+    case resultAccepted = "result.accepted"
+    case resultRejected = "result.rejected"
+    /// A participant's appeal against a refused result.
+    case resultAppealed = "result.appealed"
     /// A co-organizer added to or removed from a competition by its owner (or an admin).
     case organizerAdded = "competition.organizer-added"
     case organizerRemoved = "competition.organizer-removed"

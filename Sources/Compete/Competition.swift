@@ -26,6 +26,10 @@ public struct Competition: Sendable, Equatable, Identifiable {
     public var categoryRule: CategoryRule
     public var categories: [Category]
     public var teams: TeamScoring
+    /// What participants do, for the speed a result can honestly have.
+    public var sport: Sport
+    /// A time competition's course length in km, to check times against the sport.
+    public var courseKm: Double?
     public var createdAt: Date
     public var updatedAt: Date
 
@@ -33,7 +37,8 @@ public struct Competition: Sendable, Equatable, Identifiable {
         id: Int64, name: String, description: String, metric: Metric, unit: String, startsAt: Date? = nil,
         endsAt: Date? = nil, isActive: Bool = true, participantUploads: Bool = false, ownerID: Int64,
         templateID: Int64? = nil, seriesID: Int64? = nil, categoryRule: CategoryRule = .none,
-        categories: [Category] = [], teams: TeamScoring = .off, createdAt: Date, updatedAt: Date? = nil
+        categories: [Category] = [], teams: TeamScoring = .off, sport: Sport = .other, courseKm: Double? = nil,
+        createdAt: Date, updatedAt: Date? = nil
     ) {
         self.id = id
         self.name = name
@@ -50,6 +55,8 @@ public struct Competition: Sendable, Equatable, Identifiable {
         self.categoryRule = categoryRule
         self.categories = categories
         self.teams = teams
+        self.sport = sport
+        self.courseKm = courseKm
         self.createdAt = createdAt
         self.updatedAt = updatedAt ?? createdAt
     }
@@ -67,11 +74,13 @@ public struct CompetitionDraft: Sendable, Equatable {
     public var categoryRule: CategoryRule
     public var categories: [Category]
     public var teams: TeamScoring
+    public var sport: Sport
+    public var courseKm: Double?
 
     public init(
         name: String, description: String, metric: Metric, unit: String? = nil, startsAt: Date? = nil,
         endsAt: Date? = nil, participantUploads: Bool = false, categoryRule: CategoryRule = .none,
-        categories: [Category] = [], teams: TeamScoring = .off
+        categories: [Category] = [], teams: TeamScoring = .off, sport: Sport = .other, courseKm: Double? = nil
     ) {
         self.name = name
         self.description = description
@@ -83,6 +92,8 @@ public struct CompetitionDraft: Sendable, Equatable {
         self.categoryRule = categoryRule
         self.categories = categories
         self.teams = teams
+        self.sport = sport
+        self.courseKm = courseKm
     }
 
     /// A draft pre-filled from an earlier competition (seed 002's "reuse this model").
@@ -91,7 +102,8 @@ public struct CompetitionDraft: Sendable, Equatable {
             name: competition.name, description: competition.description, metric: competition.metric,
             unit: competition.unit, startsAt: competition.startsAt, endsAt: competition.endsAt,
             participantUploads: competition.participantUploads, categoryRule: competition.categoryRule,
-            categories: competition.categories, teams: competition.teams)
+            categories: competition.categories, teams: competition.teams, sport: competition.sport,
+            courseKm: competition.courseKm)
     }
 }
 
@@ -204,6 +216,12 @@ public enum CompetitionRules {
         let (categories, categoryErrors) = CategoryRules.validated(draft.categories, rule: draft.categoryRule)
         draft.categories = categories
         errors += categoryErrors + CategoryRules.validated(draft.teams, metric: draft.metric)
+        if let course = draft.courseKm, !course.isFinite || !courseLength.contains(course) {
+            errors.append(
+                CompeteFieldError(
+                    field: "courseKm", detail: "A course is from {minimum} to {maximum} km.",
+                    ["minimum": "0.01", "maximum": "10000"]))
+        }
         if !errors.isEmpty { throw CompeteValidationError(errors) }
         return draft
     }

@@ -16,10 +16,13 @@ public struct Entry: Sendable, Equatable {
     public var team: String?
     /// The laps the result is made of, if it was entered as laps (LapRules).
     public var laps: [Double]
+    /// A flagged result's review; while it is open the result does not count (`result` is nil).
+    public var review: Review?
 
     public init(
         participantID: Int64, participantName: String, result: Double? = nil, joinedAt: Date, resultAt: Date? = nil,
-        track: TrackStatistics? = nil, category: String? = nil, team: String? = nil, laps: [Double] = []
+        track: TrackStatistics? = nil, category: String? = nil, team: String? = nil, laps: [Double] = [],
+        review: Review? = nil
     ) {
         self.participantID = participantID
         self.participantName = participantName
@@ -30,6 +33,7 @@ public struct Entry: Sendable, Equatable {
         self.category = category
         self.team = team
         self.laps = laps
+        self.review = review
     }
 }
 

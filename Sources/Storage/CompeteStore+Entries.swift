@@ -7,7 +7,8 @@ import SharedHelpers
 extension CompeteStore {
     fileprivate static let entryColumns = """
         e.user_id, u.first_name, u.last_name, u.email, e.result, e.joined_at, e.result_at, e.track_distance,
-        e.track_elapsed, e.track_moving, e.track_points, e.track_segments, e.category, e.team, e.laps
+        e.track_elapsed, e.track_moving, e.track_points, e.track_segments, e.category, e.team, e.laps,
+        e.review_status, e.review_value, e.review_flags, e.review_note, e.appeal_text, e.reviewed_at
         """
 
     fileprivate func entry(from row: any SQLRow) throws -> Entry {
@@ -30,7 +31,20 @@ extension CompeteStore {
             team: try row.decode(column: "team", as: String?.self),
             laps: try row.decode(column: "laps", as: String?.self).map {
                 try JSONDecoder().decode([Double].self, from: Data($0.utf8))
-            } ?? [])
+            } ?? [], review: try review(from: row))
+    }
+
+    fileprivate func review(from row: any SQLRow) throws -> Review? {
+        guard let status = try row.decode(column: "review_status", as: String?.self).flatMap(ReviewStatus.init),
+            let value = try row.decode(column: "review_value", as: Double?.self)
+        else { return nil }
+        return Review(
+            status: status, value: value,
+            flags: (try row.decode(column: "review_flags", as: String?.self) ?? "").split(separator: ",")
+                .compactMap { Flag(rawValue: String($0)) },
+            note: try row.decode(column: "review_note", as: String?.self),
+            appeal: try row.decode(column: "appeal_text", as: String?.self),
+            at: Date(epoch: try row.decode(column: "reviewed_at", as: Int64?.self) ?? 0))
     }
 
     /// Every entry of a competition with the participant's email (which only its organizer sees).
@@ -48,7 +62,8 @@ extension CompeteStore {
         try await db.raw(
             """
             SELECT e.user_id, u.first_name, u.last_name, e.result, e.joined_at, e.result_at, e.track_distance,
-                e.track_elapsed, e.track_moving, e.track_points, e.track_segments, e.category, e.team, e.laps
+                e.track_elapsed, e.track_moving, e.track_points, e.track_segments, e.category, e.team, e.laps,
+                e.review_status, e.review_value, e.review_flags, e.review_note, e.appeal_text, e.reviewed_at
             FROM entries e JOIN users u ON u.id = e.user_id
             WHERE e.competition_id = \(bind: competitionID)
             """
@@ -79,6 +94,18 @@ extension CompeteStore {
     public func setDetails(competitionID: Int64, userID: Int64, _ details: EntryDetails) async throws {
         try await db.update("entries")
             .set("category", to: details.category).set("team", to: details.team).set("born_on", to: details.bornOn)
+            .where("competition_id", .equal, competitionID).where("user_id", .equal, userID).run()
+        try await bumpResultsVersion(competitionIDs: [competitionID])
+    }
+
+    /// Stores a review's new state: accepted (its value becomes the result), rejected with a
+    /// note, or appealed.
+    public func setReview(competitionID: Int64, userID: Int64, _ review: Review, now: Date) async throws {
+        let counted = review.status == .accepted ? review.value : nil
+        try await db.update("entries")
+            .set("result", to: counted).set("result_at", to: counted == nil ? nil : now.epoch)
+            .set("review_status", to: review.status.rawValue).set("review_note", to: review.note)
+            .set("appeal_text", to: review.appeal).set("reviewed_at", to: review.at.epoch)
             .where("competition_id", .equal, competitionID).where("user_id", .equal, userID).run()
         try await bumpResultsVersion(competitionIDs: [competitionID])
     }
@@ -119,14 +146,20 @@ extension CompeteStore {
 
     /// Sets (or with nil clears) a result, with the track or the laps it came from if any: a
     /// result has one source, so a typed one leaves no track and no laps.
+    /// With a `review` (a flagged result) the result waits in it and does not count yet.
     public func setResult(
         competitionID: Int64, userID: Int64, value: Double?, track: TrackStatistics?, laps: [Double]? = nil,
-        now: Date
+        review: Review? = nil, now: Date
     ) async throws {
         let lapsJSON = try laps.map { String(decoding: try JSONEncoder().encode($0), as: UTF8.self) }
+        let counted = review == nil ? value : nil
         try await db.update("entries")
-            .set("result", to: value).set("result_at", to: value == nil ? nil : now.epoch)
+            .set("result", to: counted).set("result_at", to: counted == nil ? nil : now.epoch)
             .set("laps", to: lapsJSON)
+            .set("review_status", to: review?.status.rawValue).set("review_value", to: review?.value)
+            .set("review_flags", to: review.map { $0.flags.map(\.rawValue).joined(separator: ",") })
+            .set("review_note", to: review?.note).set("appeal_text", to: review?.appeal)
+            .set("reviewed_at", to: review?.at.epoch)
             .set("track_distance", to: track?.distanceMetres).set("track_elapsed", to: track?.elapsedSeconds)
             .set("track_moving", to: track?.movingSeconds).set("track_points", to: track?.points)
             .set("track_segments", to: track?.segments)

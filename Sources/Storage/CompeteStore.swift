@@ -60,7 +60,7 @@ public struct CompeteStore: Sendable {
     private static let columns = """
         c.id, c.name, c.description, c.metric, c.unit, c.starts_at, c.ends_at, c.active, c.participant_uploads,
         c.owner_id, c.template_id, c.series_id, c.created_at, c.updated_at, c.category_rule, c.categories,
-        c.team_scoring, c.team_best
+        c.team_scoring, c.team_best, c.sport, c.course_km
         """
 
     private func competition(from row: any SQLRow) throws -> Competition {
@@ -83,6 +83,8 @@ public struct CompeteStore: Sendable {
             teams: Self.teams(
                 try row.decode(column: "team_scoring", as: String.self),
                 best: try row.decode(column: "team_best", as: Int?.self)),
+            sport: Sport(rawValue: try row.decode(column: "sport", as: String.self)) ?? .other,
+            courseKm: try row.decode(column: "course_km", as: Double?.self),
             createdAt: Date(epoch: try row.decode(column: "created_at", as: Int64.self)),
             updatedAt: Date(epoch: try row.decode(column: "updated_at", as: Int64.self)))
     }
@@ -109,7 +111,7 @@ public struct CompeteStore: Sendable {
                 .columns(
                     "name", "search_key", "description", "metric", "unit", "starts_at", "ends_at", "active",
                     "participant_uploads", "owner_id", "template_id", "series_id", "created_at", "updated_at",
-                    "category_rule", "categories", "team_scoring", "team_best"
+                    "category_rule", "categories", "team_scoring", "team_best", "sport", "course_km"
                 )
                 .values(
                     SQLBind(draft.name), SQLBind(Self.searchKey(draft.name)), SQLBind(draft.description),
@@ -118,7 +120,8 @@ public struct CompeteStore: Sendable {
                     SQLBind(draft.participantUploads), SQLBind(ownerID), SQLBind(template?.id),
                     SQLBind(template?.seriesID ?? 0), SQLBind(now.epoch), SQLBind(now.epoch),
                     SQLBind(draft.categoryRule.rawValue), SQLBind(try Self.categoriesJSON(draft.categories)),
-                    SQLBind(draft.teams.name), SQLBind(draft.teams.best)
+                    SQLBind(draft.teams.name), SQLBind(draft.teams.best), SQLBind(draft.sport.rawValue),
+                    SQLBind(draft.courseKm)
                 )
                 .returning("id")
                 .first(decodingColumn: "id", as: Int64.self)
@@ -145,6 +148,7 @@ public struct CompeteStore: Sendable {
             .set("category_rule", to: draft.categoryRule.rawValue)
             .set("categories", to: try Self.categoriesJSON(draft.categories))
             .set("team_scoring", to: draft.teams.name).set("team_best", to: draft.teams.best)
+            .set("sport", to: draft.sport.rawValue).set("course_km", to: draft.courseKm)
             .set("updated_at", to: now.epoch)
             .set(SQLIdentifier("results_version"), to: SQLRaw("results_version + 1"))
             .where("id", .equal, id).run()

@@ -99,6 +99,9 @@ import Testing
             name: "lap records", method: .get, path: "/laps", active: [401, 200, 200, 200, 200, 200, 200],
             inactive: [401, 200, 200, 200, 200, 200, 200]),
         Operation(
+            name: "review queue", method: .get, path: "/reviews", active: [401, 403, 403, 403, 200, 200, 200],
+            inactive: [401, 403, 403, 403, 200, 200, 200]),
+        Operation(
             name: "category csv", method: .get, path: "/results.csv?category=W",
             active: [401, 403, 403, 403, 200, 200, 200], inactive: [401, 403, 403, 403, 200, 200, 200]),
         Operation(

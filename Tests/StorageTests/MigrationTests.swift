@@ -91,6 +91,7 @@ import Testing
         41: "cb4c6478de94f47f4b683cf4a0f40b8392f7f8272b3901b4f614fb966a82f6bf",
         42: "e83472d9a765bcfb6fac1b2fe2cbf39ccaa8a6bd1163ee87cb9a7f8a0a00f556",
         43: "6607ebfc57841e425d10b4aa26db06f78a680372184c5cfd06868d31b6cf68b6",
+        44: "08c1c6811d65e8d5e4344ce306839cb96a1f63c22cf4adc4f0f6a31f3978e485",
     ]
 
     @Test func landedStepsNeverChange() {

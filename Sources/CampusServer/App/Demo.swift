@@ -76,7 +76,8 @@ public enum Demo {
     ]
 
     /// A few competitions of the demo organizer with participants and results: a time race
-    /// run twice (a series; the second run with categories and teams), a distance challenge with a GPX track, and a points quiz; the demo
+    /// run twice (a series; the second run with categories and teams), a distance challenge (with a
+    /// result waiting for review) with a GPX track, and a points quiz; the demo
     /// student follows two of the runners and has a third's request to answer.
     static func loadCompetitions(into database: Database, hasher: PasswordHasher, logger: Logger, now: Date)
         async throws
@@ -147,9 +148,13 @@ public enum Demo {
                 CompetitionDraft(
                     name: "November distance challenge",
                     description: "Walk, run or ride: upload your GPX track and your kilometres count.",
-                    metric: .distance, unit: "km", participantUploads: true), ownerID: organizer.id, template: nil,
-                now: day(-10))
+                    metric: .distance, unit: "km", participantUploads: true, sport: .walk), ownerID: organizer.id,
+                template: nil, now: day(-10))
             try await run(challenge, [nil, 12.4, 8.75, 21.1, nil], at: day(-5))
+            // Ivan's upload was too fast for a walk: it waits in the organizer's review queue.
+            try await store.setResult(
+                competitionID: challenge.id, userID: people[4], value: 64, track: nil,
+                review: Review(status: .pending, value: 64, flags: [.tooFast], at: day(-2)), now: day(-2))
             try await store.setResult(
                 competitionID: challenge.id, userID: student.id, value: track.distanceMetres / 1000, track: track,
                 now: day(-3))

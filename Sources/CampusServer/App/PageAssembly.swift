@@ -41,6 +41,7 @@ extension CampusApp {
         LiveTrackingPages(compete: s.compete).register(on: pages)
         CategoryPages(compete: s.compete).register(on: pages)
         LapPages(compete: s.compete).register(on: pages)
+        ReviewPages(compete: s.compete).register(on: pages)
         ChatPages(compete: s.compete, configuration: s.configuration).register(on: pages)
         FriendPages(friends: s.friends, compete: s.compete, configuration: s.configuration).register(on: pages)
         ListenPages(

@@ -45,7 +45,8 @@ extension APIHandler {
                 name: body.name, description: body.description ?? "", metric: Metric(body.metric), unit: body.unit,
                 startsAt: body.startsAt, endsAt: body.endsAt, participantUploads: body.participantUploads ?? false,
                 categoryRule: body.categoryRule.map(CategoryRule.init) ?? .none,
-                categories: body.categories?.map(Category.init) ?? [], teams: body.teams.map(TeamScoring.init) ?? .off),
+                categories: body.categories?.map(Category.init) ?? [], teams: body.teams.map(TeamScoring.init) ?? .off,
+                sport: body.sport.flatMap { Sport(rawValue: $0.rawValue) } ?? .other, courseKm: body.courseKm),
             by: user)
         return .created(.init(body: .json(try await compete.visible(competition.id, to: user).api)))
     }
@@ -114,7 +115,8 @@ extension APIHandler {
         // Ranked among all of them, then the page.
         let items = entries.dropFirst(page.offset).prefix(page.limit).map { item in
             item.entry.api(
-                rank: ranks[item.entry.participantID] ?? nil, competition: visible.competition, email: item.email)
+                rank: ranks[item.entry.participantID] ?? nil, competition: visible.competition, email: item.email,
+                detailed: true)
         }
         return .ok(.init(body: .json(items)))
     }
@@ -127,7 +129,9 @@ extension APIHandler {
         return .created(
             .init(
                 body: .json(
-                    entry.api(rank: nil, competition: visible.competition, bornOn: visible.row.myDetails?.bornOn))))
+                    entry.api(
+                        rank: nil, competition: visible.competition, bornOn: visible.row.myDetails?.bornOn,
+                        detailed: true))))
     }
 
     func leaveCompetition(_ input: Operations.leaveCompetition.Input) async throws
@@ -181,7 +185,7 @@ extension APIHandler {
     {
         guard let snapshot = try await services.leaderboards.snapshot(id) else { throw CompeteService.notFound(id) }
         let rank = snapshot.ranked.first { $0.entry.participantID == entry.participantID }?.rank
-        return entry.api(rank: rank, competition: snapshot.competition, bornOn: bornOn)
+        return entry.api(rank: rank, competition: snapshot.competition, bornOn: bornOn, detailed: true)
     }
 
     // MARK: Rankings

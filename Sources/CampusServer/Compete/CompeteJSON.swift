@@ -33,7 +33,9 @@ extension CompetitionChange {
             startsAt: body.clear?.contains(.startsAt) == true ? .some(nil) : body.startsAt.map { .some($0) },
             endsAt: body.clear?.contains(.endsAt) == true ? .some(nil) : body.endsAt.map { .some($0) },
             participantUploads: body.participantUploads, categoryRule: body.categoryRule.map(CategoryRule.init),
-            categories: body.categories?.map(Category.init), teams: body.teams.map(TeamScoring.init))
+            categories: body.categories?.map(Category.init), teams: body.teams.map(TeamScoring.init),
+            sport: body.sport.map { Sport(rawValue: $0.rawValue) ?? .other },
+            courseKm: body.clear?.contains(.courseKm) == true ? .some(nil) : body.courseKm.map { .some($0) })
     }
 }
 
@@ -47,6 +49,7 @@ extension CompeteService.Visible {
             createdAt: c.createdAt, updatedAt: c.updatedAt, participants: row.participants, joined: isJoined,
             myResult: row.myEntry?.result, canManage: canManage, canOwn: canOwn,
             categoryRule: .init(c.categoryRule), categories: c.categories.map(\.api), teams: .init(c.teams),
+            sport: .init(rawValue: c.sport.rawValue), courseKm: c.courseKm,
             myEntry: row.myDetails.map {
                 .init(category: $0.category, team: $0.team, bornOn: $0.bornOn)
             })
@@ -54,10 +57,11 @@ extension CompeteService.Visible {
 }
 
 extension Entry {
-    /// `email` and `bornOn` only for the participant and the competition's organizers.
-    func api(rank: Int?, competition: Competition, email: String? = nil, bornOn: String? = nil)
-        -> Components.Schemas.Entry
-    {
+    /// `email` and `bornOn`, and a review's value and words, only for the participant and the
+    /// competition's organizers (`detailed`).
+    func api(
+        rank: Int?, competition: Competition, email: String? = nil, bornOn: String? = nil, detailed: Bool = false
+    ) -> Components.Schemas.Entry {
         var track: Components.Schemas.TrackStatistics?
         if let statistics = self.track {
             track = Components.Schemas.TrackStatistics(
@@ -72,7 +76,16 @@ extension Entry {
             resultAt: resultAt, track: track, category: category, team: team, laps: laps.isEmpty ? nil : laps,
             bestLap: best,
             bestLapText: best.map { ResultText.format($0, metric: competition.metric, unit: competition.unit) },
-            bornOn: bornOn)
+            review: review.map { review in
+                .init(
+                    status: .init(rawValue: review.status.rawValue) ?? .pending,
+                    flags: review.flags.compactMap { .init(rawValue: $0.rawValue) },
+                    value: detailed ? review.value : nil,
+                    valueText: detailed
+                        ? ResultText.format(review.value, metric: competition.metric, unit: competition.unit) : nil,
+                    note: detailed ? review.note : nil, appeal: detailed ? review.appeal : nil,
+                    at: detailed ? review.at : nil)
+            }, bornOn: bornOn)
     }
 }
 

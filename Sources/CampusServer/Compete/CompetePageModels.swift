@@ -157,6 +157,9 @@ struct CompetitionFormPage: PageModel {
     var categories: String
     var teamChoices: [Choice]
     var teamBest: String
+    var sports: [Choice]
+    /// A time race's course length in km (the sport's speed checks times against it).
+    var courseKm: String
     var errors = FieldErrors()
 
     /// One option of a `<select>`.
@@ -181,6 +184,26 @@ struct CompetitionPage: PageModel {
         var result: String?
         /// "Best lap: 4:58", where the result was entered as laps.
         var bestLap: String?
+        /// A flagged result waits for an organizer.
+        var underReview: Bool
+    }
+
+    /// The participant's flagged result, and their appeal while they may.
+    struct MyReview: Sendable {
+        var message: String
+        var rejected: Bool
+        var appealURL: String?
+    }
+
+    /// A flagged result in the organizer's queue.
+    struct ReviewRow: Sendable {
+        var name: String
+        var value: String
+        var reasons: String
+        var status: String
+        var note: String?
+        var appeal: String?
+        var decideURL: String?
     }
 
     struct LapRecords: Sendable {
@@ -252,6 +275,8 @@ struct CompetitionPage: PageModel {
         var categoryChoices: [String]?
         var hasCategories: Bool
         var hasTeams: Bool
+        var reviews: [ReviewRow]
+        var hasReviews: Bool
         var placeholder: String
     }
 
@@ -328,6 +353,9 @@ struct CompetitionPage: PageModel {
     var lapRecords: LapRecords?
     /// "Best lap: {lap}" for the live scoreboard (campus.js).
     var bestLapPattern: String
+    var myReview: MyReview?
+    /// "under review", for the live scoreboard (campus.js).
+    var underReviewText: String
     var liveURL: String
     var version: Int64
     /// The friends view or a category's: no live updates, whose events carry the whole

@@ -237,6 +237,9 @@ struct CompetePages: Sendable {
                 teams: CategoryPages.teams(compete.teams(snapshot), of: competition, text),
                 lapRecords: LapPages.records(compete.lapRecords(snapshot), of: competition, text),
                 bestLapPattern: text.t("Best lap: {lap}", ["lap": "{lap}"]),
+                myReview: ReviewPages.notice(
+                    snapshot.ranked.first { $0.entry.participantID == me }?.entry, of: competition, text),
+                underReviewText: text.t("under review"),
                 liveURL: APIRoutes.liveRanking.path(id), version: snapshot.version,
                 staticView: friendsView || category != nil, friendsView: friendsView,
                 everyoneURL: SiteRoutes.competition.path(id),
@@ -249,7 +252,8 @@ struct CompetePages: Sendable {
                         url: participant == me ? nil : SiteRoutes.person.path(participant), me: participant == me,
                         result: item.entry.result.map {
                             text.result($0, metric: competition.metric, unit: competition.unit)
-                        }, bestLap: LapPages.bestLap(item.entry, of: competition, text))
+                        }, bestLap: LapPages.bestLap(item.entry, of: competition, text),
+                        underReview: item.entry.review?.status.isOpen == true)
                 },
                 rankingMore: ranked.count > shown ? ranked.count - shown : nil,
                 noEntries: snapshot.ranked.isEmpty,
@@ -266,6 +270,8 @@ struct CompetePages: Sendable {
         let (visible, entries) = try await compete.participants(id, by: user)
         let organizers = try await compete.organizers(id, for: user).organizers
         let hasEntries = competition.categoryRule != .none || competition.teams != .off
+        let reviews = ReviewPages.queue(
+            try await compete.reviews(id, by: user).entries, of: competition, text)
         return .init(
             canOwn: visible.canOwn,
             organizers: organizers.map { organizer in
@@ -323,6 +329,7 @@ struct CompetePages: Sendable {
             categoryChoices: competition.categoryRule == .group || competition.categoryRule == .none
                 ? nil : competition.categories.map(\.name),
             hasCategories: competition.categoryRule != .none, hasTeams: competition.teams != .off,
+            reviews: reviews, hasReviews: !reviews.isEmpty,
             placeholder: text.unit(competition.unit, metric: competition.metric))
     }
 

@@ -25,11 +25,13 @@ extension CompeteService {
                 detail: "“{name}” is deactivated: results cannot change. Its organizer can activate it again.")
         }
         let statistics: TrackStatistics
+        let facts: TrackFacts
         let value: Double
         do {
             // Parsing a file of up to 10 MiB is work for NIO's thread pool, not an event loop.
-            statistics = try await NIOThreadPool.singleton.runIfActive {
-                TrackStatistics(segments: try ActivityTrack.read(data).segments)
+            (statistics, facts) = try await NIOThreadPool.singleton.runIfActive {
+                let segments = try ActivityTrack.read(data).segments
+                return (TrackStatistics(segments: segments), TrackFacts(segments: segments))
             }
             value = try statistics.result(for: competition.metric)
         } catch let error as GPXError {
@@ -46,7 +48,7 @@ extension CompeteService {
             throw Refusal.invalid(FieldProblem(field: "gpx", error.phrase))
         }
         let entry = try await store(
-            stored, track: statistics, in: competition, participant: participant, correctedBy: user)
+            stored, track: statistics, facts: facts, in: competition, participant: participant, correctedBy: user)
         logger.info(
             "track uploaded",
             metadata: ["competition": "\(id)", "participant": "\(participant)", "points": "\(statistics.points)"])

@@ -246,19 +246,34 @@ struct CompeteService: Sendable {
     }
 
     /// Stores a result; one set by somebody other than the participant (`correctedBy`, an
-    /// organizer or an admin) leaves its entry in the audit log, in the same transaction.
+    /// organizer or an admin) leaves its entry in the audit log, in the same transaction. One
+    /// that the participant sent (a track, a live track) that looks implausible waits for an
+    /// organizer's review instead of counting (``CompeteService/review(of:track:facts:in:participant:others:)``).
     func store(
-        _ value: Double?, track: TrackStatistics?, laps: [Double]? = nil, in competition: Competition,
-        participant: Int64, correctedBy corrector: Account?
+        _ value: Double?, track: TrackStatistics?, laps: [Double]? = nil, facts: TrackFacts? = nil,
+        in competition: Competition, participant: Int64, correctedBy corrector: Account?
     ) async throws -> Entry {
         let now = now()
         let id = competition.id
+        let trusted = corrector.map { $0.id != participant } ?? false
+        let others =
+            trusted
+            ? []
+            : try await leaderboards.snapshot(id)?.ranked.compactMap {
+                $0.entry.participantID == participant ? nil : $0.entry.result
+            } ?? []
+        let review =
+            trusted
+            ? nil
+            : Self.review(
+                of: value, track: track, facts: facts, in: competition, others: others, now: now)
         let changed = try await database.write { [notices] db -> (Entry, Int64)? in
             let store = CompeteStore(db)
             guard let previous = try await store.entry(competitionID: id, userID: participant) else { return nil }
             let before = try await notices?.standing(of: competition, in: db)
             try await store.setResult(
-                competitionID: id, userID: participant, value: value, track: track, laps: laps, now: now)
+                competitionID: id, userID: participant, value: value, track: track, laps: laps, review: review,
+                now: now)
             guard let entry = try await store.entry(competitionID: id, userID: participant),
                 let version = try await store.resultsVersion(id: id)
             else { return nil }

@@ -77,4 +77,16 @@ struct CompeteText: Sendable {
         case .best: t("Sum of the best results")
         }
     }
+
+    /// What participants do, as the competition form offers it.
+    func sport(_ sport: Sport) -> String {
+        switch sport {
+        case .run: t("Running", context: "sport")
+        case .walk: t("Walking", context: "sport")
+        case .ride: t("Cycling", context: "sport")
+        case .ski: t("Skiing", context: "sport")
+        case .swim: t("Swimming", context: "sport")
+        case .other: t("Other (no speed check)", context: "sport")
+        }
+    }
 }

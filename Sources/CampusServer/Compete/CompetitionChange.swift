@@ -13,6 +13,8 @@ struct CompetitionChange: Sendable {
     var categoryRule: CategoryRule?
     var categories: [Category]?
     var teams: TeamScoring?
+    var sport: Sport?
+    var courseKm: Double??
 
     func applied(to draft: CompetitionDraft) -> CompetitionDraft {
         var draft = draft
@@ -29,6 +31,8 @@ struct CompetitionChange: Sendable {
         if let categoryRule { draft.categoryRule = categoryRule }
         if let categories { draft.categories = categories }
         if let teams { draft.teams = teams }
+        if let sport { draft.sport = sport }
+        if let courseKm { draft.courseKm = courseKm }
         return draft
     }
 }

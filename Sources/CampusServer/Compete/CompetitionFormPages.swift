@@ -35,6 +35,8 @@ struct CompetitionFormPages: Sendable {
         var categories: String?
         var teamScoring: String?
         var teamBest: String?
+        var sport: String?
+        var courseKm: String?
     }
 
     private static let blank = CompetitionDraft(name: "", description: "", metric: .distance)
@@ -60,7 +62,9 @@ struct CompetitionFormPages: Sendable {
             teamChoices: [TeamScoring.off, .sum, .best(draft.teams.best ?? 3)].map {
                 .init(value: $0.name, name: text.teamScoring($0), checked: $0.name == draft.teams.name)
             },
-            teamBest: String(draft.teams.best ?? 3), errors: errors)
+            teamBest: String(draft.teams.best ?? 3),
+            sports: Sport.allCases.map { .init(value: $0.rawValue, name: text.sport($0), checked: $0 == draft.sport) },
+            courseKm: draft.courseKm.map { text.decimal($0, places: 3) } ?? "", errors: errors)
     }
 
     /// The change a form asks for; a date that is not one is a field problem.
@@ -87,13 +91,18 @@ struct CompetitionFormPages: Sendable {
             case "best": .best(best ?? 0)
             default: .off
             }
+        let courseText = form.courseKm?.trimmingCharacters(in: .whitespaces) ?? ""
+        let course = courseText.isEmpty ? nil : ResultText.parse(courseText, metric: .distance)
+        if !courseText.isEmpty, course == nil {
+            validator.add(FieldProblem(field: "courseKm", detail: "“{text}” is not a number.", ["text": courseText]))
+        }
         try validator.finish()
         return CompetitionChange(
             name: form.name ?? "", description: form.description ?? "",
             metric: form.metric.flatMap(Metric.init(rawValue:)) ?? .distance, unit: form.unit ?? "",
             startsAt: starts ?? .some(nil), endsAt: ends ?? .some(nil),
             participantUploads: form.participantUploads != nil, categoryRule: rule, categories: categories.list,
-            teams: teams)
+            teams: teams, sport: form.sport.flatMap(Sport.init(rawValue:)) ?? .other, courseKm: .some(course))
     }
 
     /// What the form showed again, when it comes back with its problems.
@@ -110,6 +119,8 @@ struct CompetitionFormPages: Sendable {
         draft.categories = CategoryLines.read(form.categories ?? "", rule: draft.categoryRule).list
         let best = Int(form.teamBest?.trimmingCharacters(in: .whitespaces) ?? "") ?? 3
         draft.teams = form.teamScoring == "sum" ? .sum : form.teamScoring == "best" ? .best(best) : .off
+        draft.sport = form.sport.flatMap(Sport.init(rawValue:)) ?? .other
+        draft.courseKm = form.courseKm.flatMap { ResultText.parse($0, metric: .distance) }
         return draft
     }
 

@@ -159,7 +159,8 @@
         if (!item.resultText) {
           const none = document.createElement("span");
           none.className = "muted";
-          none.textContent = t("no result yet");
+          const waiting = item.review && (item.review.status === "pending" || item.review.status === "appealed");
+          none.textContent = waiting ? ranking.getAttribute("data-under-review") : t("no result yet");
           value.appendChild(none);
         }
         const bestLap = ranking.getAttribute("data-best-lap");
