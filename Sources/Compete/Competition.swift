@@ -30,6 +30,10 @@ public struct Competition: Sendable, Equatable, Identifiable {
     public var sport: Sport
     /// A time competition's course length in km, to check times against the sport.
     public var courseKm: Double?
+    /// A race (one result each) or a challenge (the sum of many activities).
+    public var kind: CompetitionKind
+    /// Only students of this faculty (its abbreviation, from the timetable) may join; nil: everyone.
+    public var faculty: String?
     public var createdAt: Date
     public var updatedAt: Date
 
@@ -38,7 +42,7 @@ public struct Competition: Sendable, Equatable, Identifiable {
         endsAt: Date? = nil, isActive: Bool = true, participantUploads: Bool = false, ownerID: Int64,
         templateID: Int64? = nil, seriesID: Int64? = nil, categoryRule: CategoryRule = .none,
         categories: [Category] = [], teams: TeamScoring = .off, sport: Sport = .other, courseKm: Double? = nil,
-        createdAt: Date, updatedAt: Date? = nil
+        kind: CompetitionKind = .race, faculty: String? = nil, createdAt: Date, updatedAt: Date? = nil
     ) {
         self.id = id
         self.name = name
@@ -57,6 +61,8 @@ public struct Competition: Sendable, Equatable, Identifiable {
         self.teams = teams
         self.sport = sport
         self.courseKm = courseKm
+        self.kind = kind
+        self.faculty = faculty
         self.createdAt = createdAt
         self.updatedAt = updatedAt ?? createdAt
     }
@@ -76,11 +82,14 @@ public struct CompetitionDraft: Sendable, Equatable {
     public var teams: TeamScoring
     public var sport: Sport
     public var courseKm: Double?
+    public var kind: CompetitionKind
+    public var faculty: String?
 
     public init(
         name: String, description: String, metric: Metric, unit: String? = nil, startsAt: Date? = nil,
         endsAt: Date? = nil, participantUploads: Bool = false, categoryRule: CategoryRule = .none,
-        categories: [Category] = [], teams: TeamScoring = .off, sport: Sport = .other, courseKm: Double? = nil
+        categories: [Category] = [], teams: TeamScoring = .off, sport: Sport = .other, courseKm: Double? = nil,
+        kind: CompetitionKind = .race, faculty: String? = nil
     ) {
         self.name = name
         self.description = description
@@ -94,6 +103,8 @@ public struct CompetitionDraft: Sendable, Equatable {
         self.teams = teams
         self.sport = sport
         self.courseKm = courseKm
+        self.kind = kind
+        self.faculty = faculty
     }
 
     /// A draft pre-filled from an earlier competition (seed 002's "reuse this model").
@@ -103,7 +114,7 @@ public struct CompetitionDraft: Sendable, Equatable {
             unit: competition.unit, startsAt: competition.startsAt, endsAt: competition.endsAt,
             participantUploads: competition.participantUploads, categoryRule: competition.categoryRule,
             categories: competition.categories, teams: competition.teams, sport: competition.sport,
-            courseKm: competition.courseKm)
+            courseKm: competition.courseKm, kind: competition.kind, faculty: competition.faculty)
     }
 }
 
@@ -221,6 +232,11 @@ public enum CompetitionRules {
                 CompeteFieldError(
                     field: "courseKm", detail: "A course is from {minimum} to {maximum} km.",
                     ["minimum": "0.01", "maximum": "10000"]))
+        }
+        draft.faculty = draft.faculty.map { TextRules.trimmed($0) }.flatMap { $0.isEmpty ? nil : $0 }
+        if let faculty = draft.faculty, var problem = TextRules.problem(in: faculty, limit: 40) {
+            problem.values["field"] = "faculty"
+            errors.append(CompeteFieldError(field: "faculty", problem))
         }
         if !errors.isEmpty { throw CompeteValidationError(errors) }
         return draft

@@ -60,7 +60,7 @@ public struct CompeteStore: Sendable {
     private static let columns = """
         c.id, c.name, c.description, c.metric, c.unit, c.starts_at, c.ends_at, c.active, c.participant_uploads,
         c.owner_id, c.template_id, c.series_id, c.created_at, c.updated_at, c.category_rule, c.categories,
-        c.team_scoring, c.team_best, c.sport, c.course_km
+        c.team_scoring, c.team_best, c.sport, c.course_km, c.kind, c.faculty
         """
 
     private func competition(from row: any SQLRow) throws -> Competition {
@@ -85,6 +85,8 @@ public struct CompeteStore: Sendable {
                 best: try row.decode(column: "team_best", as: Int?.self)),
             sport: Sport(rawValue: try row.decode(column: "sport", as: String.self)) ?? .other,
             courseKm: try row.decode(column: "course_km", as: Double?.self),
+            kind: CompetitionKind(rawValue: try row.decode(column: "kind", as: String.self)) ?? .race,
+            faculty: try row.decode(column: "faculty", as: String?.self),
             createdAt: Date(epoch: try row.decode(column: "created_at", as: Int64.self)),
             updatedAt: Date(epoch: try row.decode(column: "updated_at", as: Int64.self)))
     }
@@ -111,7 +113,8 @@ public struct CompeteStore: Sendable {
                 .columns(
                     "name", "search_key", "description", "metric", "unit", "starts_at", "ends_at", "active",
                     "participant_uploads", "owner_id", "template_id", "series_id", "created_at", "updated_at",
-                    "category_rule", "categories", "team_scoring", "team_best", "sport", "course_km"
+                    "category_rule", "categories", "team_scoring", "team_best", "sport", "course_km", "kind",
+                    "faculty"
                 )
                 .values(
                     SQLBind(draft.name), SQLBind(Self.searchKey(draft.name)), SQLBind(draft.description),
@@ -121,7 +124,7 @@ public struct CompeteStore: Sendable {
                     SQLBind(template?.seriesID ?? 0), SQLBind(now.epoch), SQLBind(now.epoch),
                     SQLBind(draft.categoryRule.rawValue), SQLBind(try Self.categoriesJSON(draft.categories)),
                     SQLBind(draft.teams.name), SQLBind(draft.teams.best), SQLBind(draft.sport.rawValue),
-                    SQLBind(draft.courseKm)
+                    SQLBind(draft.courseKm), SQLBind(draft.kind.rawValue), SQLBind(draft.faculty)
                 )
                 .returning("id")
                 .first(decodingColumn: "id", as: Int64.self)
@@ -149,6 +152,7 @@ public struct CompeteStore: Sendable {
             .set("categories", to: try Self.categoriesJSON(draft.categories))
             .set("team_scoring", to: draft.teams.name).set("team_best", to: draft.teams.best)
             .set("sport", to: draft.sport.rawValue).set("course_km", to: draft.courseKm)
+            .set("kind", to: draft.kind.rawValue).set("faculty", to: draft.faculty)
             .set("updated_at", to: now.epoch)
             .set(SQLIdentifier("results_version"), to: SQLRaw("results_version + 1"))
             .where("id", .equal, id).run()
@@ -303,7 +307,7 @@ public struct CompeteStore: Sendable {
                 e.result_at
             FROM (SELECT competition_id, MIN(result) AS lo, MAX(result) AS hi FROM entries
                   WHERE result IS NOT NULL \(series) GROUP BY competition_id) b
-            JOIN competitions c ON c.id = b.competition_id
+            JOIN competitions c ON c.id = b.competition_id AND c.kind = 'race'
             JOIN entries e ON e.competition_id = b.competition_id
                 AND e.result = CASE WHEN c.metric = 'time' THEN b.lo ELSE b.hi END
             JOIN users u ON u.id = e.user_id
@@ -313,7 +317,8 @@ public struct CompeteStore: Sendable {
 
     /// Results (never empty ones) of one participant, of one series, or of everyone.
     public func results(participantID: Int64? = nil, seriesID: Int64? = nil) async throws -> [ResultRecord] {
-        var conditions: [SQLQueryString] = ["e.result IS NOT NULL"]
+        // A challenge's total is no result to compare with races' (records, personal bests).
+        var conditions: [SQLQueryString] = ["e.result IS NOT NULL", "c.kind = 'race'"]
         if let participantID { conditions.append("e.user_id = \(bind: participantID)") }
         if let seriesID { conditions.append("c.series_id = \(bind: seriesID)") }
         return try await db.raw(

@@ -76,8 +76,8 @@ public enum Demo {
     ]
 
     /// A few competitions of the demo organizer with participants and results: a time race
-    /// run twice (a series; the second run with categories and teams), a distance challenge (with a
-    /// result waiting for review) with a GPX track, and a points quiz; the demo
+    /// run twice (a series; the second run with categories, teams and a result waiting for
+    /// review), a distance challenge, a walking challenge of activities with a GPX track, and a points quiz; the demo
     /// student follows two of the runners and has a third's request to answer.
     static func loadCompetitions(into database: Database, hasher: PasswordHasher, logger: Logger, now: Date)
         async throws
@@ -133,6 +133,8 @@ public enum Demo {
             autumnDraft.categoryRule = .choice
             autumnDraft.categories = [Category(name: "Women"), Category(name: "Men")]
             autumnDraft.teams = .best(2)
+            autumnDraft.sport = .run
+            autumnDraft.courseKm = 5
             let autumn = try await store.createCompetition(
                 autumnDraft, ownerID: organizer.id, template: spring, now: day(-2))
             try await run(autumn, [1_468, 1_402, nil, 1_377, nil], at: day(-1))
@@ -144,17 +146,35 @@ public enum Demo {
             for (person, details) in zip(people, autumnEntries) {
                 try await store.setDetails(competitionID: autumn.id, userID: person, details)
             }
+            // Ivan's own upload says 5 km in ten minutes: it waits in the organizer's review queue.
+            try await store.setResult(
+                competitionID: autumn.id, userID: people[4], value: 600, track: nil,
+                review: Review(status: .pending, value: 600, flags: [.tooFast, .outlier], at: day(-1)), now: day(-1))
             let challenge = try await store.createCompetition(
                 CompetitionDraft(
                     name: "November distance challenge",
                     description: "Walk, run or ride: upload your GPX track and your kilometres count.",
-                    metric: .distance, unit: "km", participantUploads: true, sport: .walk), ownerID: organizer.id,
-                template: nil, now: day(-10))
+                    metric: .distance, unit: "km", participantUploads: true), ownerID: organizer.id, template: nil,
+                now: day(-10))
             try await run(challenge, [nil, 12.4, 8.75, 21.1, nil], at: day(-5))
-            // Ivan's upload was too fast for a walk: it waits in the organizer's review queue.
-            try await store.setResult(
-                competitionID: challenge.id, userID: people[4], value: 64, track: nil,
-                review: Review(status: .pending, value: 64, flags: [.tooFast], at: day(-2)), now: day(-2))
+            // A month's walking challenge: everyone's walks add up.
+            let walks = try await store.createCompetition(
+                CompetitionDraft(
+                    name: "Walk 100 km this month", description: "Log every walk: your kilometres add up.",
+                    metric: .distance, unit: "km", startsAt: day(-20), endsAt: day(10), participantUploads: true,
+                    sport: .walk, kind: .challenge), ownerID: organizer.id, template: nil, now: day(-20))
+            for (index, person) in people.enumerated() {
+                try await store.join(competitionID: walks.id, userID: person, now: day(-19))
+                for walk in 0...index {
+                    _ = try await store.addActivity(
+                        competitionID: walks.id, userID: person, value: 3.5 + Double(walk) * 1.25,
+                        at: day(-18 + Double(walk) * 3), note: walk == 0 ? "To the campus and back" : "",
+                        source: .manual, now: day(-18 + Double(walk) * 3))
+                }
+                let total = try await store.activityTotal(competitionID: walks.id, userID: person).sum
+                try await store.setResult(
+                    competitionID: walks.id, userID: person, value: total, track: nil, now: day(-5))
+            }
             try await store.setResult(
                 competitionID: challenge.id, userID: student.id, value: track.distanceMetres / 1000, track: track,
                 now: day(-3))

@@ -42,6 +42,7 @@ extension CampusApp {
         CategoryPages(compete: s.compete).register(on: pages)
         LapPages(compete: s.compete).register(on: pages)
         ReviewPages(compete: s.compete).register(on: pages)
+        ChallengePages(compete: s.compete, configuration: s.configuration).register(on: pages)
         ChatPages(compete: s.compete, configuration: s.configuration).register(on: pages)
         FriendPages(friends: s.friends, compete: s.compete, configuration: s.configuration).register(on: pages)
         ListenPages(

@@ -13,14 +13,14 @@ struct CategoryPages: Sendable {
 
     func register(on pages: PageRouter) {
         pages.form(SiteRoutes.joinCompetition, EntryForm.self) { request, account, form in
-            try await shown(request) { id in
+            try await CompetitionActionAnswer.shown(request) { id in
                 _ = try await compete.join(id, user: account.user, details: form.change)
                 return request.t("You joined.")
             }
         }
         pages.form(SiteRoutes.participantEntry, EntryForm.self) { request, account, form in
             let participant = try request.id("userId")
-            return try await shown(request) { id in
+            return try await CompetitionActionAnswer.shown(request) { id in
                 _ = try await compete.updateEntry(id, participant: participant, change: form.change, by: account.user)
                 return request.t("Saved.")
             }
@@ -41,18 +41,6 @@ struct CategoryPages: Sendable {
                 return .some(text.isEmpty ? nil : text)
             }
             return EntryChange(category: field(category), team: field(team), bornOn: field(bornOn))
-        }
-    }
-
-    /// Goes back to the competition with the action's message, or with what it refused.
-    private func shown(_ request: PageRequest, _ body: (Int64) async throws -> String) async throws -> PageAnswer {
-        let id = try request.id()
-        do {
-            return .redirect(SiteRoutes.competition.path(id), flash: try await body(id))
-        } catch {
-            guard let problem = Problem(describing: error), [.conflict, .unprocessableContent].contains(problem.status)
-            else { throw error }
-            return .redirect(SiteRoutes.competition.path(id), flash: request.t.detail(problem), kind: .error)
         }
     }
 

@@ -46,7 +46,8 @@ extension APIHandler {
                 startsAt: body.startsAt, endsAt: body.endsAt, participantUploads: body.participantUploads ?? false,
                 categoryRule: body.categoryRule.map(CategoryRule.init) ?? .none,
                 categories: body.categories?.map(Category.init) ?? [], teams: body.teams.map(TeamScoring.init) ?? .off,
-                sport: body.sport.flatMap { Sport(rawValue: $0.rawValue) } ?? .other, courseKm: body.courseKm),
+                sport: body.sport.flatMap { Sport(rawValue: $0.rawValue) } ?? .other, courseKm: body.courseKm,
+                kind: body.kind.flatMap { CompetitionKind(rawValue: $0.rawValue) } ?? .race, faculty: body.faculty),
             by: user)
         return .created(.init(body: .json(try await compete.visible(competition.id, to: user).api)))
     }
@@ -109,7 +110,7 @@ extension APIHandler {
         let page = try Paging(limit: input.query.limit, offset: input.query.offset)
         let (visible, entries) = try await compete.participants(input.path.competitionId, by: user)
         let ranks = Dictionary(
-            uniqueKeysWithValues: Ranking.rank(entries.map(\.entry), by: visible.competition.metric).map {
+            uniqueKeysWithValues: Ranking.rank(entries.map(\.entry), by: visible.competition.ranksBy).map {
                 ($0.entry.participantID, $0.rank)
             })
         // Ranked among all of them, then the page.
@@ -197,7 +198,7 @@ extension APIHandler {
         let snapshot = try await compete.ranking(id, for: user)
         var ranked = snapshot.ranked
         if let category = input.query.category {
-            ranked = Ranking.rank(ranked.map(\.entry), by: snapshot.competition.metric, category: category)
+            ranked = Ranking.rank(ranked.map(\.entry), by: snapshot.competition.ranksBy, category: category)
         }
         if input.query.friends == true {
             ranked = try await compete.friendsRanking(snapshot, ranked: ranked, for: user)

@@ -35,7 +35,8 @@ extension CompetitionChange {
             participantUploads: body.participantUploads, categoryRule: body.categoryRule.map(CategoryRule.init),
             categories: body.categories?.map(Category.init), teams: body.teams.map(TeamScoring.init),
             sport: body.sport.map { Sport(rawValue: $0.rawValue) ?? .other },
-            courseKm: body.clear?.contains(.courseKm) == true ? .some(nil) : body.courseKm.map { .some($0) })
+            courseKm: body.clear?.contains(.courseKm) == true ? .some(nil) : body.courseKm.map { .some($0) },
+            faculty: body.clear?.contains(.faculty) == true ? .some(nil) : body.faculty.map { .some($0) })
     }
 }
 
@@ -49,7 +50,8 @@ extension CompeteService.Visible {
             createdAt: c.createdAt, updatedAt: c.updatedAt, participants: row.participants, joined: isJoined,
             myResult: row.myEntry?.result, canManage: canManage, canOwn: canOwn,
             categoryRule: .init(c.categoryRule), categories: c.categories.map(\.api), teams: .init(c.teams),
-            sport: .init(rawValue: c.sport.rawValue), courseKm: c.courseKm,
+            sport: .init(rawValue: c.sport.rawValue), courseKm: c.courseKm, kind: .init(rawValue: c.kind.rawValue),
+            faculty: c.faculty,
             myEntry: row.myDetails.map {
                 .init(category: $0.category, team: $0.team, bornOn: $0.bornOn)
             })

@@ -157,6 +157,10 @@ struct CompetitionFormPage: PageModel {
     var categories: String
     var teamChoices: [Choice]
     var teamBest: String
+    var kinds: [Choice]
+    /// Only a new competition chooses between a race and a challenge.
+    var choosesKind: Bool
+    var faculty: String
     var sports: [Choice]
     /// A time race's course length in km (the sport's speed checks times against it).
     var courseKm: String
@@ -186,6 +190,23 @@ struct CompetitionPage: PageModel {
         var bestLap: String?
         /// A flagged result waits for an organizer.
         var underReview: Bool
+    }
+
+    /// A challenge's participant: logging activities, and theirs so far.
+    struct ChallengePanel: Sendable {
+        struct Row: Sendable {
+            var value: String
+            var at: String
+            var note: String
+            var deleteURL: String?
+        }
+
+        var addURL: String?
+        var placeholder: String
+        /// The form's default date and time (now).
+        var now: String
+        var activities: [Row]
+        var empty: Bool
     }
 
     /// The participant's flagged result, and their appeal while they may.
@@ -354,6 +375,7 @@ struct CompetitionPage: PageModel {
     /// "Best lap: {lap}" for the live scoreboard (campus.js).
     var bestLapPattern: String
     var myReview: MyReview?
+    var challenge: ChallengePanel?
     /// "under review", for the live scoreboard (campus.js).
     var underReviewText: String
     var liveURL: String

@@ -90,20 +90,11 @@ struct CompetePages: Sendable {
         }
     }
 
-    /// Runs an action on the competition of the path and goes back to it with the message the
-    /// action returns; an action the competition refuses (it is over, the value is wrong) comes
-    /// back as a message too, not as an error page.
+    /// Runs an action on the competition of the path and goes back to it (CompetitionActionAnswer).
     private func refusalShown(_ request: PageRequest, _ body: (Int64) async throws -> String) async throws
         -> PageAnswer
     {
-        let id = try request.id()
-        do {
-            return .redirect(SiteRoutes.competition.path(id), flash: try await body(id))
-        } catch {
-            guard let problem = Problem(describing: error), [.conflict, .unprocessableContent].contains(problem.status)
-            else { throw error }
-            return .redirect(SiteRoutes.competition.path(id), flash: request.t.detail(problem), kind: .error)
-        }
+        try await CompetitionActionAnswer.shown(request, body)
     }
 
     // MARK: Lists
@@ -191,7 +182,7 @@ struct CompetePages: Sendable {
         let ranked =
             friendsView
             ? try await compete.friendsRanking(snapshot, for: account.user)
-            : category.map { Ranking.rank(snapshot.ranked.map(\.entry), by: competition.metric, category: $0) }
+            : category.map { Ranking.rank(snapshot.ranked.map(\.entry), by: competition.ranksBy, category: $0) }
                 ?? snapshot.ranked
         let shown = 500
         let tabs = CategoryPages.tabs(snapshot, current: category, CompeteText(t: request.t))
@@ -212,7 +203,10 @@ struct CompetePages: Sendable {
             CompetitionPage(
                 id: id, me: me, name: competition.name,
                 description: competition.description.isEmpty ? nil : competition.description,
-                metricName: text.metric(competition.metric), rule: text.rankingRule(competition.metric),
+                metricName: text.metric(competition.metric),
+                rule: competition.kind == .challenge
+                    ? text.t("A challenge: each participant's activities add up, the most first.")
+                    : text.rankingRule(competition.metric),
                 active: competition.isActive, inactive: !competition.isActive, owner: visible.row.ownerName,
                 participants: visible.row.participants, startsAt: dateText(competition.startsAt),
                 endsAt: dateText(competition.endsAt),
@@ -239,6 +233,8 @@ struct CompetePages: Sendable {
                 bestLapPattern: text.t("Best lap: {lap}", ["lap": "{lap}"]),
                 myReview: ReviewPages.notice(
                     snapshot.ranked.first { $0.entry.participantID == me }?.entry, of: competition, text),
+                challenge: try await ChallengePages(compete: compete, configuration: configuration).panel(
+                    visible, user: account.user, text),
                 underReviewText: text.t("under review"),
                 liveURL: APIRoutes.liveRanking.path(id), version: snapshot.version,
                 staticView: friendsView || category != nil, friendsView: friendsView,

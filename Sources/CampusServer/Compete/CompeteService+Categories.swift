@@ -210,6 +210,6 @@ extension CompeteService {
     /// The teams of a competition, ranked by its scoring.
     func teams(_ snapshot: Leaderboards.Snapshot) -> [TeamStanding] {
         Ranking.teams(
-            snapshot.ranked.map(\.entry), by: snapshot.competition.metric, scoring: snapshot.competition.teams)
+            snapshot.ranked.map(\.entry), by: snapshot.competition.ranksBy, scoring: snapshot.competition.teams)
     }
 }

@@ -18,6 +18,7 @@ extension CompeteService {
                 competition,
                 detail: "“{name}” is deactivated: results cannot change. Its organizer can activate it again.")
         }
+        try Self.requireRace(competition)
         let kept: [Double]
         do throws(CompeteFieldError) {
             switch (laps, splits) {
@@ -35,6 +36,6 @@ extension CompeteService {
 
     /// The competition's lap records.
     func lapRecords(_ snapshot: Leaderboards.Snapshot) -> (best: LapRecord?, laps: [LapRecord]) {
-        Ranking.lapRecords(snapshot.ranked.map(\.entry), by: snapshot.competition.metric)
+        Ranking.lapRecords(snapshot.ranked.map(\.entry), by: snapshot.competition.ranksBy)
     }
 }

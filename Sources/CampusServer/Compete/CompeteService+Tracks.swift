@@ -47,6 +47,12 @@ extension CompeteService {
         } catch {
             throw Refusal.invalid(FieldProblem(field: "gpx", error.phrase))
         }
+        guard competition.kind == .race else {
+            // In a challenge a track is one more activity.
+            return try await addActivity(
+                id, participant: participant, value: stored, at: nil, note: "", source: .track, by: user
+            ).1
+        }
         let entry = try await store(
             stored, track: statistics, facts: facts, in: competition, participant: participant, correctedBy: user)
         logger.info(

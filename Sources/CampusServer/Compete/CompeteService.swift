@@ -155,6 +155,11 @@ struct CompeteService: Sendable {
                 detail: "“{name}” is deactivated: it cannot be edited. Its organizer can activate it again.")
         }
         let draft = try CompetitionRules.validated(change.applied(to: CompetitionDraft(reusing: competition)))
+        if draft.kind != competition.kind {
+            throw Refusal.invalid(
+                FieldProblem(
+                    field: "kind", detail: "A race stays a race and a challenge a challenge; reuse it instead."))
+        }
         if draft.metric != competition.metric {
             let hasResults = try await database.read { db in
                 try await CompeteStore(db).entries(competitionID: id).contains { $0.entry.result != nil }
@@ -234,6 +239,7 @@ struct CompeteService: Sendable {
                 competition,
                 detail: "“{name}” is deactivated: results cannot change. Its organizer can activate it again.")
         }
+        try Self.requireRace(competition)
         var stored: Double?
         if let value {
             do {
@@ -255,7 +261,8 @@ struct CompeteService: Sendable {
     ) async throws -> Entry {
         let now = now()
         let id = competition.id
-        let trusted = corrector.map { $0.id != participant } ?? false
+        // An organizer vouches for what they enter; a challenge's total is checked by nobody.
+        let trusted = corrector.map { $0.id != participant } ?? false || competition.kind == .challenge
         let others =
             trusted
             ? []
@@ -316,6 +323,7 @@ struct CompeteService: Sendable {
                 visible.competition,
                 detail: "“{name}” is deactivated: nobody can join. Its organizer can activate it again.")
         }
+        try await checkFaculty(visible.competition, user: user)
         let now = now()
         let joined: (Entry, Int64)?
         do {

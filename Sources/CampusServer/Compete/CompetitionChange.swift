@@ -15,6 +15,9 @@ struct CompetitionChange: Sendable {
     var teams: TeamScoring?
     var sport: Sport?
     var courseKm: Double??
+    var faculty: String??
+    /// Only when creating: a race or a challenge.
+    var kind: CompetitionKind?
 
     func applied(to draft: CompetitionDraft) -> CompetitionDraft {
         var draft = draft
@@ -33,6 +36,8 @@ struct CompetitionChange: Sendable {
         if let teams { draft.teams = teams }
         if let sport { draft.sport = sport }
         if let courseKm { draft.courseKm = courseKm }
+        if let faculty { draft.faculty = faculty }
+        if let kind { draft.kind = kind }
         return draft
     }
 }

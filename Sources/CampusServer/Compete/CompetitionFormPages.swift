@@ -37,13 +37,15 @@ struct CompetitionFormPages: Sendable {
         var teamBest: String?
         var sport: String?
         var courseKm: String?
+        var kind: String?
+        var faculty: String?
     }
 
     private static let blank = CompetitionDraft(name: "", description: "", metric: .distance)
 
     private func page(
         _ draft: CompetitionDraft, title: String, submit: String, action: String, cancel: String? = nil,
-        from: Int64? = nil, errors: FieldErrors = FieldErrors(), _ t: Translator
+        from: Int64? = nil, choosesKind: Bool = true, errors: FieldErrors = FieldErrors(), _ t: Translator
     ) -> CompetitionFormPage {
         let text = CompeteText(t: t)
         return CompetitionFormPage(
@@ -63,6 +65,13 @@ struct CompetitionFormPages: Sendable {
                 .init(value: $0.name, name: text.teamScoring($0), checked: $0.name == draft.teams.name)
             },
             teamBest: String(draft.teams.best ?? 3),
+            kinds: CompetitionKind.allCases.map {
+                .init(
+                    value: $0.rawValue,
+                    name: $0 == .race
+                        ? t("A race: one result each") : t("A challenge: activities add up over the period"),
+                    checked: $0 == draft.kind)
+            }, choosesKind: choosesKind, faculty: draft.faculty ?? "",
             sports: Sport.allCases.map { .init(value: $0.rawValue, name: text.sport($0), checked: $0 == draft.sport) },
             courseKm: draft.courseKm.map { text.decimal($0, places: 3) } ?? "", errors: errors)
     }
@@ -102,7 +111,8 @@ struct CompetitionFormPages: Sendable {
             metric: form.metric.flatMap(Metric.init(rawValue:)) ?? .distance, unit: form.unit ?? "",
             startsAt: starts ?? .some(nil), endsAt: ends ?? .some(nil),
             participantUploads: form.participantUploads != nil, categoryRule: rule, categories: categories.list,
-            teams: teams, sport: form.sport.flatMap(Sport.init(rawValue:)) ?? .other, courseKm: .some(course))
+            teams: teams, sport: form.sport.flatMap(Sport.init(rawValue:)) ?? .other, courseKm: .some(course),
+            faculty: .some(form.faculty), kind: form.kind.flatMap(CompetitionKind.init(rawValue:)))
     }
 
     /// What the form showed again, when it comes back with its problems.
@@ -121,6 +131,8 @@ struct CompetitionFormPages: Sendable {
         draft.teams = form.teamScoring == "sum" ? .sum : form.teamScoring == "best" ? .best(best) : .off
         draft.sport = form.sport.flatMap(Sport.init(rawValue:)) ?? .other
         draft.courseKm = form.courseKm.flatMap { ResultText.parse($0, metric: .distance) }
+        draft.kind = form.kind.flatMap(CompetitionKind.init(rawValue:)) ?? .race
+        draft.faculty = form.faculty
         return draft
     }
 
@@ -179,7 +191,7 @@ struct CompetitionFormPages: Sendable {
             page(
                 CompetitionDraft(reusing: competition), title: request.t("Edit “{name}”", ["name": competition.name]),
                 submit: request.t("Save"), action: SiteRoutes.editCompetition.path(id),
-                cancel: SiteRoutes.competition.path(id), request.t))
+                cancel: SiteRoutes.competition.path(id), choosesKind: false, request.t))
     }
 
     @Sendable func edit(_ request: PageRequest, _ account: Authenticated, _ form: CompetitionForm) async throws
@@ -199,7 +211,7 @@ struct CompetitionFormPages: Sendable {
                 page(
                     shown(form), title: request.t("Edit competition"), submit: request.t("Save"),
                     action: SiteRoutes.editCompetition.path(id), cancel: SiteRoutes.competition.path(id),
-                    errors: FieldErrors(ValidationFailure(problem.errors), request.t), request.t),
+                    choosesKind: false, errors: FieldErrors(ValidationFailure(problem.errors), request.t), request.t),
                 status: .unprocessableContent)
         }
     }

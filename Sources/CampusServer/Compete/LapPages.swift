@@ -13,21 +13,15 @@ struct LapPages: Sendable {
 
     func register(on pages: PageRouter) {
         pages.form(SiteRoutes.participantLaps, LapsForm.self) { request, account, form in
-            let id = try request.id()
             let participant = try request.id("userId")
-            do {
+            return try await CompetitionActionAnswer.shown(request) { id in
                 let competition = try await compete.managed(id, by: account.user).competition
                 let values = try Self.values(form.laps ?? "", metric: competition.metric)
                 let splits = form.splits != nil
                 _ = try await compete.setLaps(
                     id, participant: participant, laps: splits ? nil : values, splits: splits ? values : nil,
                     by: account.user)
-                return .redirect(SiteRoutes.competition.path(id), flash: request.t("Laps saved."))
-            } catch {
-                guard let problem = Problem(describing: error),
-                    [.conflict, .unprocessableContent].contains(problem.status)
-                else { throw error }
-                return .redirect(SiteRoutes.competition.path(id), flash: request.t.detail(problem), kind: .error)
+                return request.t("Laps saved.")
             }
         }
     }

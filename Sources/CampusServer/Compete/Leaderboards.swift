@@ -121,7 +121,7 @@ final class Leaderboards: Service, Sendable {
             state.withLockedValue { _ = $0.snapshots.removeValue(forKey: id) }
             return nil
         }
-        let ranked = Ranking.rank(entries, by: competition.metric)
+        let ranked = Ranking.rank(entries, by: competition.ranksBy)
         let snapshot = Snapshot(
             version: version, competition: competition, ranked: ranked,
             event: ArraySlice(encodeEvent(version, competition, ranked)))
@@ -165,7 +165,7 @@ final class Leaderboards: Service, Sendable {
             return
         }
         let competition = current.competition
-        let ranked = Ranking.updating(current.ranked, participant: participant, to: entry, by: competition.metric)
+        let ranked = Ranking.updating(current.ranked, participant: participant, to: entry, by: competition.ranksBy)
         let snapshot = Snapshot(
             version: version, competition: competition, ranked: ranked,
             event: ArraySlice(encodeEvent(version, competition, ranked)))

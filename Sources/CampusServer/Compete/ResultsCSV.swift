@@ -18,7 +18,7 @@ enum ResultsCSV {
 
     static func make(competition: Competition, entries: [(entry: Entry, email: String)]) throws -> [UInt8] {
         let emails = Dictionary(entries.map { ($0.entry.participantID, $0.email) }) { a, _ in a }
-        let ranked = Ranking.rank(entries.map(\.entry), by: competition.metric)
+        let ranked = Ranking.rank(entries.map(\.entry), by: competition.ranksBy)
         let stream = OutputStream(toMemory: ())
         let writer = try CSVWriter(stream: stream, newline: .crlf)
         try writer.write(row: header)

@@ -13,7 +13,7 @@ struct ReviewPages: Sendable {
     func register(on pages: PageRouter) {
         pages.form(SiteRoutes.reviewResult, DecisionForm.self) { request, account, form in
             let participant = try request.id("userId")
-            return try await shown(request) { id in
+            return try await CompetitionActionAnswer.shown(request) { id in
                 let accept = form.decision == "accept"
                 _ = try await compete.decide(
                     id, participant: participant, accept: accept, reason: form.reason, by: account.user)
@@ -21,7 +21,7 @@ struct ReviewPages: Sendable {
             }
         }
         pages.form(SiteRoutes.appealResult, AppealForm.self) { request, account, form in
-            try await shown(request) { id in
+            try await CompetitionActionAnswer.shown(request) { id in
                 _ = try await compete.appeal(id, text: form.text ?? "", user: account.user)
                 return request.t("Your appeal is sent to the organizers.")
             }
@@ -37,17 +37,6 @@ struct ReviewPages: Sendable {
     struct AppealForm: PageForm {
         var _csrf: String?
         var text: String?
-    }
-
-    private func shown(_ request: PageRequest, _ body: (Int64) async throws -> String) async throws -> PageAnswer {
-        let id = try request.id()
-        do {
-            return .redirect(SiteRoutes.competition.path(id), flash: try await body(id))
-        } catch {
-            guard let problem = Problem(describing: error), [.conflict, .unprocessableContent].contains(problem.status)
-            else { throw error }
-            return .redirect(SiteRoutes.competition.path(id), flash: request.t.detail(problem), kind: .error)
-        }
     }
 
     /// Why a result was flagged, in the reader's language.

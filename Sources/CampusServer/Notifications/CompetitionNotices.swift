@@ -67,8 +67,8 @@ struct CompetitionNotices: Sendable {
             try await friendResult(
                 competition, participant: participant, name: name, result: result, version: version, after, db, now)
         }
-        let places = Self.places(before.entries, competition.metric)
-        let moved = Self.places(after, competition.metric).filter { other, place in
+        let places = Self.places(before.entries, competition.ranksBy)
+        let moved = Self.places(after, competition.ranksBy).filter { other, place in
             other != participant && places[other].map { $0 != place } ?? false
         }
         try await writer.write(
@@ -95,7 +95,7 @@ struct CompetitionNotices: Sendable {
             )
         }
         guard let result, let record = Self.record(before: before, in: competition), !name.isEmpty,
-            competition.metric.isBetter(result, than: record.value)
+            competition.ranksBy.isBetter(result, than: record.value)
         else { return }
         let told = Set(after.map(\.participantID)).union(record.holders.map(\.participantID))
         try await writer.write(
@@ -126,7 +126,7 @@ struct CompetitionNotices: Sendable {
         _ after: [Entry], _ db: any SQLDatabase, _ now: Date
     ) async throws {
         let followers = try await FriendStore(db).followerIDs(of: participant)
-        let place = Self.places(after, competition.metric)[participant]
+        let place = Self.places(after, competition.ranksBy)[participant]
         try await writer.write(
             to: followers, topic: .friendResult, link: SiteRoutes.competition.path(competition.id), in: db, now: now,
             replacing: "friend:\(competition.id):\(participant):"

@@ -128,6 +128,8 @@ enum SiteRoutes {
     static let participantResult = Route2<Int64, Int64>("/compete/{id}/participants/{userId}/result")
     static let reviewResult = Route2<Int64, Int64>("/compete/{id}/participants/{userId}/review")
     static let appealResult = Route<Int64>("/compete/{id}/appeal")
+    static let addActivity = Route<Int64>("/compete/{id}/activities")
+    static let deleteActivity = Route2<Int64, Int64>("/compete/{id}/activities/{activityId}/delete")
     static let participantLaps = Route2<Int64, Int64>("/compete/{id}/participants/{userId}/laps")
     static let participantEntry = Route2<Int64, Int64>("/compete/{id}/participants/{userId}/entry")
     static let kickParticipant = Route2<Int64, Int64>("/compete/{id}/participants/{userId}/kick")
