@@ -171,7 +171,7 @@ let package = Package(
             dependencies: ["HTTPInput", .product(name: "NIOCore", package: "swift-nio")]),
         .testTarget(name: "AccountsTests", dependencies: ["Accounts", "InputRules"]),
         .testTarget(name: "TimetableTests", dependencies: ["Timetable"]),
-        .testTarget(name: "CompeteTests", dependencies: ["Compete"]),
+        .testTarget(name: "CompeteTests", dependencies: ["Compete", "CampusTestSupport"]),
         .testTarget(name: "ListenTests", dependencies: ["Listen"]),
         .testTarget(
             name: "FormatsTests", dependencies: ["Formats", "Timetable", "Compete", "CampusTestSupport"],

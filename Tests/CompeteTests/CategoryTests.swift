@@ -1,3 +1,4 @@
+import CampusTestSupport
 import Compete
 import Foundation
 import Testing
@@ -81,7 +82,7 @@ import Testing
 
     /// Entries in three categories and four teams with results from a small set, so that many tie.
     static func entries(seed: UInt64, count: Int) -> [Entry] {
-        var generator = SplitMix(seed: seed)
+        var generator = SeededGenerator(state: seed)
         let categories = ["W", "M", "Juniors", nil]
         let teams = ["FKSiS", "FITU", "FRE", "IEF", nil]
         return (0..<count).map { index in
@@ -149,18 +150,5 @@ import Testing
             }
         }
         #expect(Ranking.teams(Self.entries(seed: 1, count: 10), by: .time, scoring: .off).isEmpty)
-    }
-}
-
-/// A small seeded generator, so that a failing case can be run again.
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -1,3 +1,4 @@
+import CampusTestSupport
 import Compete
 import Foundation
 import Testing
@@ -31,7 +32,7 @@ import Testing
     }
 
     @Test(arguments: [Metric.time, .distance]) func lapRecordsShareTies(_ metric: Metric) {
-        var generator = SplitMix(seed: 7)
+        var generator = SeededGenerator(state: 7)
         for _ in 1...30 {
             let entries = (1...12).map { index in
                 Entry(

@@ -1,3 +1,4 @@
+import CampusTestSupport
 import Foundation
 import Testing
 
@@ -11,18 +12,6 @@ import Testing
 /// whatever the values hold, a parser reads the document without an error and gets back every
 /// character XML 1.0 can hold, exactly (issue 35: a Subsonic error echoing `%01` was not XML).
 @Suite struct XMLWriterTests {
-    /// SplitMix64: random, but the same strings every run, so that a failure can be replayed.
-    struct SeededGenerator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     /// Scalars a writer must think about, often: controls, markup, line breaks, non-characters.
     static let awkward: [UInt32] = [
         0x00, 0x01, 0x08, 0x09, 0x0A, 0x0B, 0x0C, 0x0D, 0x1B, 0x1F, 0x20, 0x22, 0x26, 0x27, 0x3C, 0x3E, 0x5D, 0x7F,

@@ -19,11 +19,7 @@ extension CompeteService {
             throw Refusal.notAllowed("Only the participant or the competition's organizers may log this activity.")
         }
         try Self.requireChallenge(competition)
-        guard competition.isActive else {
-            throw Self.inactive(
-                competition,
-                detail: "“{name}” is deactivated: results cannot change. Its organizer can activate it again.")
-        }
+        try Self.requireActiveResults(competition)
         let now = now()
         let kept: (value: Double, at: Date, note: String)
         do {
@@ -73,11 +69,7 @@ extension CompeteService {
                 throw Refusal.notAllowed(
                     "Only the participant or the competition's organizers may delete this activity.")
             }
-            guard competition.isActive else {
-                throw Self.inactive(
-                    competition,
-                    detail: "“{name}” is deactivated: results cannot change. Its organizer can activate it again.")
-            }
+            try Self.requireActiveResults(competition)
             try await store.deleteActivity(id: activityID)
             return try await Self.total(store, competitionID: id, participant: activity.participantID, now: now)
         }

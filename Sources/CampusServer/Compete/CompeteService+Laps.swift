@@ -13,11 +13,7 @@ extension CompeteService {
         async throws -> Entry
     {
         let competition = try await managed(id, by: user).competition
-        guard competition.isActive else {
-            throw Self.inactive(
-                competition,
-                detail: "“{name}” is deactivated: results cannot change. Its organizer can activate it again.")
-        }
+        try Self.requireActiveResults(competition)
         try Self.requireRace(competition)
         let kept: [Double]
         do throws(CompeteFieldError) {

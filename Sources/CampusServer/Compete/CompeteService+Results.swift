@@ -7,14 +7,19 @@ import Storage
 /// Results: an organizer's, and storing any result with its audit entry, its notices and, for
 /// one a participant sent, its plausibility review.
 extension CompeteService {
-    /// Enters, corrects (or with nil clears) a participant's result.
-    func setResult(_ id: Int64, participant: Int64, value: Double?, by user: Account) async throws -> Entry {
-        let competition = try await managed(id, by: user).competition
+    /// A deactivated competition's results stay as they are (409).
+    static func requireActiveResults(_ competition: Competition) throws {
         guard competition.isActive else {
-            throw Self.inactive(
+            throw inactive(
                 competition,
                 detail: "“{name}” is deactivated: results cannot change. Its organizer can activate it again.")
         }
+    }
+
+    /// Enters, corrects (or with nil clears) a participant's result.
+    func setResult(_ id: Int64, participant: Int64, value: Double?, by user: Account) async throws -> Entry {
+        let competition = try await managed(id, by: user).competition
+        try Self.requireActiveResults(competition)
         try Self.requireRace(competition)
         var stored: Double?
         if let value {

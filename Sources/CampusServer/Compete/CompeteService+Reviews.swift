@@ -40,11 +40,7 @@ extension CompeteService {
         -> Entry
     {
         let competition = try await managed(id, by: user).competition
-        guard competition.isActive else {
-            throw Self.inactive(
-                competition,
-                detail: "“{name}” is deactivated: results cannot change. Its organizer can activate it again.")
-        }
+        try Self.requireActiveResults(competition)
         let note = accept ? nil : try Self.reviewText(reason ?? "", field: "reason")
         return try await changeReview(competition, participant: participant, by: user) { review, now in
             guard review.status.isOpen else {
@@ -61,11 +57,7 @@ extension CompeteService {
     /// The participant's one appeal against a rejection (1 to 1,000 characters).
     func appeal(_ id: Int64, text: String, user: Account) async throws -> Entry {
         let competition = try await visible(id, to: user).competition
-        guard competition.isActive else {
-            throw Self.inactive(
-                competition,
-                detail: "“{name}” is deactivated: results cannot change. Its organizer can activate it again.")
-        }
+        try Self.requireActiveResults(competition)
         let appeal = try Self.reviewText(text, field: "text")
         return try await changeReview(competition, participant: user.id, by: user) { review, now in
             guard review.status == .rejected, review.appeal == nil else {

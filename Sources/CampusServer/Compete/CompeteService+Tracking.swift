@@ -131,11 +131,7 @@ extension CompeteService {
     /// An organizer makes a participant's track their result.
     func confirmTracking(_ id: Int64, participant: Int64, by user: Account) async throws -> Entry {
         let competition = try await managed(id, by: user).competition
-        guard competition.isActive else {
-            throw Self.inactive(
-                competition,
-                detail: "“{name}” is deactivated: results cannot change. Its organizer can activate it again.")
-        }
+        try Self.requireActiveResults(competition)
         let tracking = try await database.read { db in
             try await CompeteStore(db).tracking(competitionID: id, userID: participant)
         }

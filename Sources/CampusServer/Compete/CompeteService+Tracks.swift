@@ -19,11 +19,7 @@ extension CompeteService {
             throw Refusal.notAllowed(
                 "Only the competition's organizer or an admin may upload another participant's track.")
         }
-        guard competition.isActive else {
-            throw Self.inactive(
-                competition,
-                detail: "“{name}” is deactivated: results cannot change. Its organizer can activate it again.")
-        }
+        try Self.requireActiveResults(competition)
         let statistics: TrackStatistics
         let facts: TrackFacts
         let value: Double
