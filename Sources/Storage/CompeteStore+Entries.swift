@@ -90,12 +90,16 @@ extension CompeteStore {
         try await bumpResultsVersion(competitionIDs: [competitionID])
     }
 
-    /// Sets an entry's category, team and birth date (each nil clears it).
-    public func setDetails(competitionID: Int64, userID: Int64, _ details: EntryDetails) async throws {
+    /// Sets an entry's category, team and birth date (each nil clears it). `announce: false` when
+    /// the same transaction changes the ranking's version anyway (a join, an edit of the
+    /// competition that works every category out again), so that it is bumped once, not per entry.
+    public func setDetails(competitionID: Int64, userID: Int64, _ details: EntryDetails, announce: Bool = true)
+        async throws
+    {
         try await db.update("entries")
             .set("category", to: details.category).set("team", to: details.team).set("born_on", to: details.bornOn)
             .where("competition_id", .equal, competitionID).where("user_id", .equal, userID).run()
-        try await bumpResultsVersion(competitionIDs: [competitionID])
+        if announce { try await bumpResultsVersion(competitionIDs: [competitionID]) }
     }
 
     /// Stores a review's new state: accepted (its value becomes the result), rejected with a

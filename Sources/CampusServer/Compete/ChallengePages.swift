@@ -56,7 +56,7 @@ struct ChallengePages: Sendable {
         let competition = visible.competition
         guard competition.kind == .challenge, visible.isJoined else { return nil }
         let id = competition.id
-        let activities = try await compete.activities(id, participant: user.id, by: user).1
+        let activities = try await compete.activities(visible, participant: user.id, by: user)
         let zone = configuration.timeZone
         return .init(
             addURL: competition.isActive ? SiteRoutes.addActivity.path(id) : nil,

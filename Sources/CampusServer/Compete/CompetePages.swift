@@ -264,10 +264,10 @@ struct CompetePages: Sendable {
         let id = competition.id
         let live = Dictionary(trackings.map { ($0.userID, $0) }, uniquingKeysWith: { first, _ in first })
         let (visible, entries) = try await compete.participants(id, by: user)
+        // The review queue from the same entries: one read of them.
+        let reviews = ReviewPages.queue(CompeteService.queue(entries.map(\.entry)), of: competition, text)
         let organizers = try await compete.organizers(id, for: user).organizers
         let hasEntries = competition.categoryRule != .none || competition.teams != .off
-        let reviews = ReviewPages.queue(
-            try await compete.reviews(id, by: user).entries, of: competition, text)
         return .init(
             canOwn: visible.canOwn,
             organizers: organizers.map { organizer in

@@ -171,6 +171,7 @@ extension CompeteService {
     /// After the competition's rule, categories or start changed: by age every birth date
     /// counts again on the new race day; a category no longer listed is left; by group every
     /// entry takes its participant's group; with no rule no entry keeps a category or a birth date.
+    /// Called in the edit's transaction, which changes the ranking's version once for all of it.
     func recategorize(_ competition: Competition, was previous: Competition, in store: CompeteStore) async throws {
         guard
             competition.categoryRule != previous.categoryRule || competition.categories != previous.categories
@@ -202,7 +203,7 @@ extension CompeteService {
                 }
             }
             if details != current {
-                try await store.setDetails(competitionID: competition.id, userID: participant, details)
+                try await store.setDetails(competitionID: competition.id, userID: participant, details, announce: false)
             }
         }
     }

@@ -81,14 +81,19 @@ extension CompeteService {
     /// A participant's activities: to themselves and the competition's organizers.
     func activities(_ id: Int64, participant: Int64, by user: Account) async throws -> (Visible, [Activity]) {
         let visible = try await visible(id, to: user)
+        return (visible, try await activities(visible, participant: participant, by: user))
+    }
+
+    /// The same, for a competition the caller has read already (the competition page).
+    func activities(_ visible: Visible, participant: Int64, by user: Account) async throws -> [Activity] {
+        let id = visible.competition.id
         guard participant == user.id || visible.canManage else {
             throw Refusal.notAllowed("Only the participant or the competition's organizers see these activities.")
         }
         try Self.requireChallenge(visible.competition)
-        let activities = try await database.read { db in
+        return try await database.read { db in
             try await CompeteStore(db).activities(competitionID: id, userID: participant)
         }
-        return (visible, activities)
     }
 
     /// The participant's result made the sum of their activities (none: no result).

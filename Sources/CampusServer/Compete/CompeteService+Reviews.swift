@@ -23,15 +23,16 @@ extension CompeteService {
     /// The entries with a review, those waiting first (oldest first), then the decided ones.
     func reviews(_ id: Int64, by user: Account) async throws -> (visible: Visible, entries: [Entry]) {
         let (visible, entries) = try await participants(id, by: user)
-        let reviewed = entries.map(\.entry).filter { $0.review != nil }
-        return (
-            visible,
-            reviewed.sorted { a, b in
-                let (x, y) = (a.review?.status.isOpen == true, b.review?.status.isOpen == true)
-                if x != y { return x }
-                return (a.review?.at ?? .distantPast) < (b.review?.at ?? .distantPast)
-            }
-        )
+        return (visible, Self.queue(entries.map(\.entry)))
+    }
+
+    /// The entries with a review in the queue's order.
+    static func queue(_ entries: [Entry]) -> [Entry] {
+        entries.filter { $0.review != nil }.sorted { a, b in
+            let (x, y) = (a.review?.status.isOpen == true, b.review?.status.isOpen == true)
+            if x != y { return x }
+            return (a.review?.at ?? .distantPast) < (b.review?.at ?? .distantPast)
+        }
     }
 
     /// An organizer's decision on a waiting result: accepted, it counts; rejected, it keeps the

@@ -251,7 +251,9 @@ struct CompeteService: Sendable {
                     change.team == nil ? [] : try await store.details(competitionID: id).values.compactMap(\.team)
                 let details = try joiningDetails(change, in: visible.competition, user: user, teams: teams)
                 try await store.join(competitionID: id, userID: user.id, now: now)
-                if details != EntryDetails() { try await store.setDetails(competitionID: id, userID: user.id, details) }
+                if details != EntryDetails() {
+                    try await store.setDetails(competitionID: id, userID: user.id, details, announce: false)
+                }
                 guard let entry = try await store.entry(competitionID: id, userID: user.id),
                     let version = try await store.resultsVersion(id: id)
                 else { return nil }

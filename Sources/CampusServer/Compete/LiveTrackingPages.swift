@@ -17,21 +17,13 @@ struct LiveTrackingPages: Sendable {
     func register(on pages: PageRouter) {
         pages.signedInPage(SiteRoutes.liveTracking, live)
         pages.form(SiteRoutes.confirmTracking, CSRFForm.self) { request, account, _ in
-            let id = try request.id()
             let participant = try request.id("userId")
-            do {
+            return try await CompetitionActionAnswer.shown(request) { id in
                 let entry = try await compete.confirmTracking(id, participant: participant, by: account.user)
                 let competition = try await compete.visible(id, to: account.user).competition
                 let text = CompeteText(t: request.t)
                 let result = entry.result.map { text.result($0, metric: competition.metric, unit: competition.unit) }
-                return .redirect(
-                    SiteRoutes.competition.path(id),
-                    flash: request.t("The live track gives {result}.", ["result": result ?? ""]))
-            } catch {
-                guard let problem = Problem(describing: error),
-                    [.conflict, .unprocessableContent].contains(problem.status)
-                else { throw error }
-                return .redirect(SiteRoutes.competition.path(id), flash: request.t.detail(problem), kind: .error)
+                return request.t("The live track gives {result}.", ["result": result ?? ""])
             }
         }
     }
