@@ -172,7 +172,7 @@ let package = Package(
         .testTarget(name: "AccountsTests", dependencies: ["Accounts", "InputRules"]),
         .testTarget(name: "TimetableTests", dependencies: ["Timetable"]),
         .testTarget(name: "CompeteTests", dependencies: ["Compete", "CampusTestSupport"]),
-        .testTarget(name: "ListenTests", dependencies: ["Listen"]),
+        .testTarget(name: "ListenTests", dependencies: ["Listen", "CampusTestSupport"]),
         .testTarget(
             name: "FormatsTests", dependencies: ["Formats", "Timetable", "Compete", "CampusTestSupport"],
             exclude: ["Data"]),

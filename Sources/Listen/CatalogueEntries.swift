@@ -129,10 +129,13 @@ public struct Station: Sendable, Equatable {
     public var programmeID: Int64?
     /// Whether each broadcast becomes a new episode of the programme.
     public var recordsBroadcasts: Bool
+    /// How long AutoDJ waits before it plays a track again (when another can play).
+    public var repeatWindowMinutes: Int
 
     public init(
         id: Int64, name: String, mount: String, description: String = "", genre: String = "", region: String = "",
-        listenerLimit: Int = Station.defaultListenerLimit, programmeID: Int64? = nil, recordsBroadcasts: Bool = false
+        listenerLimit: Int = Station.defaultListenerLimit, programmeID: Int64? = nil, recordsBroadcasts: Bool = false,
+        repeatWindowMinutes: Int = Station.defaultRepeatWindow
     ) {
         self.id = id
         self.name = name
@@ -143,9 +146,13 @@ public struct Station: Sendable, Equatable {
         self.listenerLimit = listenerLimit
         self.programmeID = programmeID
         self.recordsBroadcasts = recordsBroadcasts
+        self.repeatWindowMinutes = repeatWindowMinutes
     }
 
     public static let defaultListenerLimit = 1000
+    public static let defaultRepeatWindow = 60
+    /// Minutes: none up to a week.
+    public static let repeatWindows = 0...10080
     public static let listenerLimits = 1...100_000
     public static let nameLength = 100
     public static let descriptionLength = 2000

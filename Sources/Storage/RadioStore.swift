@@ -11,7 +11,7 @@ public struct RadioStore: Sendable {
 
     static let columns = [
         "id", "name", "mount", "description", "genre", "region", "listener_limit", "programme_id",
-        "records_broadcasts",
+        "records_broadcasts", "repeat_window_minutes",
     ]
 
     /// Every station, by name.
@@ -38,12 +38,13 @@ public struct RadioStore: Sendable {
             let id = try await db.insert(into: "stations")
                 .columns(
                     "name", "mount", "description", "genre", "region", "source_password_hash", "listener_limit",
-                    "programme_id", "records_broadcasts", "created_at", "updated_at"
+                    "programme_id", "records_broadcasts", "repeat_window_minutes", "created_at", "updated_at"
                 )
                 .values(
                     SQLBind(station.name), SQLBind(station.mount), SQLBind(station.description), SQLBind(station.genre),
                     SQLBind(station.region), SQLBind(sourcePasswordHash), SQLBind(station.listenerLimit),
-                    SQLBind(station.programmeID), SQLBind(station.recordsBroadcasts), SQLBind(now.epoch),
+                    SQLBind(station.programmeID), SQLBind(station.recordsBroadcasts),
+                    SQLBind(station.repeatWindowMinutes), SQLBind(now.epoch),
                     SQLBind(now.epoch)
                 )
                 .returning("id").first(decodingColumn: "id", as: Int64.self)
@@ -62,7 +63,8 @@ public struct RadioStore: Sendable {
             .set("description", to: station.description).set("genre", to: station.genre)
             .set("region", to: station.region).set("listener_limit", to: station.listenerLimit)
             .set("programme_id", to: SQLBind(station.programmeID))
-            .set("records_broadcasts", to: station.recordsBroadcasts).set("updated_at", to: now.epoch)
+            .set("records_broadcasts", to: station.recordsBroadcasts)
+            .set("repeat_window_minutes", to: station.repeatWindowMinutes).set("updated_at", to: now.epoch)
         if let sourcePasswordHash { update = update.set("source_password_hash", to: sourcePasswordHash) }
         try await update.where("id", .equal, station.id).run()
         return true
@@ -84,6 +86,7 @@ public struct RadioStore: Sendable {
             region: try row.decode(column: "region", as: String.self),
             listenerLimit: try row.decode(column: "listener_limit", as: Int.self),
             programmeID: try row.decode(column: "programme_id", as: Int64?.self),
-            recordsBroadcasts: try row.decode(column: "records_broadcasts", as: Bool.self))
+            recordsBroadcasts: try row.decode(column: "records_broadcasts", as: Bool.self),
+            repeatWindowMinutes: try row.decode(column: "repeat_window_minutes", as: Int.self))
     }
 }

@@ -4,14 +4,16 @@ import SQLKit
 /// user's newest rows and forgets older ones as new ones come, so that no account grows one
 /// without end.
 extension SQLDatabase {
-    /// Forgets a user's oldest rows of a log (`table`, with `user_id`, `id` and the time column
-    /// `time`, indexed as `(user_id, time)`) beyond the newest `keeping`: one read of the newest
-    /// row to forget, through the index, then one delete.
-    func trimOldest(of table: String, time: String, userID: Int64, keeping: Int) async throws {
+    /// Forgets a user's oldest rows of a log (`table`, with `user_id` or another `owner` column,
+    /// `id` and the time column `time`, indexed as `(owner, time)`) beyond the newest `keeping`:
+    /// one read of the newest row to forget, through the index, then one delete.
+    func trimOldest(
+        of table: String, time: String, userID: Int64, keeping: Int, owner: String = "user_id"
+    ) async throws {
         guard
             let row = try await raw(
                 """
-                SELECT id, \(unsafeRaw: time) AS t FROM \(unsafeRaw: table) WHERE user_id = \(bind: userID)
+                SELECT id, \(unsafeRaw: time) AS t FROM \(unsafeRaw: table) WHERE \(unsafeRaw: owner) = \(bind: userID)
                 ORDER BY \(unsafeRaw: time) DESC, id DESC LIMIT 1 OFFSET \(unsafeRaw: String(keeping))
                 """
             ).first()
@@ -20,7 +22,7 @@ extension SQLDatabase {
         let at = try row.decode(column: "t", as: Int64.self)
         try await raw(
             """
-            DELETE FROM \(unsafeRaw: table) WHERE user_id = \(bind: userID)
+            DELETE FROM \(unsafeRaw: table) WHERE \(unsafeRaw: owner) = \(bind: userID)
             AND (\(unsafeRaw: time) < \(bind: at) OR (\(unsafeRaw: time) = \(bind: at) AND id <= \(bind: id)))
             """
         ).run()

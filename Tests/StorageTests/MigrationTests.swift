@@ -93,6 +93,7 @@ import Testing
         43: "6607ebfc57841e425d10b4aa26db06f78a680372184c5cfd06868d31b6cf68b6",
         44: "08c1c6811d65e8d5e4344ce306839cb96a1f63c22cf4adc4f0f6a31f3978e485",
         45: "56babee66faa79c0ca7626bdfbbb8ce58bd7f85aaa44c0a66fba50fa0d1211ad",
+        46: "77172245ccfaa3086ddc7ce65064700ac303c58dbe5e946425ee05c11a2a678c",
     ]
 
     @Test func landedStepsNeverChange() {

@@ -120,11 +120,11 @@ public enum CampusApp {
                 onServerRunning: { channel in
                     let port = channel.localAddress?.port ?? configuration.port
                     services.liveRadio.serving(host: configuration.host, port: port)
-                    if let demoStation {
-                        // On the air with its programme once the server listens (relays find it there).
-                        services.liveRadio.perform { [liveRadio = services.liveRadio] in
-                            _ = await liveRadio.playProgramme(demoStation)
-                        }
+                    // On the air once the server listens (relays find them there): the stations
+                    // with AutoDJ playlists, and the demo's with its programme.
+                    services.liveRadio.perform { [liveRadio = services.liveRadio, stations = services.stations] in
+                        if let demoStation { _ = await liveRadio.playProgramme(demoStation) }
+                        await liveRadio.startAutoDJ((try? await stations.stations()) ?? [])
                     }
                     logger.notice(
                         "Campus is running", metadata: ["url": "\(baseURL)/", "database": "\(database.location)"])

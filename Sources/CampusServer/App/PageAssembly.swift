@@ -60,7 +60,8 @@ extension CampusApp {
         PicksPages(feed: s.feed).register(on: pages)
         ReportPages(reports: s.reports).register(on: pages)
         RadioPages(
-            catalogue: s.catalogue, liveRadio: s.liveRadio, player: s.player, radio: s.radio, stations: s.stations
+            catalogue: s.catalogue, liveRadio: s.liveRadio, player: s.player, radio: s.radio, stations: s.stations,
+            timeZone: s.configuration.timeZone
         ).register(on: pages)
     }
 }

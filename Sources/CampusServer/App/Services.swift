@@ -131,7 +131,7 @@ final class Services: Sendable {
                 timeZone: configuration.timeZone, logger: logger, now: now),
             slots: Services.fallbackSlots(configuration.limits), relayBase: configuration.instanceURL,
             instance: instance, notices: RadioNotices(languages: languages, timeZone: configuration.timeZone),
-            logger: logger, now: now)
+            timeZone: configuration.timeZone, logger: logger, now: now)
         self.stations = StationService(
             database: database, hasher: PasswordHasher(cost: configuration.bcryptCost), now: now,
             sourceFailures: FailureMemory(throttle: configuration.loginThrottle))

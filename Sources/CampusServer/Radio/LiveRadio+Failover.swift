@@ -91,10 +91,14 @@ extension LiveRadio {
             return
         }
         relays.withLockedValue { $0.removeValue(forKey: mount) }?.stop()
-        var episodes = await fallbackEpisodes(station)
-        let silent = episodes.isEmpty
-        if silent, let silence = Self.silence() { episodes = [silence] }
-        guard await playFallback(episodes, on: mount, into: broadcast, token: token) else { return }
+        var programme = await programme(for: station)
+        let silent = programme == nil
+        if silent, let silence = Self.silence() { programme = .looping([silence]) }
+        guard let programme, await playFallback(programme, on: mount, into: broadcast, token: token) else {
+            await withdrawMount(mount)
+            broadcast.finish()
+            return
+        }
         if silent { silences.withLockedValue { $0[mount] = .now + Self.silenceLimit } }
         logger.warning(
             "took over a station whose instance was lost",

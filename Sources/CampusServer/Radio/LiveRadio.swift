@@ -23,6 +23,8 @@ final class LiveRadio: Service, Sendable {
     let instance: String
     /// Tells a station's listeners it went on the air.
     let notices: RadioNotices?
+    /// What stations with playlists play by themselves.
+    let autoDJ: StationAutoDJ
     /// Where other instances reach this one: configured, or learnt when the server listens.
     private let relayBase: NIOLockedValueBox<String?>
     let fallbacks = NIOLockedValueBox<[String: RadioFallback]>([:])
@@ -44,10 +46,11 @@ final class LiveRadio: Service, Sendable {
 
     init(
         hub: RadioHub, database: Database, recordings: RadioRecordings, slots: TranscodeSlots, relayBase: String?,
-        instance: String = InstanceName.make(), notices: RadioNotices? = nil, logger: Logger,
-        now: @escaping @Sendable () -> Date
+        instance: String = InstanceName.make(), notices: RadioNotices? = nil, timeZone: TimeZone = .gmt,
+        logger: Logger, now: @escaping @Sendable () -> Date
     ) {
         self.instance = instance
+        self.autoDJ = StationAutoDJ(database: database, timeZone: timeZone, logger: logger, now: now)
         self.notices = notices
         self.hub = hub
         self.database = database
@@ -152,18 +155,17 @@ final class LiveRadio: Service, Sendable {
         logger.notice("source gone", metadata: ["mount": "\(mount)"])
         if let recorder { await recordings.finish(recorder, titles: titles) }
         guard broadcast.feedToken == token else { return }  // Another feed took over already.
-        let episodes = await fallbackEpisodes(broadcast.station)
-        if !episodes.isEmpty, let fallbackToken = broadcast.attach(.fallback) {
+        if let programme = await programme(for: broadcast.station), let fallbackToken = broadcast.attach(.fallback) {
             // Announced first, so that what the fallback says playing is written after it.
             _ = try? await announce(mount, contentType: broadcast.contentType, live: false)
             let said: @Sendable (String) -> Void = { [self] title in
                 perform { [self] in _ = try? await setTitle(mount: mount, title) }
             }
             if let fallback = RadioFallback.start(
-                episodes, into: broadcast, token: fallbackToken, slots: slots, said: said, logger: logger)
+                programme, into: broadcast, token: fallbackToken, slots: slots, said: said, logger: logger)
             {
                 fallbacks.withLockedValue { $0[mount] = fallback }
-                logger.notice("fallback on the air", metadata: ["mount": "\(mount)", "episodes": "\(episodes.count)"])
+                logger.notice("fallback on the air", metadata: ["mount": "\(mount)"])
                 return
             }
         }
@@ -314,28 +316,28 @@ final class LiveRadio: Service, Sendable {
 }
 
 extension LiveRadio {
-    /// Puts a station that no source sends to on the air with its programme, as if a source had
-    /// just left it (the demo's station, issue 35): MP3 at 128 kbit/s until a source connects and
+    /// Puts a station that no source sends to on the air with its AutoDJ or programme, as if a
+    /// source had just left it (the demo's station, issue 35; a station with AutoDJ playlists): MP3 at 128 kbit/s until a source connects and
     /// takes the listeners over. False when the station is on the air already, here or on another
-    /// instance, or has nothing to play (no programme episodes with a file, no ffmpeg, no slot).
+    /// instance, or has nothing to play (no track or episode with a file, no ffmpeg, no slot).
     func playProgramme(_ station: Station) async -> Bool {
         let mount = station.mount
         guard hub.broadcast(mount: mount) == nil, await announcement(of: mount) == nil else { return false }
-        let episodes = await fallbackEpisodes(station)
-        guard !episodes.isEmpty, let (broadcast, token) = hub.take(station, contentType: "audio/mpeg", feed: .fallback)
+        guard let programme = await programme(for: station),
+            let (broadcast, token) = hub.take(station, contentType: "audio/mpeg", feed: .fallback)
         else { return false }
         guard (try? await announce(mount, contentType: broadcast.contentType, live: false)) ?? false else {
             broadcast.finish()
             return false
         }
-        guard await playFallback(episodes, on: mount, into: broadcast, token: token) else { return false }
-        logger.notice("programme playing", metadata: ["mount": "\(mount)", "episodes": "\(episodes.count)"])
+        guard await playFallback(programme, on: mount, into: broadcast, token: token) else { return false }
+        logger.notice("programme playing", metadata: ["mount": "\(mount)"])
         return true
     }
 
-    /// Plays `episodes` in a loop into the mount's `broadcast`, saying each title; when they
-    /// cannot start, withdraws the mount and ends the broadcast (false).
-    func playFallback(_ episodes: [RadioFallback.Episode], on mount: String, into broadcast: Broadcast, token: Int)
+    /// Plays the programme into the mount's `broadcast`, saying each title; when it cannot
+    /// start, withdraws the mount and ends the broadcast (false).
+    func playFallback(_ programme: RadioFallback.Programme, on mount: String, into broadcast: Broadcast, token: Int)
         async
         -> Bool
     {
@@ -344,7 +346,7 @@ extension LiveRadio {
         }
         guard
             let fallback = RadioFallback.start(
-                episodes, into: broadcast, token: token, slots: slots, said: said, logger: logger)
+                programme, into: broadcast, token: token, slots: slots, said: said, logger: logger)
         else {
             await withdrawMount(mount)
             broadcast.finish()

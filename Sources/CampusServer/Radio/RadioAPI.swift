@@ -53,6 +53,7 @@ extension APIHandler {
             name: body.name, mount: body.mount, description: body.description ?? "", genre: body.genre ?? "",
             region: body.region ?? "", listenerLimit: body.listenerLimit ?? Station.defaultListenerLimit,
             programmeID: body.programmeId, recordsBroadcasts: body.recordsBroadcasts ?? false,
+            repeatWindowMinutes: body.repeatWindowMinutes ?? Station.defaultRepeatWindow,
             sourcePassword: body.sourcePassword)
         return .created(.init(body: .json(try await api(try await stations.add(draft, by: user)))))
     }
@@ -67,7 +68,9 @@ extension APIHandler {
             description: body.description ?? old.description,
             genre: body.genre ?? old.genre, region: body.region ?? old.region,
             listenerLimit: body.listenerLimit ?? old.listenerLimit, programmeID: body.programmeId ?? old.programmeID,
-            recordsBroadcasts: body.recordsBroadcasts ?? old.recordsBroadcasts, sourcePassword: body.sourcePassword)
+            recordsBroadcasts: body.recordsBroadcasts ?? old.recordsBroadcasts,
+            repeatWindowMinutes: body.repeatWindowMinutes ?? old.repeatWindowMinutes,
+            sourcePassword: body.sourcePassword)
         return .ok(.init(body: .json(try await api(try await stations.update(mount: old.mount, draft, by: user)))))
     }
 
@@ -175,6 +178,7 @@ extension APIHandler {
             imageUrl: image.map { services.configuration.resolvedBaseURL + $0 },
             streamUrl: services.configuration.resolvedBaseURL + RadioRoutes.prefix + station.mount,
             onAir: status.onAir, live: status.live, listeners: status.listeners,
-            nowPlaying: status.title.isEmpty ? nil : status.title, onAirSince: status.since)
+            nowPlaying: status.title.isEmpty ? nil : status.title, onAirSince: status.since,
+            repeatWindowMinutes: station.repeatWindowMinutes)
     }
 }

@@ -4,8 +4,8 @@ import Logging
 import NIOConcurrencyHelpers
 import NIOCore
 
-/// What a station plays while its source is gone, as an Icecast fallback mount does: its
-/// programme's episodes one after another, in a loop, each transcoded by ffmpeg at its own pace
+/// What a station plays while its source is gone, as an Icecast fallback mount does: its AutoDJ's
+/// picks, or its programme's episodes one after another in a loop, each transcoded by ffmpeg at its own pace
 /// to the broadcast's format, so that listeners go on hearing the station without reconnecting.
 /// A source that connects again takes over.
 ///
@@ -19,6 +19,34 @@ final class RadioFallback: Sendable {
     struct Episode: Sendable, Equatable {
         var title: String
         var path: String
+        /// The catalogue's item and the AutoDJ playlist it comes from, when it has them.
+        var mediaID: Int64?
+        var playlistID: Int64?
+    }
+
+    /// Where a fallback's episodes come from: a programme's in a loop, or a station's AutoDJ.
+    struct Programme: Sendable {
+        /// The episode to play next; nil when there is nothing to play.
+        var next: @Sendable () async -> Episode?
+        /// An episode starts playing (a listener hears it).
+        var started: @Sendable (Episode) async -> Void = { _ in }
+        /// Episodes that may fail in a row before the fallback gives up.
+        var attempts: Int
+        /// The station's AutoDJ (else a programme's episodes in a loop).
+        var isAutoDJ = false
+
+        /// `episodes` one after another, in a loop; nil when there are none.
+        static func looping(_ episodes: [Episode]) -> Programme? {
+            guard !episodes.isEmpty else { return nil }
+            let position = NIOLockedValueBox(0)
+            return Programme(
+                next: {
+                    position.withLockedValue { position in
+                        defer { position = (position + 1) % episodes.count }
+                        return episodes[position]
+                    }
+                }, attempts: episodes.count)
+        }
     }
 
     /// How one episode's playing ended.
@@ -32,6 +60,10 @@ final class RadioFallback: Sendable {
     }
 
     private let task: NIOLockedValueBox<Task<Void, Never>?> = .init(nil)
+    /// Whether it plays the station's AutoDJ.
+    let isAutoDJ: Bool
+
+    private init(isAutoDJ: Bool) { self.isAutoDJ = isAutoDJ }
 
     /// How long a fallback plays on after its last listener left (a player that reconnects finds
     /// it playing); then ffmpeg stops until somebody listens.
@@ -50,25 +82,34 @@ final class RadioFallback: Sendable {
         }
     }
 
-    /// Starts the fallback of the broadcast's feed `token`: it plays `episodes` whenever somebody
-    /// listens; nil when there is nothing to play, no ffmpeg, or no format for the broadcast.
-    /// `said` is told each episode's title as it comes next (also while nobody listens: it is
-    /// what a listener would hear).
+    /// Starts the fallback of the broadcast's feed `token` with `episodes` in a loop.
     static func start(
         _ episodes: [Episode], into broadcast: Broadcast, token: Int, slots: TranscodeSlots,
         said: @escaping @Sendable (String) -> Void, logger: Logger, idleGrace: Duration = RadioFallback.idleGrace
     ) -> RadioFallback? {
-        guard !episodes.isEmpty, let ffmpeg = ExternalTool.ffmpeg.path,
-            let output = output(for: broadcast.contentType)
-        else { return nil }
+        guard let programme = Programme.looping(episodes) else { return nil }
+        return start(
+            programme, into: broadcast, token: token, slots: slots, said: said, logger: logger, idleGrace: idleGrace)
+    }
+
+    /// Starts the fallback of the broadcast's feed `token`: it plays the programme's episodes
+    /// whenever somebody listens; nil when there is no ffmpeg or no format for the broadcast.
+    /// `said` is told each episode's title as it comes next (also while nobody listens: it is
+    /// what a listener would hear); the programme is told when one starts playing.
+    static func start(
+        _ programme: Programme, into broadcast: Broadcast, token: Int, slots: TranscodeSlots,
+        said: @escaping @Sendable (String) -> Void, logger: Logger, idleGrace: Duration = RadioFallback.idleGrace
+    ) -> RadioFallback? {
+        guard let ffmpeg = ExternalTool.ffmpeg.path, let output = output(for: broadcast.contentType) else { return nil }
         let mount = broadcast.station.mount
-        let fallback = RadioFallback()
+        let fallback = RadioFallback(isAutoDJ: programme.isAutoDJ)
         let task = Task {
-            var next = 0
             var failedInARow = 0
             var lastSaid: String?
-            while !Task.isCancelled, broadcast.feedToken == token, failedInARow < episodes.count {
-                let episode = episodes[next]
+            var next = await programme.next()
+            while let episode = next, !Task.isCancelled, broadcast.feedToken == token,
+                failedInARow < programme.attempts
+            {
                 if episode.title != lastSaid {
                     said(episode.title)
                     lastSaid = episode.title
@@ -79,12 +120,13 @@ final class RadioFallback: Sendable {
                     try? await Task.sleep(for: .seconds(5))
                     continue
                 }
+                await programme.started(episode)
                 let outcome = await play(
                     episode, ffmpeg: ffmpeg, output: output, slot: slot, broadcast, token, idleGrace: idleGrace)
                 switch outcome {
                 case .played, .failed:
                     failedInARow = outcome == .played ? 0 : failedInARow + 1
-                    next = (next + 1) % episodes.count
+                    if !Task.isCancelled, broadcast.feedToken == token { next = await programme.next() }
                 case .unheard:
                     // The episode starts again for the next listener, without the last seconds
                     // of before as its burst.

@@ -68,6 +68,7 @@ struct StationPage: PageModel {
         var programmes: [Programme]
         var noProgramme: Bool
         var recordsBroadcasts: Bool
+        var repeatWindowMinutes: String
 
         struct Programme: Sendable {
             var id: Int64
@@ -87,6 +88,7 @@ struct StationPage: PageModel {
             }
             noProgramme = station.programmeID == nil
             recordsBroadcasts = station.recordsBroadcasts
+            repeatWindowMinutes = String(station.repeatWindowMinutes)
         }
 
         /// Shows what was sent (a form that comes back with its errors).
@@ -101,6 +103,7 @@ struct StationPage: PageModel {
             for index in programmes.indices { programmes[index].selected = programmes[index].id == chosen }
             noProgramme = chosen == nil
             recordsBroadcasts = form.recordsBroadcasts == "on"
+            repeatWindowMinutes = form.repeatWindowMinutes ?? ""
         }
     }
 
@@ -120,6 +123,19 @@ struct StationPage: PageModel {
     /// The change form is open: it came back with its errors.
     var editOpen = false
     var imageError: String?
+    /// What the station played last, newest first.
+    var history: [Play] = []
+    var hasHistory = false
+    /// Admins' AutoDJ playlists.
+    var autoDJ: StationAutoDJPanel?
+
+    /// A track the station played.
+    struct Play: Sendable {
+        var at: String
+        var title: String
+        /// A live source said it (else AutoDJ played it).
+        var live: Bool
+    }
 }
 
 /// A station's form: a new one needs its source password; a change without one keeps it.
@@ -136,6 +152,8 @@ struct StationForm: PageForm {
     var programme: String?
     /// "on" when each broadcast is recorded.
     var recordsBroadcasts: String?
+    /// Minutes AutoDJ waits before a track plays again; absent keeps the default.
+    var repeatWindowMinutes: String?
 
     func draft(password: String?) -> StationService.Draft {
         StationService.Draft(
@@ -143,6 +161,8 @@ struct StationForm: PageForm {
             description: description ?? "", genre: genre ?? "", region: region ?? "",
             listenerLimit: listenerLimit.flatMap { Int($0.trimmingCharacters(in: .whitespaces)) } ?? 0,
             programmeID: programme.flatMap { Int64($0) }, recordsBroadcasts: recordsBroadcasts == "on",
+            repeatWindowMinutes: repeatWindowMinutes.map { Int($0.trimmingCharacters(in: .whitespaces)) ?? -1 }
+                ?? Station.defaultRepeatWindow,
             sourcePassword: password)
     }
 }

@@ -14,6 +14,8 @@ struct RadioPages: Sendable {
     let player: PlayerService
     let radio: RadioHub
     let stations: StationService
+    /// The institution's: the history's times and the playlists' time blocks.
+    let timeZone: TimeZone
 
     func register(on pages: PageRouter) {
         pages.signedInPage(SiteRoutes.stations, list)
@@ -25,6 +27,8 @@ struct RadioPages: Sendable {
         pages.upload(
             SiteRoutes.stationImage, StationImageForm.self, bodyLimit: BodyLimits.stationImageForm, uploadImage)
         pages.form(SiteRoutes.deleteStationImage, CSRFForm.self, removeImage)
+        pages.form(SiteRoutes.stationPlaylists, StationPlaylistForm.self, addPlaylist)
+        pages.form(SiteRoutes.deleteStationPlaylist, CSRFForm.self, removePlaylist)
     }
 
     // MARK: Admins manage stations
@@ -172,13 +176,20 @@ struct RadioPages: Sendable {
             form = StationPage.Form(station, programmes: programmes)
         }
         let image = try await stations.imageURLs(of: [station])[station.id]
-        return StationPage(
+        let history = try await stations.history(mount: station.mount, limit: 10).map {
+            StationPage.Play(
+                at: DateTimeField.text($0.at, in: timeZone) ?? "", title: $0.title, live: $0.source == "live")
+        }
+        var page = StationPage(
             station: await row(station, image: image, request.t), description: station.description,
             liked: try await stations.liked(by: account.user).contains(station.id),
             likeURL: SiteRoutes.stationLike.path(station.mount), isAdmin: isAdmin, form: form,
             deleteURL: SiteRoutes.deleteStation.path(station.mount),
             imageURL: SiteRoutes.stationImage.path(station.mount),
-            deleteImageURL: image == nil ? nil : SiteRoutes.deleteStationImage.path(station.mount))
+            deleteImageURL: image == nil ? nil : SiteRoutes.deleteStationImage.path(station.mount),
+            history: history, autoDJ: isAdmin ? try await autoDJPanel(station, request.t) : nil)
+        page.hasHistory = !history.isEmpty
+        return page
     }
 
     /// The distinct values of a filter, the chosen one marked.

@@ -120,6 +120,11 @@ struct RadioRoutes: Sendable {
         guard try await liveRadio.setTitle(mount: station.mount, title) else {
             throw Problem.notFound("{mount} is not on the air.", ["mount": station.mount])
         }
+        // The station's history keeps what its live sources said (AutoDJ writes its own tracks).
+        if await liveRadio.status(of: station.mount).live {
+            await liveRadio.autoDJ.record(
+                Station.nowPlaying(said: title), mediaID: nil, playlistID: nil, source: "live", on: station)
+        }
         let body =
             #"<?xml version="1.0"?>\#n<iceresponse><message>Metadata update successful</message><return>1</return></iceresponse>\#n"#
         return Response(

@@ -64,7 +64,8 @@ extension Administration {
             description: fields.description ?? old.description, genre: fields.genre ?? old.genre,
             region: fields.region ?? old.region, listenerLimit: fields.listenerLimit ?? old.listenerLimit,
             programmeID: fields.programmeID.map { $0 == 0 ? nil : $0 } ?? old.programmeID,
-            recordsBroadcasts: fields.recordsBroadcasts ?? old.recordsBroadcasts, sourcePassword: fields.sourcePassword)
+            recordsBroadcasts: fields.recordsBroadcasts ?? old.recordsBroadcasts,
+            repeatWindowMinutes: old.repeatWindowMinutes, sourcePassword: fields.sourcePassword)
         return try await stations.update(mount: mount, draft, by: nil).summary
     }
 

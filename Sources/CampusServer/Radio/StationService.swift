@@ -30,6 +30,7 @@ struct StationService: Sendable {
         var listenerLimit: Int = Station.defaultListenerLimit
         var programmeID: Int64?
         var recordsBroadcasts = false
+        var repeatWindowMinutes = Station.defaultRepeatWindow
         var sourcePassword: String?
     }
 
@@ -182,7 +183,7 @@ struct StationService: Sendable {
     }
 
     /// A station as the audit log names it, and what it keeps of its settings (never a password).
-    private static func auditTarget(_ station: Station) -> AuditTarget {
+    static func auditTarget(_ station: Station) -> AuditTarget {
         AuditTarget(kind: "station", id: station.id, label: station.name)
     }
 
@@ -236,7 +237,7 @@ struct StationService: Sendable {
         }
     }
 
-    private static func requireAdmin(_ actor: Account?) throws {
+    static func requireAdmin(_ actor: Account?) throws {
         if let actor, actor.role != .admin { throw Refusal.notAllowed("Only admins manage radio stations.") }
     }
 
@@ -276,6 +277,12 @@ struct StationService: Sendable {
                     field: "listenerLimit", detail: "A station takes {minimum} to {maximum} listeners at once.",
                     ["minimum": "1", "maximum": String(Station.listenerLimits.upperBound)]))
         }
+        if !Station.repeatWindows.contains(draft.repeatWindowMinutes) {
+            validator.add(
+                FieldProblem(
+                    field: "repeatWindowMinutes", detail: "A track waits {minimum} to {maximum} minutes to play again.",
+                    ["minimum": "0", "maximum": String(Station.repeatWindows.upperBound)]))
+        }
         if let password = draft.sourcePassword {
             if !Station.passwordLengths.contains(password.count) {
                 validator.add(
@@ -300,6 +307,6 @@ struct StationService: Sendable {
         return Station(
             id: id, name: name, mount: draft.mount, description: description, genre: genre, region: region,
             listenerLimit: draft.listenerLimit, programmeID: draft.programmeID,
-            recordsBroadcasts: draft.recordsBroadcasts)
+            recordsBroadcasts: draft.recordsBroadcasts, repeatWindowMinutes: draft.repeatWindowMinutes)
     }
 }

@@ -170,6 +170,8 @@ enum SiteRoutes {
     static let stationLike = Route<String>("/listen/radio/{mount}/like")
     static let stationImage = Route<String>("/listen/radio/{mount}/image")
     static let deleteStationImage = Route<String>("/listen/radio/{mount}/image/delete")
+    static let stationPlaylists = Route<String>("/listen/radio/{mount}/playlists")
+    static let deleteStationPlaylist = Route2<String, Int64>("/listen/radio/{mount}/playlists/{id}/delete")
     static let comments = Route<Void>("/listen/comments")
     static let deleteComment = Route<Int64>("/listen/comments/{id}/delete")
 
