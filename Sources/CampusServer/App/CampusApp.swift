@@ -203,7 +203,7 @@ public enum CampusApp {
         registerPages(services: services, documentation: documentation, on: pageRouter)
         RadioRoutes(
             liveRadio: services.liveRadio, logger: services.logger, radio: services.radio, stations: services.stations,
-            authenticator: Authenticator(services)
+            authenticator: Authenticator(services), baseURL: services.configuration.resolvedBaseURL
         ).register(on: router, routes: routes)
         try SubsonicRoutes(services: services, media: media).register(on: router, routes: routes)
         // Static files: the route is `/static/**`; FileMiddleware answers it from the bundle.

@@ -23,8 +23,16 @@ final class Broadcast: Sendable {
     let startedAt = Date()
     private let hub: RadioHub
 
+    /// Who a listener is, as Icecast's `/admin/listclients` shows it.
+    struct Client: Sendable {
+        var address = ""
+        var userAgent = ""
+        var since = Date()
+    }
+
     private struct Listener {
         var continuation: AsyncStream<ByteBuffer>.Continuation
+        var client: Client
         /// Bytes handed to it and not yet written out.
         var pending = 0
     }
@@ -47,6 +55,10 @@ final class Broadcast: Sendable {
         /// Which feed is current: audio of an earlier one is not heard.
         var feedToken = 0
         var ended = false
+        /// The most listeners at once.
+        var peak = 0
+        /// Audio bytes its feeds sent.
+        var bytesRead = 0
     }
 
     private let state: NIOLockedValueBox<State>
@@ -64,6 +76,12 @@ final class Broadcast: Sendable {
     var feed: Feed { state.withLockedValue { $0.feed } }
     var feedToken: Int { state.withLockedValue { $0.feedToken } }
     var hasEnded: Bool { state.withLockedValue { $0.ended } }
+    var peakListeners: Int { state.withLockedValue { $0.peak } }
+    var bytesRead: Int { state.withLockedValue { $0.bytesRead } }
+    /// The listeners now, by id.
+    var clients: [(id: Int, client: Client)] {
+        state.withLockedValue { state in state.listeners.map { ($0.key, $0.value.client) }.sorted { $0.id < $1.id } }
+    }
 
     var titleChanges: Int { state.withLockedValue { $0.titleChanges } }
 
@@ -99,14 +117,17 @@ final class Broadcast: Sendable {
     /// A new listener: its id (to say what it wrote out, ``written(_:by:)``), the recent audio,
     /// then the stream of what comes; nil when the station has its `limit` of listeners, or the
     /// broadcast ended.
-    func listen(limit: Int) -> (id: Int, burst: [ByteBuffer], stream: AsyncStream<ByteBuffer>)? {
+    func listen(limit: Int, client: Client = Client()) -> (
+        id: Int, burst: [ByteBuffer], stream: AsyncStream<ByteBuffer>
+    )? {
         let (stream, continuation) = AsyncStream<ByteBuffer>.makeStream(
             bufferingPolicy: .bufferingOldest(RadioHub.listenerBuffer))
         let registered = state.withLockedValue { state -> (Int, [ByteBuffer])? in
             guard !state.ended, state.listeners.count < limit else { return nil }
             let id = state.nextListener
             state.nextListener += 1
-            state.listeners[id] = Listener(continuation: continuation)
+            state.listeners[id] = Listener(continuation: continuation, client: client)
+            state.peak = max(state.peak, state.listeners.count)
             return (id, state.recent)
         }
         guard let (id, burst) = registered else { return nil }
@@ -137,6 +158,7 @@ final class Broadcast: Sendable {
         let (heard, dropped) = state.withLockedValue { state -> (Bool, [AsyncStream<ByteBuffer>.Continuation]) in
             guard !state.ended, state.feedToken == token else { return (false, []) }
             var bytes = bytes
+            state.bytesRead += bytes.readableBytes
             state.gathering.writeBuffer(&bytes)
             guard state.gathering.readableBytes >= RadioHub.chunkBytes else { return (true, []) }
             let chunk = state.gathering

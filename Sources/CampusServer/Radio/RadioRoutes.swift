@@ -20,6 +20,10 @@ struct RadioRoutes: Sendable {
     let radio: RadioHub
     let stations: StationService
     let authenticator: Authenticator
+    /// Where listeners reach the server (the stats' `listenurl`).
+    var baseURL = ""
+    /// When this server started (the stats' `server_start`).
+    var started = Date()
     var hub: RadioHub { radio }
 
     /// Where stations broadcast.
@@ -34,6 +38,7 @@ struct RadioRoutes: Sendable {
         routes.add(.put, Self.mount, RouteProperties(kind: .api))
         routes.add(.get, Self.mount, RouteProperties(kind: .api))
         routes.add(.get, Self.metadata, RouteProperties(kind: .api))
+        registerAdministration(on: router, routes: routes)
     }
 
     // MARK: Sources
@@ -109,8 +114,7 @@ struct RadioRoutes: Sendable {
     func updateMetadata(_ request: Request) async throws -> Response {
         let fields = URLEncodedForm.byteFields(in: request.uri.query ?? "")
         func field(_ name: String) -> [UInt8]? { fields.first { $0.name == name }?.value }
-        var mount = String(decoding: field("mount") ?? [], as: UTF8.self)
-        for prefix in [Self.prefix, "/"] where mount.hasPrefix(prefix) { mount = String(mount.dropFirst(prefix.count)) }
+        let mount = Self.mount(said: field("mount"))
         guard field("mode") == Array("updinfo".utf8) else {
             throw Problem.badRequest("Only mode=updinfo is supported.")
         }
@@ -129,6 +133,13 @@ struct RadioRoutes: Sendable {
             #"<?xml version="1.0"?>\#n<iceresponse><message>Metadata update successful</message><return>1</return></iceresponse>\#n"#
         return Response(
             status: .ok, headers: [.contentType: "text/xml"], body: .init(byteBuffer: ByteBuffer(string: body)))
+    }
+
+    /// The station's mount an Icecast request names (`/radio/campus`, `/campus` or `campus`).
+    static func mount(said: [UInt8]?) -> String {
+        var mount = String(decoding: said ?? [], as: UTF8.self)
+        for prefix in [Self.prefix, "/"] where mount.hasPrefix(prefix) { mount = String(mount.dropFirst(prefix.count)) }
+        return mount
     }
 
     /// Bytes a source sent as text: UTF-8, or ISO-8859-1 (each byte its code point) when they are
@@ -159,7 +170,10 @@ struct RadioRoutes: Sendable {
         guard let broadcast = await liveRadio.broadcast(for: station) else {
             throw Problem.notFound("{name} is off the air.", ["name": station.name])
         }
-        guard let (id, burst, stream) = broadcast.listen(limit: station.listenerLimit) else {
+        let client = Broadcast.Client(
+            address: RequestScope.current?.address ?? "",
+            userAgent: String((request.headers[.userAgent] ?? "").prefix(200)))
+        guard let (id, burst, stream) = broadcast.listen(limit: station.listenerLimit, client: client) else {
             throw Problem(
                 .serviceUnavailable, detail: "{name} has as many listeners as it takes; try again later.",
                 ["name": station.name], headers: [.retryAfter: "30"])
