@@ -112,19 +112,20 @@ extension RadioRoutes {
     func statusJSON() async throws -> Response {
         let sources = try await sources(only: nil).map { source in
             IcecastStatus.Source(
-                audio_info: "bitrate=128", bitrate: 128, genre: source.station.genre,
-                listener_peak: source.broadcast?.peakListeners ?? 0, listeners: source.status.listeners,
+                audioInfo: "bitrate=128", bitrate: 128, genre: source.station.genre,
+                listenerPeak: source.broadcast?.peakListeners ?? 0, listeners: source.status.listeners,
                 listenurl: baseURL + Self.prefix + source.station.mount,
-                server_description: source.station.description, server_name: source.station.name,
-                server_type: source.broadcast?.contentType ?? "audio/mpeg", server_url: baseURL,
-                stream_start_iso8601: source.status.since.map(Self.iso8601) ?? "", title: source.status.title)
+                serverDescription: source.station.description, serverName: source.station.name,
+                serverType: source.broadcast?.contentType ?? "audio/mpeg", serverUrl: baseURL,
+                streamStartIso8601: source.status.since.map(Self.iso8601) ?? "", title: source.status.title)
         }
         let status = IcecastStatus(
             icestats: .init(
-                admin: "", host: URL(string: baseURL)?.host ?? "", location: "", server_id: CampusApp.serverName,
-                server_start_iso8601: Self.iso8601(started), source: sources.isEmpty ? nil : .init(sources: sources)))
+                admin: "", host: URL(string: baseURL)?.host ?? "", location: "", serverId: CampusApp.serverName,
+                serverStartIso8601: Self.iso8601(started), source: sources.isEmpty ? nil : .init(sources: sources)))
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        encoder.keyEncodingStrategy = .convertToSnakeCase
         return Response(
             status: .ok, headers: [.contentType: "application/json; charset=utf-8", .cacheControl: "no-cache"],
             body: .init(byteBuffer: ByteBuffer(bytes: try encoder.encode(status))))
@@ -155,14 +156,14 @@ extension RadioRoutes {
     }
 }
 
-/// `/status-json.xsl`'s document, with Icecast's field names.
+/// `/status-json.xsl`'s document: Icecast's field names, in snake case when encoded.
 struct IcecastStatus: Encodable {
     struct Stats: Encodable {
         var admin: String
         var host: String
         var location: String
-        var server_id: String
-        var server_start_iso8601: String
+        var serverId: String
+        var serverStartIso8601: String
         var source: Sources?
     }
 
@@ -177,17 +178,17 @@ struct IcecastStatus: Encodable {
     }
 
     struct Source: Encodable {
-        var audio_info: String
+        var audioInfo: String
         var bitrate: Int
         var genre: String
-        var listener_peak: Int
+        var listenerPeak: Int
         var listeners: Int
         var listenurl: String
-        var server_description: String
-        var server_name: String
-        var server_type: String
-        var server_url: String
-        var stream_start_iso8601: String
+        var serverDescription: String
+        var serverName: String
+        var serverType: String
+        var serverUrl: String
+        var streamStartIso8601: String
         var title: String
     }
 
