@@ -22,7 +22,8 @@ import Testing
     /// ffmpeg broadcasting a tone of `seconds` to `mount`, as an Icecast source; `legacy` uses the
     /// old SOURCE method instead of PUT.
     static func source(
-        port: Int, mount: String, password: String = Self.password, seconds: Int, legacy: Bool = false
+        port: Int, mount: String, user: String = "source", password: String = Self.password, seconds: Int,
+        legacy: Bool = false
     ) throws -> Process {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
@@ -32,7 +33,7 @@ import Testing
                 "sine=frequency=440:duration=\(seconds)", "-c:a", "libmp3lame", "-b:a", "128k",
                 "-content_type", "audio/mpeg",
             ] + (legacy ? ["-legacy_icecast", "1"] : [])
-            + ["-f", "mp3", "icecast://source:\(password)@127.0.0.1:\(port)/radio/\(mount)"]
+            + ["-f", "mp3", "icecast://\(user):\(password)@127.0.0.1:\(port)/radio/\(mount)"]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = Pipe()
         try process.run()

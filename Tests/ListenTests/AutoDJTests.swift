@@ -118,3 +118,31 @@ import Testing
         #expect(outside?.mediaID == 30)
     }
 }
+
+/// A show's slot (issue 42): when its DJs may broadcast.
+@Suite struct RadioShowTests {
+    @Test func aDJIsLetOnInTheSlotAndItsGraceOnly() {
+        let calendar = AutoDJTests.minsk
+        // Mondays 22:00–01:00 in Minsk (19:00–22:00 UTC).
+        let show = RadioShow(
+            id: 1, stationID: 1, title: "Night", hostIDs: [7],
+            when: .weekly(TimeBlock(weekdays: [1], from: 22 * 60, to: 60)))
+        func admits(_ at: String) -> Bool { show.admits(AutoDJTests.date(at), calendar: calendar) }
+        #expect(admits("2026-12-07T19:30:00Z"))  // Monday 22:30.
+        #expect(admits("2026-12-07T21:30:00Z"))  // Tuesday 00:30, the same night.
+        #expect(admits("2026-12-07T18:56:00Z"))  // 21:56: within the five minutes' grace.
+        #expect(!admits("2026-12-07T18:50:00Z"))  // 21:50.
+        #expect(admits("2026-12-07T22:04:00Z"))  // 01:04 on Tuesday: grace after the end.
+        #expect(!admits("2026-12-07T22:10:00Z"))
+        #expect(!admits("2026-12-08T19:30:00Z"))  // Tuesday 22:30: not its day.
+        #expect(show.minutes == 180)
+        let first = show.firstStart(onOrAfter: AutoDJTests.date("2026-12-09T10:00:00Z"), calendar: calendar)
+        #expect(first == AutoDJTests.date("2026-12-14T19:00:00Z"))  // The next Monday, 22:00 in Minsk.
+        let once = RadioShow(
+            id: 2, stationID: 1, title: "Debate", hostIDs: [7],
+            when: .once(start: AutoDJTests.date("2026-12-10T15:00:00Z"), end: AutoDJTests.date("2026-12-10T16:00:00Z")))
+        #expect(once.admits(AutoDJTests.date("2026-12-10T14:56:00Z"), calendar: calendar))
+        #expect(!once.admits(AutoDJTests.date("2026-12-10T16:06:00Z"), calendar: calendar))
+        #expect(RadioShow.djAccount(user: RadioShow.djUser(42)) == 42 && RadioShow.djAccount(user: "source") == nil)
+    }
+}

@@ -94,6 +94,7 @@ import Testing
         44: "08c1c6811d65e8d5e4344ce306839cb96a1f63c22cf4adc4f0f6a31f3978e485",
         45: "56babee66faa79c0ca7626bdfbbb8ce58bd7f85aaa44c0a66fba50fa0d1211ad",
         46: "77172245ccfaa3086ddc7ce65064700ac303c58dbe5e946425ee05c11a2a678c",
+        47: "eb7a9de8b339c91a09c47a52afd6b9a43f7b3f9bb6cdc6c2f15a8da985aac5a9",
     ]
 
     @Test func landedStepsNeverChange() {

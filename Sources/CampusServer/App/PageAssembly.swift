@@ -61,7 +61,7 @@ extension CampusApp {
         ReportPages(reports: s.reports).register(on: pages)
         RadioPages(
             catalogue: s.catalogue, liveRadio: s.liveRadio, player: s.player, radio: s.radio, stations: s.stations,
-            timeZone: s.configuration.timeZone
+            timeZone: s.configuration.timeZone, baseURL: s.configuration.resolvedBaseURL
         ).register(on: pages)
     }
 }

@@ -134,7 +134,7 @@ final class Services: Sendable {
             timeZone: configuration.timeZone, logger: logger, now: now)
         self.stations = StationService(
             database: database, hasher: PasswordHasher(cost: configuration.bcryptCost), now: now,
-            sourceFailures: FailureMemory(throttle: configuration.loginThrottle))
+            sourceFailures: FailureMemory(throttle: configuration.loginThrottle), timeZone: configuration.timeZone)
         let sessions = SessionMemory(database: database)
         self.sessions = sessions
         self.accounts = AccountService(

@@ -82,8 +82,9 @@ final class LiveRadio: Service, Sendable {
     // MARK: Sources
 
     /// A source for `station` connects: the mount becomes this instance's (403 while a source
-    /// sends to it here or on another instance) and its broadcast takes the source as its feed.
-    func connect(_ station: Station, contentType: String) async throws -> SourceFeed {
+    /// sends to it here or on another instance) and its broadcast takes the source as its feed; a
+    /// DJ's `show` is recorded into its programme.
+    func connect(_ station: Station, contentType: String, show: RadioShow? = nil) async throws -> SourceFeed {
         let mount = station.mount
         // RadioRoutes closes the source's connection on any refusal.
         let refused = Refusal.notAllowed("{mount} is on the air already: one source at a time.", ["mount": mount])
@@ -107,7 +108,13 @@ final class LiveRadio: Service, Sendable {
         if let said = await announcement(of: mount)?.title, !said.isEmpty {
             broadcast.setTitle(said, ifUnchangedSince: changes)
         }
-        let recorder = await recordings.begin(station, contentType: contentType)
+        // A show's broadcast is recorded into the show's programme (issue 42), else as the station records.
+        var recorded = station
+        if let programme = show?.programmeID {
+            recorded.programmeID = programme
+            recorded.recordsBroadcasts = true
+        }
+        let recorder = await recordings.begin(recorded, contentType: contentType)
         if let notices {
             perform { [self] in
                 do {

@@ -128,6 +128,8 @@ struct StationPage: PageModel {
     var hasHistory = false
     /// Admins' AutoDJ playlists.
     var autoDJ: StationAutoDJPanel?
+    /// The show schedule, and its DJs' credentials.
+    var shows: StationShowsPanel
 
     /// A track the station played.
     struct Play: Sendable {

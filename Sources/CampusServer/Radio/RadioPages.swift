@@ -16,6 +16,8 @@ struct RadioPages: Sendable {
     let stations: StationService
     /// The institution's: the history's times and the playlists' time blocks.
     let timeZone: TimeZone
+    /// Where sources reach the server (DJ credentials say it).
+    let baseURL: String
 
     func register(on pages: PageRouter) {
         pages.signedInPage(SiteRoutes.stations, list)
@@ -29,6 +31,9 @@ struct RadioPages: Sendable {
         pages.form(SiteRoutes.deleteStationImage, CSRFForm.self, removeImage)
         pages.form(SiteRoutes.stationPlaylists, StationPlaylistForm.self, addPlaylist)
         pages.form(SiteRoutes.deleteStationPlaylist, CSRFForm.self, removePlaylist)
+        pages.form(SiteRoutes.stationShows, StationShowForm.self, addShow)
+        pages.form(SiteRoutes.deleteStationShow, CSRFForm.self, removeShow)
+        pages.form(SiteRoutes.stationDJ, CSRFForm.self, djCredentials)
     }
 
     // MARK: Admins manage stations
@@ -187,7 +192,8 @@ struct RadioPages: Sendable {
             deleteURL: SiteRoutes.deleteStation.path(station.mount),
             imageURL: SiteRoutes.stationImage.path(station.mount),
             deleteImageURL: image == nil ? nil : SiteRoutes.deleteStationImage.path(station.mount),
-            history: history, autoDJ: isAdmin ? try await autoDJPanel(station, request.t) : nil)
+            history: history, autoDJ: isAdmin ? try await autoDJPanel(station, request.t) : nil,
+            shows: try await showsPanel(station, account.user, request.t))
         page.hasHistory = !history.isEmpty
         return page
     }

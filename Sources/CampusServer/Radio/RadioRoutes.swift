@@ -54,9 +54,9 @@ struct RadioRoutes: Sendable {
             headers: [.connection: "close"])
         do {
             guard await LiveSourceHandler.isSource(on: context.channel) else { throw refusal }
-            let station = try await authenticate(request, mount: mount)
+            let login = try await login(request, mount: mount)
             let type = Self.contentType(request.headers[.contentType])
-            let feed = try await liveRadio.connect(station, contentType: type)
+            let feed = try await liveRadio.connect(login.station, contentType: type, show: login.show)
             guard await LiveSourceHandler.accept(on: context.channel, feed) else {
                 feed.ended()  // The source left between the two: as any source that leaves.
                 throw refusal
@@ -79,31 +79,48 @@ struct RadioRoutes: Sendable {
         return said
     }
 
-    /// The station at `mount` if the request's Basic credentials carry its source password;
-    /// 429 for an address that tried too many wrong ones (`StationService.authenticateSource`).
+    /// The station at `mount` if the request's Basic credentials are its source's (``login(_:mount:)``).
     func authenticate(_ request: Request, mount: String) async throws -> Station {
+        try await login(request, mount: mount).station
+    }
+
+    /// Who a source logs in as: the station's own password (as user `source`, or any name but a
+    /// DJ's), or a DJ's own (`dj-ID`, issue 42), accepted only in one of their shows' time (403
+    /// outside it), which it returns. 429 for an address that tried too many wrong passwords
+    /// (`StationService.authenticateSource`).
+    func login(_ request: Request, mount: String) async throws -> (station: Station, show: RadioShow?) {
         let challenge: HTTPFields = [.wwwAuthenticate: "Basic realm=\"Campus radio\""]
-        guard let password = Self.basicPassword(request.headers[.authorization]) else {
+        guard let (user, password) = Self.basicCredentials(request.headers[.authorization]) else {
             throw Problem(
                 .unauthorized, detail: "A source logs in as source with its station's password (HTTP Basic).",
                 headers: challenge)
         }
         let address = RequestScope.current?.address ?? "unknown"
+        if let dj = RadioShow.djAccount(user: user) {
+            guard
+                let (station, show) = try await stations.authenticateDJ(
+                    mount: mount, userID: dj, password: password, from: address)
+            else {
+                logger.notice("wrong DJ password", metadata: ["mount": "\(mount)", "address": "\(address)"])
+                throw Problem(.unauthorized, detail: "The source password is wrong.", headers: challenge)
+            }
+            return (station, show)
+        }
         guard let station = try await stations.authenticateSource(mount: mount, password: password, from: address)
         else {
             logger.notice("wrong source password", metadata: ["mount": "\(mount)", "address": "\(address)"])
             throw Problem(.unauthorized, detail: "The source password is wrong.", headers: challenge)
         }
-        return station
+        return (station, nil)
     }
 
-    /// The password of `Authorization: Basic …` (any user name: Icecast's sources say `source`).
-    static func basicPassword(_ header: String?) -> String? {
+    /// The user name and password of `Authorization: Basic …`.
+    static func basicCredentials(_ header: String?) -> (user: String, password: String)? {
         guard let header, header.count <= 1000, header.lowercased().hasPrefix("basic "),
             let data = Data(base64Encoded: String(header.dropFirst(6)).trimmingCharacters(in: .whitespaces)),
             let text = String(data: data, encoding: .utf8), let colon = text.firstIndex(of: ":")
         else { return nil }
-        return String(text[text.index(after: colon)...])
+        return (String(text[..<colon]), String(text[text.index(after: colon)...]))
     }
 
     /// `/admin/metadata?mount=/radio/campus&mode=updinfo&song=Artist - Title`, as Icecast takes

@@ -15,6 +15,8 @@ struct StationService: Sendable {
     /// Wrong source passwords, per address and mount: the login throttle's rule, kept apart from
     /// logins and in memory (``FailureMemory``).
     var sourceFailures = FailureMemory<SourceFailure>(throttle: LoginThrottle())
+    /// The institution's: when shows are on.
+    var timeZone: TimeZone = .gmt
 
     /// Why a source was refused, as ``FailureMemory`` keeps it.
     enum SourceFailure: Sendable { case wrongPassword }
@@ -228,7 +230,7 @@ struct StationService: Sendable {
     }
 
     /// 422 unless `id` names a radio programme of the catalogue.
-    private func checkProgramme(_ id: Int64?) async throws {
+    func checkProgramme(_ id: Int64?) async throws {
         guard let id else { return }
         let parent = try await database.read { db in try await ListenStore(db).parent(id: id) }
         guard let parent, parent.kind == .programme else {

@@ -171,6 +171,9 @@ enum SiteRoutes {
     static let stationImage = Route<String>("/listen/radio/{mount}/image")
     static let deleteStationImage = Route<String>("/listen/radio/{mount}/image/delete")
     static let stationPlaylists = Route<String>("/listen/radio/{mount}/playlists")
+    static let stationShows = Route<String>("/listen/radio/{mount}/shows")
+    static let deleteStationShow = Route2<String, Int64>("/listen/radio/{mount}/shows/{id}/delete")
+    static let stationDJ = Route<String>("/listen/radio/{mount}/dj")
     static let deleteStationPlaylist = Route2<String, Int64>("/listen/radio/{mount}/playlists/{id}/delete")
     static let comments = Route<Void>("/listen/comments")
     static let deleteComment = Route<Int64>("/listen/comments/{id}/delete")
@@ -207,6 +210,7 @@ enum APIRoutes {
     static let station = Route<String>("/api/v1/stations/{mount}")
     static let stationLive = Route<String>("/api/v1/stations/{mount}/live")
     static let stationImage = Route<String>("/api/v1/stations/{mount}/image")
+    static let stationShowsCalendar = Route<String>("/api/v1/stations/{mount}/shows.ics")
     static let libraryImage = Route<Int64>("/api/v1/library/images/{imageId}")
     static let pushKey = Route<Void>("/api/v1/push/key")
     static let pushSubscriptions = Route<Void>("/api/v1/me/push-subscriptions")
@@ -220,7 +224,8 @@ enum APIRoutes {
         avatar.pattern, mediaStream.pattern, cover.pattern, groupCalendar.pattern, teacherCalendar.pattern,
         roomCalendar.pattern, personalCalendar.pattern, taskImage.pattern, resultsCSV.pattern, liveRanking.pattern,
         tracking.pattern, trackingLive.pattern, chatLive.pattern, finishTracking.pattern, podcastFeed.pattern,
-        programmeFeed.pattern, station.pattern, stationLive.pattern, stationImage.pattern, libraryImage.pattern,
+        programmeFeed.pattern, station.pattern, stationLive.pattern, stationImage.pattern, stationShowsCalendar.pattern,
+        libraryImage.pattern,
         pushKey.pattern, pushSubscriptions.pattern, unsubscribe.pattern,
     ]
 }

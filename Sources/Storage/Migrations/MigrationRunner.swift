@@ -12,7 +12,7 @@ extension Database {
         .publicPlaylists, .contentReports, .feedBlockFieldsAndPicks, .linkChecksPerStatement, .linkChecksLockSharedRows,
         .timetableDisplaySettings, .commentsByWriter, .sentForms, .sharedJobs, .scheduleChanges, .notifications,
         .stationLikes, .auditLog, .instances, .twoFactor, .singleSignOn, .coOrganizers, .liveTracking,
-        .friends, .competitionChat, .categoriesAndTeams, .laps, .resultReviews, .challenges, .radioAutoDJ,
+        .friends, .competitionChat, .categoriesAndTeams, .laps, .resultReviews, .challenges, .radioAutoDJ, .radioShows,
     ]
 
     /// Applies the migrations this database has not seen, in one transaction. Several app
