@@ -153,4 +153,31 @@ import Testing
             #expect(try await listener.post("/listen/radio/studio/dj", []).status == .forbidden)
         }
     }
+
+    @Test(arguments: TestDatabases.kinds)
+    func onlyAdminsReadListenerStatistics(_ kind: Database.Kind) async throws {
+        try await TestServer.run(kind) { server in
+            try await server.register("admin@example.org")
+            try await server.makeAdmin("admin@example.org")
+            let admin = try await server.login("admin@example.org")
+            try await server.register("bob@example.org")
+            let bob = try await server.login("bob@example.org")
+            _ = try await server.request(
+                .post, "/api/v1/stations",
+                json: #"{"name":"Campus FM","mount":"studio","sourcePassword":"\#(RadioTests.password)"}"#, token: admin
+            )
+            let path = "/api/v1/stations/studio/statistics?days=7"
+            #expect(try await server.request(.get, path).status == .unauthorized)
+            #expect(try await server.request(.get, path, token: bob).status == .forbidden)
+            let answer = try await server.request(.get, path, token: admin)
+            #expect(answer.status == .ok && (answer.json["days"] as? [Any])?.count == 7, "\(answer.text)")
+            #expect(
+                try await server.request(.get, "/api/v1/stations/nowhere/statistics", token: admin).status == .notFound)
+            var visit = WebVisit(server, token: admin, language: "ru")
+            let page = try await visit.get("/listen/radio/studio")
+            #expect(page.text.contains("listener-chart") && page.text.contains("id=\"listener-days\""))
+            var listener = WebVisit(server, token: bob)
+            #expect(!(try await listener.get("/listen/radio/studio")).text.contains("listener-chart"))
+        }
+    }
 }

@@ -146,3 +146,35 @@ import Testing
         #expect(RadioShow.djAccount(user: RadioShow.djUser(42)) == 42 && RadioShow.djAccount(user: "source") == nil)
     }
 }
+
+/// Listener statistics (issue 42) from sessions.
+@Suite struct ListenerStatisticsTests {
+    @Test func uniquePeakAndHoursPerDayAndShow() {
+        let calendar = AutoDJTests.minsk
+        let base = AutoDJTests.date("2026-12-07T08:00:00Z")  // Monday 11:00 in Minsk.
+        func at(_ minutes: Double) -> Date { base.addingTimeInterval(minutes * 60) }
+        let sessions = [
+            ListenerStatistics.Session(listener: "a", start: at(0), end: at(60), showID: 1),
+            ListenerStatistics.Session(listener: "b", start: at(30), end: at(90), showID: 1),
+            // "a" again, reconnecting the moment it left: not two at once.
+            ListenerStatistics.Session(listener: "a", start: at(60), end: at(120), showID: 1),
+            ListenerStatistics.Session(listener: "c", start: at(45), end: at(50)),
+            // Over midnight in Minsk (21:00 UTC): an hour on each day.
+            ListenerStatistics.Session(
+                listener: "d", start: AutoDJTests.date("2026-12-07T20:00:00Z"),
+                end: AutoDJTests.date("2026-12-07T22:00:00Z")),
+        ]
+        let days = ListenerStatistics.days(
+            sessions, days: 2, until: AutoDJTests.date("2026-12-08T10:00:00Z"), calendar: calendar)
+        #expect(days.count == 2)
+        let monday = days[0].figures
+        #expect(monday.uniqueListeners == 4 && monday.sessions == 5)
+        #expect(monday.peakListeners == 3)  // a, b and c at 11:45.
+        #expect(abs(monday.hours - (60 + 60 + 60 + 5 + 60) / 60.0) < 1e-9, "\(monday.hours)")
+        let tuesday = days[1].figures
+        #expect(tuesday.uniqueListeners == 1 && abs(tuesday.hours - 1) < 1e-9 && tuesday.peakListeners == 1)
+        let show = ListenerStatistics.shows(sessions)[1]
+        #expect(show?.uniqueListeners == 2 && show?.peakListeners == 2 && show?.sessions == 3)
+        #expect(ListenerStatistics.peak([]) == 0)
+    }
+}

@@ -133,3 +133,74 @@ def test_the_show_schedule_is_a_calendar_feed_that_icalendar_expands(data_dir):
             assert "Dana Host" in str(event["DESCRIPTION"])
     finally:
         campus.stop()
+
+
+def test_fifty_listeners_give_the_statistics_the_test_expects(tmp_path, data_dir):
+    """50 raw listeners, two of each of 25 players, hear a source for about three seconds, all at
+    once: 50 sessions, 25 unique listeners, a peak of 50, and 50 × 3 seconds of listening."""
+    import socket
+    import threading
+
+    run_cli("user", "create", "--email", "admin@example.org", "--password", "correct horse", "--admin",
+            data_dir=data_dir)
+    campus = Campus(data_dir).start()
+    source = None
+    try:
+        admin = campus.login("admin@example.org")
+        campus.call("POST", "/api/v1/stations", token=admin, json={
+            "name": "Campus FM", "mount": "stats", "sourcePassword": PASSWORD})
+        source = subprocess.Popen(
+            ["ffmpeg", "-hide_banner", "-loglevel", "error", "-re", "-f", "lavfi", "-i",
+             "sine=frequency=440:duration=60", "-c:a", "libmp3lame", "-b:a", "128k", "-content_type",
+             "audio/mpeg", "-f", "mp3", f"icecast://source:{PASSWORD}@127.0.0.1:{campus.port}/radio/stats"],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        deadline = time.monotonic() + 15
+        while time.monotonic() < deadline and not station(campus, "stats")["onAir"]:
+            time.sleep(0.1)
+        connected = threading.Barrier(51)
+        heard = [0] * 50
+        durations = [0.0] * 50
+
+        def listen(index):
+            with socket.create_connection(("127.0.0.1", campus.port), timeout=10) as connection:
+                connection.sendall(f"GET /radio/stats HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                                   f"User-Agent: Player/{index % 25}\r\n\r\n".encode())
+                started = time.monotonic()
+                heard[index] = len(connection.recv(65536))
+                connected.wait(timeout=30)
+                # Everybody is connected (the peak is 50): each listens on for three seconds.
+                end = time.monotonic() + 3
+                while time.monotonic() < end:
+                    heard[index] += len(connection.recv(65536))
+                durations[index] = time.monotonic() - started
+
+        threads = [threading.Thread(target=listen, args=(index,)) for index in range(50)]
+        for thread in threads:
+            thread.start()
+        connected.wait(timeout=30)
+        # While they listen, Icecast's listclients lists all fifty.
+        clients = campus.call("GET", "/admin/listclients", auth=("source", PASSWORD),
+                              params={"mount": "/radio/stats"})
+        assert "<Listeners>50</Listeners>" in clients.text, clients.text
+        for thread in threads:
+            thread.join(timeout=30)
+        assert all(count > 0 for count in heard)
+        expected_hours = sum(durations) / 3600
+        figures = {}
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            answer = campus.call("GET", "/api/v1/stations/stats/statistics", token=admin, params={"days": 1})
+            assert answer.status_code == 200, answer.text
+            figures = answer.json()["days"][-1]["figures"]
+            if figures["sessions"] == 50:
+                break
+            time.sleep(0.2)
+        assert figures["sessions"] == 50 and figures["uniqueListeners"] == 25, figures
+        assert figures["peakListeners"] == 50, figures
+        # Sessions are written to the second: each may lose or gain up to a second.
+        assert abs(figures["hours"] - expected_hours) <= 50 / 3600, (figures, expected_hours)
+        assert campus.call("GET", "/api/v1/stations/stats/statistics").status_code == 401
+    finally:
+        if source and source.poll() is None:
+            source.kill()
+        campus.stop()

@@ -11,6 +11,7 @@ extension LiveRadio {
             try? await cancelWhenGracefulShutdown { try await Task.sleep(for: Self.renewal) }
             guard !Task.isShuttingDownGracefully, !Task.isCancelled else { break }
             await renew(idleRelays: &idleRelays)
+            await writeSessions()
         }
         await stopAll()
     }
@@ -86,5 +87,8 @@ extension LiveRadio {
             broadcast.finish()
             if broadcast.feed != .relay { await withdrawMount(mount) }
         }
+        // The listeners' sessions that ended meanwhile (their streams end as the broadcasts do).
+        try? await Task.sleep(for: .milliseconds(100))
+        await writeSessions()
     }
 }

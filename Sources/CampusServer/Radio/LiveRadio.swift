@@ -31,6 +31,8 @@ final class LiveRadio: Service, Sendable {
     let relays = NIOLockedValueBox<[String: RadioRelay]>([:])
     /// Stations played as silence after their holder was lost, and until when at most.
     let silences = NIOLockedValueBox<[String: ContinuousClock.Instant]>([:])
+    /// Listening sessions that ended and are not written yet (LiveRadio+Statistics.swift).
+    let endedSessions = NIOLockedValueBox<[RadioStore.SessionRecord]>([])
     /// What followers of mounts held elsewhere last heard, to tell them when it changes.
     private let heard = NIOLockedValueBox<[String: String]>([:])
     /// Work started when a source ends (its recording completed, the fallback started), which

@@ -130,6 +130,8 @@ struct StationPage: PageModel {
     var autoDJ: StationAutoDJPanel?
     /// The show schedule, and its DJs' credentials.
     var shows: StationShowsPanel
+    /// Admins' listener statistics.
+    var listeners: StationListenersPanel?
 
     /// A track the station played.
     struct Play: Sendable {

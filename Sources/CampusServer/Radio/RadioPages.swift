@@ -193,7 +193,8 @@ struct RadioPages: Sendable {
             imageURL: SiteRoutes.stationImage.path(station.mount),
             deleteImageURL: image == nil ? nil : SiteRoutes.deleteStationImage.path(station.mount),
             history: history, autoDJ: isAdmin ? try await autoDJPanel(station, request.t) : nil,
-            shows: try await showsPanel(station, account.user, request.t))
+            shows: try await showsPanel(station, account.user, request.t),
+            listeners: isAdmin ? try await listenersPanel(station, request.t) : nil)
         page.hasHistory = !history.isEmpty
         return page
     }

@@ -7,6 +7,9 @@ import NIOCore
 /// A relay of a broadcast whose source another instance holds, as an Icecast relay is: one
 /// connection to that instance's stream, whose audio this instance's listeners share.
 final class RadioRelay: Sendable {
+    /// How a relay introduces itself to the holder (which does not count it as a listener).
+    static let userAgent = "Campus radio relay"
+
     private let task: NIOLockedValueBox<Task<Void, Never>?> = .init(nil)
 
     /// How a relay ended by itself (not stopped).
@@ -29,7 +32,7 @@ final class RadioRelay: Sendable {
             var ending = Ending.cut
             do {
                 var request = HTTPClientRequest(url: url)
-                request.headers.add(name: "User-Agent", value: "Campus radio relay")
+                request.headers.add(name: "User-Agent", value: Self.userAgent)
                 // The stream lasts as long as the broadcast: no deadline but the holder's end (or
                 // LiveRadio stopping the relay when the holder is gone).
                 let response = try await HTTPClient.shared.execute(request, deadline: .distantFuture)

@@ -202,14 +202,23 @@ struct RadioRoutes: Sendable {
         ]
         if withMetadata { headers[.icyMetaint] = String(IcyMetadata.interval) }
         var event: Int64?
-        if let user = await listener() { event = await liveRadio.startListening(station, by: user) }
+        let user = await listener()
+        if let user { event = await liveRadio.startListening(station, by: user) }
+        let key = LiveRadio.listenerKey(user: user, address: client.address, userAgent: client.userAgent)
+        let start = liveRadio.now()
         let radio = liveRadio
         return Response(
             status: .ok, headers: headers,
             body: ResponseBody { [event] writer in
                 let started = ContinuousClock.now
                 defer {
-                    if let event { radio.listened(event, seconds: (ContinuousClock.now - started).components.seconds) }
+                    let elapsed = ContinuousClock.now - started
+                    if let event { radio.listened(event, seconds: elapsed.components.seconds) }
+                    let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+                    // Another instance's relay is not a listener: its listeners count there.
+                    if client.userAgent != RadioRelay.userAgent {
+                        radio.listenerLeft(station, listener: key, start: start, seconds: seconds)
+                    }
                 }
                 var interleaver = IcyMetadata.Interleaver()
                 func send(_ chunk: ByteBuffer) async throws {

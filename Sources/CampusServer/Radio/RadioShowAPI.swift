@@ -119,3 +119,33 @@ extension APIHandler {
             programmeID: body.programmeId)
     }
 }
+
+/// A station's listener statistics (`/api/v1/stations/{mount}/statistics`, admins).
+extension APIHandler {
+    func getStationStatistics(_ input: Operations.getStationStatistics.Input) async throws
+        -> Operations.getStationStatistics.Output
+    {
+        let user = try await requireUser().user
+        if user.role != .admin { throw Problem.forbidden("A station's statistics are for admins.") }
+        let station = try await stations.station(mount: input.path.mount)
+        let days = min(max(input.query.days ?? 14, 1), 90)
+        let statistics = try await services.liveRadio.statistics(of: station, days: days)
+        func api(_ figures: ListenerStatistics.Figures) -> Components.Schemas.ListenerFigures {
+            .init(
+                uniqueListeners: figures.uniqueListeners, peakListeners: figures.peakListeners,
+                sessions: figures.sessions, hours: figures.hours)
+        }
+        let zone = services.configuration.timeZone
+        return .ok(
+            .init(
+                body: .json(
+                    .init(
+                        current: statistics.current, total: api(statistics.total),
+                        days: statistics.days.map {
+                            .init(date: LocalDate($0.day, in: zone).description, figures: api($0.figures))
+                        },
+                        shows: statistics.shows.map {
+                            .init(showId: $0.show.id, title: $0.show.title, figures: api($0.figures))
+                        }))))
+    }
+}

@@ -117,4 +117,23 @@ extension RadioPages {
                 + TimeBlock.clock(LocalDateTime(end, in: timeZone).minutes)
         }
     }
+
+    /// The admins' listener statistics of a station's page: the last two weeks.
+    func listenersPanel(_ station: Station, _ t: Translator) async throws -> StationListenersPanel {
+        let statistics = try await liveRadio.statistics(of: station, days: 14)
+        func row(_ name: String, _ figures: ListenerStatistics.Figures) -> StationListenersPanel.Row {
+            .init(
+                name: name, unique: figures.uniqueListeners, peak: figures.peakListeners,
+                hours: String(format: "%.1f", figures.hours))
+        }
+        let days = statistics.days.reversed().map { entry in
+            let date = LocalDate(entry.day, in: timeZone)
+            return row(t.date(year: date.year, month: date.month, day: date.day, withYear: false), entry.figures)
+        }
+        let shows = statistics.shows.map { row($0.show.title, $0.figures) }
+        return StationListenersPanel(
+            current: t.plural("{count} listener", "{count} listeners", statistics.current),
+            chart: ListenerChart(t: t, timeZone: timeZone).svg(statistics.days), days: days, shows: shows,
+            hasShows: !shows.isEmpty, total: row(t("Two weeks"), statistics.total))
+    }
 }

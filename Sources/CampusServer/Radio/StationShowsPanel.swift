@@ -58,3 +58,21 @@ struct StationShowForm: PageForm {
         }
     }
 }
+
+/// A station's listener statistics on its page, for admins (issue 42).
+struct StationListenersPanel: Sendable {
+    struct Row: Sendable {
+        var name: String
+        var unique: Int
+        var peak: Int
+        var hours: String
+    }
+
+    var current: String
+    /// The chart's markup (escaped already).
+    var chart: String
+    var days: [Row]
+    var shows: [Row]
+    var hasShows: Bool
+    var total: Row
+}
