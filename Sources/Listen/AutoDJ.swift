@@ -21,10 +21,10 @@ public enum AutoDJ {
         }
     }
 
-    /// What to play next: the track and the playlist it comes from.
+    /// What to play next: the track and the playlist it comes from (none for a request).
     public struct Pick: Sendable, Equatable {
         public var mediaID: Int64
-        public var playlistID: Int64
+        public var playlistID: Int64?
     }
 
     /// A playlist with the tracks it holds now (resolved from its sources: those with a file).
@@ -38,21 +38,24 @@ public enum AutoDJ {
         }
     }
 
-    /// The next track: a due "one every N songs" playlist first (the longest overdue), else a
-    /// time block running now (by weight among them), else the rotation (by weight); with none of
+    /// The next track: a due "one every N songs" playlist first (the longest overdue), else the
+    /// oldest listener's request (`requested`), else a time block running now (by weight among them), else the rotation (by weight); with none of
     /// those, whatever playlists there are (a station of time blocks only plays them around the
     /// clock rather than fall silent). Within the playlist, a track not played within
     /// `repeatWindow` (chosen at random), else the one played longest ago. `recent` is the
     /// station's plays, newest first; nil when no enabled playlist holds a track.
     public static func next(
         _ candidates: [Candidate], recent: [Play], at now: Date, calendar: Calendar, repeatWindow: TimeInterval,
-        using generator: inout some RandomNumberGenerator
+        requested: Int64? = nil, using generator: inout some RandomNumberGenerator
     ) -> Pick? {
         let playable = candidates.filter { $0.playlist.enabled && !$0.mediaIDs.isEmpty }
         guard !playable.isEmpty else { return nil }
         let chosen: Candidate
         if let due = mostOverdue(playable, recent: recent) {
             chosen = due
+        } else if let requested {
+            // A listener's request comes next, after a due jingle.
+            return Pick(mediaID: requested, playlistID: nil)
         } else {
             let blocks = playable.filter {
                 if case .block(let block, _) = $0.playlist.rule {

@@ -1,6 +1,7 @@
 import CampusTestSupport
 import Foundation
 import HTTPTypes
+import HummingbirdTesting
 import Storage
 import Testing
 
@@ -241,6 +242,62 @@ import Testing
             #expect(
                 seen.text.contains("id=\"station-history\"") && seen.text.contains("Singers - Quiet"), "\(seen.text)")
             #expect(try await listener.post("/listen/radio/auto/playlists", [("name", "x")]).status == .forbidden)
+        }
+    }
+
+    @Test func aListenersRequestPlaysNextWithinTheLimits() async throws {
+        let library = try Self.library()
+        defer { try? FileManager.default.removeItem(at: library) }
+        try await TestServer.run { server in
+            let (admin, albums) = try await Self.scan(library, on: server)
+            try await server.register("ann@example.org")
+            let ann = try await server.login("ann@example.org")
+            _ = try await server.request(
+                .post, "/api/v1/stations",
+                json: #"{"name":"Campus FM","mount":"auto","sourcePassword":"\#(RadioTests.password)"}"#, token: admin)
+            for body in [
+                Self.playlist("Loud", #""kind":"rotation","weight":100"#, album: albums["Loud"]),
+                Self.playlist("Quiet", #""kind":"rotation","weight":1"#, album: albums["Quiet"]),
+                Self.playlist("Jingles", #""kind":"every","everySongs":50"#, album: albums["Jingles"]),
+            ] {
+                _ = try await server.request(.post, "/api/v1/stations/auto/playlists", json: body, token: admin)
+            }
+            // The request list: the rotation's tracks, not the jingles.
+            let listed = try await server.request(.get, "/api/v1/stations/auto/requestable")
+            let tracks = (listed.json["items"] as? [[String: Any]] ?? []).reduce(into: [String: Int64]()) {
+                $0[$1["title"] as? String ?? ""] = ($1["mediaId"] as? NSNumber)?.int64Value
+            }
+            #expect(
+                tracks.keys.sorted() == ["Rockers - Loud", "Rockers - Louder", "Singers - Quiet"], "\(listed.text)")
+            let path = "/api/v1/stations/auto/requests"
+            func request(_ id: Int64?, token: String? = ann) async throws -> TestResponse {
+                try await server.request(.post, path, json: #"{"mediaId":\#(id ?? 0)}"#, token: token)
+            }
+            #expect(try await request(tracks["Singers - Quiet"], token: nil).status == .unauthorized)
+            let first = try await request(tracks["Singers - Quiet"])
+            #expect(first.status == .created && first.json["position"] as? Int == 1, "\(first.status) \(first.text)")
+            #expect(try await request(tracks["Singers - Quiet"]).status == .conflict)
+            #expect(try await request(999_999).status == .unprocessableContent)
+            #expect(try await request(tracks["Rockers - Loud"]).status == .created)
+            #expect(try await request(tracks["Rockers - Louder"]).status == .created)
+            let over = try await request(tracks["Singers - Quiet"])
+            #expect(over.status == .tooManyRequests || over.status == .conflict, "\(over.text)")
+            let waiting = try await server.request(.get, path)
+            #expect(((waiting.json["items"] as? [[String: Any]])?.first?["title"] as? String) == "Singers - Quiet")
+            // The quiet track, one in a hundred by weight, plays next (after the track AutoDJ had
+            // chosen before the request came): it was requested.
+            async let heard = RadioFallbackTests.listen("http://127.0.0.1:\(server.port)/radio/auto", seconds: 4)
+            _ = try await heard
+            let history = try await Self.history(server, mount: "auto").prefix(2)
+            let requested = history.first { $0["source"] as? String == "request" }
+            #expect(requested?["title"] as? String == "Singers - Quiet", "\(history)")
+            // The page: the request form for a listener.
+            var visit = WebVisit(server, token: ann, language: "ru")
+            let page = try await visit.get("/listen/radio/auto")
+            #expect(page.text.contains("id=\"request-track\"") && page.text.contains("Rockers - Louder"))
+            let again = try await visit.post(
+                "/listen/radio/auto/requests", [("media", String(tracks["Rockers - Loud"] ?? 0))])
+            #expect(again.status == .tooManyRequests && again.text.contains("id=\"request-error\""), "\(again.status)")
         }
     }
 }

@@ -96,6 +96,7 @@ import Testing
         46: "77172245ccfaa3086ddc7ce65064700ac303c58dbe5e946425ee05c11a2a678c",
         47: "eb7a9de8b339c91a09c47a52afd6b9a43f7b3f9bb6cdc6c2f15a8da985aac5a9",
         48: "b2738f86951eebe7a233782df2854e8673f318b3bb6dd1d629e50ef4523d5e1b",
+        49: "cb3abf38fbad76de024d171da1991fe7e2301dedebd869dba722cc3c0b6d2b17",
     ]
 
     @Test func landedStepsNeverChange() {

@@ -22,6 +22,8 @@ final class RadioFallback: Sendable {
         /// The catalogue's item and the AutoDJ playlist it comes from, when it has them.
         var mediaID: Int64?
         var playlistID: Int64?
+        /// The listener's request it plays, if it does.
+        var requestID: Int64?
     }
 
     /// Where a fallback's episodes come from: a programme's in a loop, or a station's AutoDJ.

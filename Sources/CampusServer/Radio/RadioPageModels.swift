@@ -132,6 +132,8 @@ struct StationPage: PageModel {
     var shows: StationShowsPanel
     /// Admins' listener statistics.
     var listeners: StationListenersPanel?
+    /// Listeners' requests, when the station takes them.
+    var requests: StationRequestsPanel?
 
     /// A track the station played.
     struct Play: Sendable {

@@ -34,6 +34,7 @@ struct RadioPages: Sendable {
         pages.form(SiteRoutes.stationShows, StationShowForm.self, addShow)
         pages.form(SiteRoutes.deleteStationShow, CSRFForm.self, removeShow)
         pages.form(SiteRoutes.stationDJ, CSRFForm.self, djCredentials)
+        pages.form(SiteRoutes.stationRequests, StationRequestForm.self, requestTrack)
     }
 
     // MARK: Admins manage stations
@@ -194,7 +195,8 @@ struct RadioPages: Sendable {
             deleteImageURL: image == nil ? nil : SiteRoutes.deleteStationImage.path(station.mount),
             history: history, autoDJ: isAdmin ? try await autoDJPanel(station, request.t) : nil,
             shows: try await showsPanel(station, account.user, request.t),
-            listeners: isAdmin ? try await listenersPanel(station, request.t) : nil)
+            listeners: isAdmin ? try await listenersPanel(station, request.t) : nil,
+            requests: try await requestsPanel(station))
         page.hasHistory = !history.isEmpty
         return page
     }

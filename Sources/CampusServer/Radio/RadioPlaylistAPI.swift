@@ -109,3 +109,36 @@ extension APIHandler {
             name: body.name, rule: rule, sources: sources, enabled: body.enabled ?? true)
     }
 }
+
+/// Listeners' requests (`/api/v1/stations/{mount}/requestable`, `…/requests`).
+extension APIHandler {
+    func listStationRequestable(_ input: Operations.listStationRequestable.Input) async throws
+        -> Operations.listStationRequestable.Output
+    {
+        let items = try await stations.requestList(mount: input.path.mount, search: input.query.q)
+        return .ok(
+            .init(body: .json(.init(items: items.map { .init(mediaId: $0.id, title: StationAutoDJ.title(of: $0)) }))))
+    }
+
+    func listStationRequests(_ input: Operations.listStationRequests.Input) async throws
+        -> Operations.listStationRequests.Output
+    {
+        let pending = try await stations.pendingRequests(mount: input.path.mount)
+        return .ok(
+            .init(
+                body: .json(
+                    .init(
+                        items: pending.map {
+                            .init(mediaId: $0.request.mediaID, title: $0.title, requestedAt: $0.request.requestedAt)
+                        }))))
+    }
+
+    func requestStationTrack(_ input: Operations.requestStationTrack.Input) async throws
+        -> Operations.requestStationTrack.Output
+    {
+        let user = try await requireUser().user
+        guard case .json(let body) = input.body else { throw Problem.badRequest("Send the request as JSON.") }
+        let position = try await stations.request(mount: input.path.mount, mediaID: body.mediaId, by: user)
+        return .created(.init(body: .json(.init(position: position))))
+    }
+}

@@ -1,3 +1,4 @@
+import CampusHTTP
 import Foundation
 import Listen
 import Localization
@@ -90,5 +91,35 @@ extension RadioPages {
                     "from": TimeBlock.clock(block.from), "to": TimeBlock.clock(block.to), "weight": String(weight),
                 ])
         }
+    }
+
+    @Sendable func requestTrack(_ request: PageRequest, _ account: Authenticated, _ form: StationRequestForm)
+        async throws -> PageAnswer
+    {
+        let station = try await stations.station(mount: try request.parameter("mount"))
+        do {
+            let position = try await stations.request(
+                mount: station.mount, mediaID: form.media.flatMap { Int64($0) } ?? 0, by: account.user)
+            return .redirect(
+                SiteRoutes.station.path(station.mount),
+                flash: request.t("Requested: it is number {position} in the queue.", ["position": String(position)]))
+        } catch {
+            guard let problem = Problem(describing: error), problem.status.code < 500 else { throw error }
+            var page = try await stationPage(station, request, account)
+            page.requests?.error = request.t.detail(problem)
+            return .page(page, status: problem.status)
+        }
+    }
+
+    /// The request form of a station's page; nil when the station takes no requests (it has no
+    /// rotation or block playlist with a track).
+    func requestsPanel(_ station: Station) async throws -> StationRequestsPanel? {
+        let tracks = try await stations.requestList(mount: station.mount, search: nil)
+        guard !tracks.isEmpty else { return nil }
+        let waiting = try await stations.pendingRequests(mount: station.mount).map(\.title)
+        return StationRequestsPanel(
+            url: SiteRoutes.stationRequests.path(station.mount),
+            tracks: tracks.map { .init(value: String($0.id), label: StationAutoDJ.title(of: $0), selected: false) },
+            waiting: waiting, hasWaiting: !waiting.isEmpty)
     }
 }

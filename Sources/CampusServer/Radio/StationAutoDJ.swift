@@ -40,18 +40,28 @@ struct StationAutoDJ: Sendable {
                 let recent = try await store.plays(stationID: station.id, limit: Self.recentPlays).compactMap { play in
                     play.mediaID.map { AutoDJ.Play(mediaID: $0, playlistID: play.playlistID, at: play.at) }
                 }
+                let listen = ListenStore(db)
+                // The oldest request whose track still has a file.
+                var request: RadioStore.PendingRequest?
+                for pending in try await store.pendingRequests(stationID: station.id) {
+                    if try await listen.mediaFile(id: pending.mediaID) != nil {
+                        request = pending
+                        break
+                    }
+                }
                 var generator = SystemRandomNumberGenerator()
                 guard
                     let pick = AutoDJ.next(
                         candidates, recent: recent, at: now(), calendar: calendar,
-                        repeatWindow: TimeInterval(station.repeatWindowMinutes * 60), using: &generator)
+                        repeatWindow: TimeInterval(station.repeatWindowMinutes * 60), requested: request?.mediaID,
+                        using: &generator)
                 else { return nil }
-                let listen = ListenStore(db)
                 guard let item = try await listen.media(id: pick.mediaID),
                     let file = try await listen.mediaFile(id: pick.mediaID)
                 else { return nil }
                 return RadioFallback.Episode(
-                    title: Self.title(of: item), path: file.path, mediaID: item.id, playlistID: pick.playlistID)
+                    title: Self.title(of: item), path: file.path, mediaID: item.id, playlistID: pick.playlistID,
+                    requestID: pick.playlistID == nil ? request?.id : nil)
             }
         } catch {
             logger.error(
@@ -62,8 +72,13 @@ struct StationAutoDJ: Sendable {
 
     /// A track starts: the station's history has it.
     func started(_ episode: RadioFallback.Episode, on station: Station) async {
+        if let request = episode.requestID {
+            let at = now()
+            _ = try? await database.write { db in try await RadioStore(db).requestPlayed(id: request, at: at) }
+        }
         await record(
-            episode.title, mediaID: episode.mediaID, playlistID: episode.playlistID, source: "autodj", on: station)
+            episode.title, mediaID: episode.mediaID, playlistID: episode.playlistID,
+            source: episode.requestID == nil ? "autodj" : "request", on: station)
     }
 
     /// Writes a play into the station's history (what AutoDJ, a request or a live source played).

@@ -76,3 +76,18 @@ struct StationPlaylistForm: PageForm {
         return StationService.PlaylistDraft(name: name ?? "", rule: rule, sources: chosen.map { [$0] } ?? [])
     }
 }
+
+/// Requesting a track on a station's page (issue 42): its request list and what waits.
+struct StationRequestsPanel: Sendable {
+    var url: String
+    var tracks: [StationAutoDJPanel.Option]
+    var waiting: [String]
+    var hasWaiting: Bool
+    var error: String?
+}
+
+/// A listener's request, as the station page's form sends it.
+struct StationRequestForm: PageForm {
+    var _csrf: String?
+    var media: String?
+}

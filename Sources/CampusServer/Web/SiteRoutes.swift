@@ -174,6 +174,7 @@ enum SiteRoutes {
     static let stationShows = Route<String>("/listen/radio/{mount}/shows")
     static let deleteStationShow = Route2<String, Int64>("/listen/radio/{mount}/shows/{id}/delete")
     static let stationDJ = Route<String>("/listen/radio/{mount}/dj")
+    static let stationRequests = Route<String>("/listen/radio/{mount}/requests")
     static let deleteStationPlaylist = Route2<String, Int64>("/listen/radio/{mount}/playlists/{id}/delete")
     static let comments = Route<Void>("/listen/comments")
     static let deleteComment = Route<Int64>("/listen/comments/{id}/delete")

@@ -13,7 +13,7 @@ extension Database {
         .timetableDisplaySettings, .commentsByWriter, .sentForms, .sharedJobs, .scheduleChanges, .notifications,
         .stationLikes, .auditLog, .instances, .twoFactor, .singleSignOn, .coOrganizers, .liveTracking,
         .friends, .competitionChat, .categoriesAndTeams, .laps, .resultReviews, .challenges, .radioAutoDJ, .radioShows,
-        .radioListenerSessions,
+        .radioListenerSessions, .radioRequests,
     ]
 
     /// Applies the migrations this database has not seen, in one transaction. Several app
