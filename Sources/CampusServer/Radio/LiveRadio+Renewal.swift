@@ -12,6 +12,7 @@ extension LiveRadio {
             guard !Task.isShuttingDownGracefully, !Task.isCancelled else { break }
             await renew(idleRelays: &idleRelays)
             await writeSessions()
+            hls.sweep()
         }
         await stopAll()
     }
@@ -81,6 +82,7 @@ extension LiveRadio {
     /// Ends every broadcast here and frees its mount, once the work sources left is done.
     func stopAll() async {
         await finishWork()
+        hls.sweep(all: true)
         for broadcast in hub.broadcasts {
             let mount = broadcast.station.mount
             stopFeeds(mount)

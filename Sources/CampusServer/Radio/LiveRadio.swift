@@ -25,6 +25,8 @@ final class LiveRadio: Service, Sendable {
     let notices: RadioNotices?
     /// What stations with playlists play by themselves.
     let autoDJ: StationAutoDJ
+    /// Each station's HLS, made on demand.
+    let hls: RadioHLS
     /// Where other instances reach this one: configured, or learnt when the server listens.
     private let relayBase: NIOLockedValueBox<String?>
     let fallbacks = NIOLockedValueBox<[String: RadioFallback]>([:])
@@ -53,6 +55,9 @@ final class LiveRadio: Service, Sendable {
     ) {
         self.instance = instance
         self.autoDJ = StationAutoDJ(database: database, timeZone: timeZone, logger: logger, now: now)
+        self.hls = RadioHLS(
+            directory: FileManager.default.temporaryDirectory.appendingPathComponent("campus-hls-\(instance)"),
+            logger: logger)
         self.notices = notices
         self.hub = hub
         self.database = database

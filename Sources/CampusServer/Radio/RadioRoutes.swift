@@ -30,11 +30,17 @@ struct RadioRoutes: Sendable {
     static let prefix = "/radio/"
     static let mount = "/radio/{mount}"
     static let metadata = "/admin/metadata"
+    static let hlsPlaylist = "/radio/{mount}/live.m3u8"
+    static let hlsSegment = "/radio/{mount}/{segment}"
 
     func register(on router: Router<CampusRequestContext>, routes: RouteTable) {
         router.put(RouterPath(Self.mount)) { request, context in try await broadcast(request, context) }
         router.get(RouterPath(Self.mount)) { request, context in try await listen(request, context) }
         router.get(RouterPath(Self.metadata)) { request, _ in try await updateMetadata(request) }
+        router.get(RouterPath(Self.hlsPlaylist)) { _, context in try await hlsPlaylist(context) }
+        router.get(RouterPath(Self.hlsSegment)) { _, context in try await hlsSegment(context) }
+        routes.add(.get, Self.hlsPlaylist, RouteProperties(kind: .api))
+        routes.add(.get, Self.hlsSegment, RouteProperties(kind: .api))
         routes.add(.put, Self.mount, RouteProperties(kind: .api))
         routes.add(.get, Self.mount, RouteProperties(kind: .api))
         routes.add(.get, Self.metadata, RouteProperties(kind: .api))
@@ -239,5 +245,36 @@ struct RadioRoutes: Sendable {
                 }
                 try await writer.finish(nil)
             })
+    }
+
+    // MARK: HLS
+
+    /// `/radio/{mount}/live.m3u8`: the station's rolling HLS playlist (issue 42), never cached.
+    func hlsPlaylist(_ context: CampusRequestContext) async throws -> Response {
+        let station = try await stations.station(mount: context.parameters.get("mount") ?? "")
+        guard let broadcast = await liveRadio.broadcast(for: station) else {
+            throw Problem.notFound("{name} is off the air.", ["name": station.name])
+        }
+        guard let playlist = await liveRadio.hls.playlist(of: broadcast) else {
+            throw Problem(
+                .serviceUnavailable, detail: "{name}'s HLS is starting; try again in a moment.", ["name": station.name],
+                headers: [.retryAfter: "2"])
+        }
+        return Response(
+            status: .ok,
+            headers: [.contentType: "application/vnd.apple.mpegurl", .cacheControl: "no-cache, max-age=0"],
+            body: .init(byteBuffer: ByteBuffer(string: playlist)))
+    }
+
+    /// `/radio/{mount}/live-N.ts`: a segment the playlist lists; it never changes, so it is cached.
+    func hlsSegment(_ context: CampusRequestContext) async throws -> Response {
+        let mount = context.parameters.get("mount") ?? ""
+        let name = context.parameters.get("segment") ?? ""
+        guard let bytes = liveRadio.hls.segment(mount: mount, name: name) else {
+            throw Problem.notFound("There is no segment {name}.", ["name": String(name.prefix(40))])
+        }
+        return Response(
+            status: .ok, headers: [.contentType: "video/mp2t", .cacheControl: "public, max-age=60, immutable"],
+            body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
     }
 }

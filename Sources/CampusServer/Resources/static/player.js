@@ -426,6 +426,15 @@
     renderTime();
   }
 
+  // The station's HLS where the browser plays HLS itself but not an MP3 stream, and on iPhones
+  // and iPads (HLS plays on in the background and resumes after a network change); the Icecast
+  // stream everywhere else.
+  function stationSource() {
+    const hls = audio.canPlayType("application/vnd.apple.mpegurl") !== "";
+    const apple = /iPhone|iPad|iPod/.test(navigator.userAgent);
+    return hls && (apple || audio.canPlayType("audio/mpeg") === "") ? station.stream + "/live.m3u8" : station.stream;
+  }
+
   function followStation() {
     if (stationEvents) stationEvents.close();
     stationEvents = station.live && window.EventSource ? new EventSource(station.live) : null;
@@ -448,7 +457,7 @@
     root.hidden = false;
     document.body.classList.add("has-player");
     audio.playbackRate = 1;
-    audio.src = station.stream;
+    audio.src = stationSource();
     audio.play().catch(() => render());
     followStation();
     render();
@@ -458,7 +467,7 @@
   // Pausing live radio stops the stream; playing again joins the broadcast where it is now.
   function toggleStation() {
     if (audio.paused) {
-      audio.src = station.stream;
+      audio.src = stationSource();
       audio.play().catch(() => showError(t("The browser did not start playback; press play again.")));
     } else {
       stopStation();
