@@ -300,4 +300,34 @@ import Testing
             #expect(again.status == .tooManyRequests && again.text.contains("id=\"request-error\""), "\(again.status)")
         }
     }
+
+    @Test(arguments: TestDatabases.kinds)
+    func oneInstancePlaysAutoDJAndTheOthersRelayIt(_ kind: Database.Kind) async throws {
+        let library = try Self.library()
+        defer { try? FileManager.default.removeItem(at: library) }
+        try await TestServer.run(kind) { first in
+            let (admin, albums) = try await Self.scan(library, on: first)
+            _ = try await first.request(
+                .post, "/api/v1/stations",
+                json: #"{"name":"Campus FM","mount":"auto","sourcePassword":"\#(RadioTests.password)"}"#, token: admin)
+            _ = try await first.request(
+                .post, "/api/v1/stations/auto/playlists",
+                json: Self.playlist("Loud", #""kind":"rotation","weight":1"#, album: albums["Loud"]), token: admin)
+            try await RadioFallbackTests.eventually("AutoDJ is on the air") {
+                try await first.request(.get, "/api/v1/stations/auto").json["onAir"] as? Bool == true
+            }
+            // A second instance starts: the station is on the air already, so it relays it.
+            try await TestServer.run(location: first.databaseLocation) { second in
+                let heard = try await RadioFallbackTests.listen("http://127.0.0.1:\(second.port)/radio/auto", seconds: 3)
+                #expect(heard > 2, "\(heard)")
+                let basic = Data("source:\(RadioTests.password)".utf8).base64EncodedString()
+                let clients = try await first.request(
+                    .get, "/admin/listclients?mount=/radio/auto", headers: [.authorization: "Basic \(basic)"])
+                #expect(clients.text.contains("<UserAgent>Campus radio relay</UserAgent>"), "\(clients.text)")
+                let own = try await second.request(
+                    .get, "/admin/listclients?mount=/radio/auto", headers: [.authorization: "Basic \(basic)"])
+                #expect(!own.text.contains("Campus radio relay"), "\(own.text)")
+            }
+        }
+    }
 }

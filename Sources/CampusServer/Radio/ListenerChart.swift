@@ -28,8 +28,9 @@ struct ListenerChart: Sendable {
             <svg class="chart listener-chart" role="img" viewBox="0 0 \(Int(width)) \(Int(height))" width="100%" \
             xmlns="http://www.w3.org/2000/svg" aria-label="\(Self.escape(label))">
             """
-        for step in 0...2 {
-            let value = high * Double(step) / 2
+        // Whole numbers on the axis: the top, the middle when it is one, and zero.
+        let marks = Set([0, high / 2, high].map { $0.rounded() }).sorted()
+        for value in marks {
             svg += "<line class=\"grid\" x1=\"\(f(margin.left))\" x2=\"\(f(width - margin.right))\" "
             svg += "y1=\"\(f(y(value)))\" y2=\"\(f(y(value)))\"/>"
             svg += "<text class=\"axis\" x=\"\(f(margin.left - 4))\" y=\"\(f(y(value) + 4))\" text-anchor=\"end\">"
