@@ -51,27 +51,8 @@ curl -sf "$api/stations/bench.mp3/playlists" -H "Authorization: Bearer $token" -
   -d "{\"name\":\"Rotation\",\"kind\":\"rotation\",\"sources\":[{\"kind\":\"parent\",\"id\":$album}]}" >/dev/null
 
 # icecast2, as in Benchmarks/radio.sh, fed by one ffmpeg source at its real rate.
-mkdir -p "$work/icecast/log"
-chmod 777 "$work/icecast/log"
-cat > "$work/icecast/icecast.xml" <<XML
-<icecast>
-  <limits><clients>$((listeners + 100))</clients><sources>2</sources><queue-size>524288</queue-size>
-    <client-timeout>30</client-timeout><header-timeout>15</header-timeout><source-timeout>10</source-timeout>
-    <burst-on-connect>1</burst-on-connect><burst-size>65536</burst-size></limits>
-  <authentication><source-password>$password</source-password><admin-user>admin</admin-user>
-    <admin-password>$password</admin-password></authentication>
-  <hostname>127.0.0.1</hostname>
-  <listen-socket><port>$icecast_port</port><bind-address>127.0.0.1</bind-address></listen-socket>
-  <fileserve>1</fileserve>
-  <paths><basedir>/usr/share/icecast2</basedir><logdir>$work/icecast/log</logdir>
-    <webroot>/usr/share/icecast2/web</webroot><adminroot>/usr/share/icecast2/admin</adminroot></paths>
-  <logging><accesslog>access.log</accesslog><errorlog>error.log</errorlog><loglevel>2</loglevel></logging>
-  <security><chroot>0</chroot><changeowner><user>nobody</user><group>nogroup</group></changeowner></security>
-</icecast>
-XML
-icecast2 -c "$work/icecast/icecast.xml" >/dev/null 2>&1 &
-icecast_pid=$!
-until curl -s -o /dev/null "http://127.0.0.1:$icecast_port/"; do sleep 0.05; done
+source Benchmarks/icecast2.sh
+start_icecast "$work" $icecast_port $listeners "$password"
 ffmpeg -hide_banner -loglevel error -re -f lavfi -i "sine=frequency=440:duration=3600" \
   -c:a libmp3lame -b:a 128k -content_type audio/mpeg -f mp3 \
   "icecast://source:$password@127.0.0.1:$icecast_port/bench.mp3" &

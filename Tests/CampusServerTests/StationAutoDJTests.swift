@@ -318,7 +318,8 @@ import Testing
             }
             // A second instance starts: the station is on the air already, so it relays it.
             try await TestServer.run(location: first.databaseLocation) { second in
-                let heard = try await RadioFallbackTests.listen("http://127.0.0.1:\(second.port)/radio/auto", seconds: 3)
+                let heard = try await RadioFallbackTests.listen(
+                    "http://127.0.0.1:\(second.port)/radio/auto", seconds: 3)
                 #expect(heard > 2, "\(heard)")
                 let basic = Data("source:\(RadioTests.password)".utf8).base64EncodedString()
                 let clients = try await first.request(

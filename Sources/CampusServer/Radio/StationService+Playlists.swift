@@ -2,6 +2,7 @@ import Accounts
 import Foundation
 import InputRules
 import Listen
+import SQLKit
 import Storage
 
 /// A station's AutoDJ playlists (issue 42): admins make and change them; anyone reads what the
@@ -47,10 +48,7 @@ extension StationService {
                     "A station has at most {count} playlists.", ["count": String(RotationPlaylist.stationLimit)])
             }
             let id = try await store.add(playlist, now: now)
-            try await AuditStore(db).record(
-                AuditEntry(
-                    at: now, action: .stationChanged, actor: AuditActor(actor), target: Self.auditTarget(station),
-                    after: "playlist \(playlist.name) added"))
+            try await Self.recordChange(of: station, "playlist \(playlist.name) added", by: actor, at: now, in: db)
             return id
         }
         return (station, playlist)
@@ -68,10 +66,7 @@ extension StationService {
             let store = RadioStore(db)
             try await Self.requireKnown(playlist.sources, in: store)
             guard try await store.update(playlist, now: now) else { throw Self.noPlaylist(id, station) }
-            try await AuditStore(db).record(
-                AuditEntry(
-                    at: now, action: .stationChanged, actor: AuditActor(actor), target: Self.auditTarget(station),
-                    after: "playlist \(playlist.name) changed"))
+            try await Self.recordChange(of: station, "playlist \(playlist.name) changed", by: actor, at: now, in: db)
         }
         return (station, playlist)
     }
@@ -85,10 +80,7 @@ extension StationService {
             guard try await RadioStore(db).deletePlaylist(id: id, stationID: station.id) else {
                 throw Self.noPlaylist(id, station)
             }
-            try await AuditStore(db).record(
-                AuditEntry(
-                    at: now, action: .stationChanged, actor: AuditActor(actor), target: Self.auditTarget(station),
-                    after: "playlist \(id) removed"))
+            try await Self.recordChange(of: station, "playlist \(id) removed", by: actor, at: now, in: db)
         }
         return station
     }
@@ -97,6 +89,17 @@ extension StationService {
     func history(mount: String, limit: Int) async throws -> [RadioStore.PlayRecord] {
         let station = try await station(mount: mount)
         return try await database.read { db in try await RadioStore(db).plays(stationID: station.id, limit: limit) }
+    }
+
+    /// The audit log's entry of a change to the station's playlists or shows.
+    static func recordChange(
+        of station: Station, _ what: String, by actor: Account?, at now: Date, in db: any SQLDatabase
+    )
+        async throws
+    {
+        try await AuditStore(db).record(
+            AuditEntry(
+                at: now, action: .stationChanged, actor: AuditActor(actor), target: auditTarget(station), after: what))
     }
 
     private static func noPlaylist(_ id: Int64, _ station: Station) -> Refusal {

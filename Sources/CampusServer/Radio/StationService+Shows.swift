@@ -66,10 +66,7 @@ extension StationService {
                     "A station has at most {count} shows.", ["count": String(RadioShow.stationLimit)])
             }
             let id = try await store.add(show, now: now)
-            try await AuditStore(db).record(
-                AuditEntry(
-                    at: now, action: .stationChanged, actor: AuditActor(actor), target: Self.auditTarget(station),
-                    after: "show \(show.title) added"))
+            try await Self.recordChange(of: station, "show \(show.title) added", by: actor, at: now, in: db)
             return id
         }
         return (station, show)
@@ -86,10 +83,7 @@ extension StationService {
         try await database.write { db in
             try await Self.requireAccounts(show.hostIDs, in: db)
             guard try await RadioStore(db).update(show, now: now) else { throw Self.noShow(id, station) }
-            try await AuditStore(db).record(
-                AuditEntry(
-                    at: now, action: .stationChanged, actor: AuditActor(actor), target: Self.auditTarget(station),
-                    after: "show \(show.title) changed"))
+            try await Self.recordChange(of: station, "show \(show.title) changed", by: actor, at: now, in: db)
         }
         return (station, show)
     }
@@ -102,10 +96,7 @@ extension StationService {
             guard try await RadioStore(db).deleteShow(id: id, stationID: station.id) else {
                 throw Self.noShow(id, station)
             }
-            try await AuditStore(db).record(
-                AuditEntry(
-                    at: now, action: .stationChanged, actor: AuditActor(actor), target: Self.auditTarget(station),
-                    after: "show \(id) removed"))
+            try await Self.recordChange(of: station, "show \(id) removed", by: actor, at: now, in: db)
         }
     }
 
