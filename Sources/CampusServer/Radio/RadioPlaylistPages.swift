@@ -82,7 +82,7 @@ extension RadioPages {
     static func ruleText(_ rule: RotationPlaylist.Rule, _ t: Translator) -> String {
         switch rule {
         case .rotation(let weight): t("Rotation, weight {weight}", ["weight": String(weight)])
-        case .every(let songs): t.plural("After every song", "After every {count} songs", songs)
+        case .every(let songs): t.plural("Once every {count} song", "Once every {count} songs", songs)
         case .block(let block, let weight):
             t(
                 "{days}, {from}–{to}, weight {weight}",
