@@ -53,16 +53,23 @@ extension RadioPages {
                 tracks: t.plural("{count} track", "{count} tracks", tracks), enabled: playlist.enabled,
                 deleteURL: SiteRoutes.deleteStationPlaylist.path(station.mount, playlist.id))
         }
+        // Each source's kind is a message of its own with the title in it: a bare "Podcast" would
+        // read like the genre of that name, which is data.
         var sources: [StationAutoDJPanel.Option] = []
-        for (kind, label) in [
-            (ParentKind.album, t("Album")), (.podcast, t("Podcast")), (.programme, t("Radio programme")),
-        ] {
+        for kind in [ParentKind.album, .podcast, .programme] {
             for parent in try await catalogue.parents(kind: kind, limit: 300) {
-                sources.append(.init(value: "parent:\(parent.id)", label: "\(label): \(parent.title)", selected: false))
+                let label =
+                    switch kind {
+                    case .album: t("Album: {title}", ["title": parent.title])
+                    case .podcast: t("Podcast: {title}", ["title": parent.title])
+                    default: t("Radio programme: {title}", ["title": parent.title])
+                    }
+                sources.append(.init(value: "parent:\(parent.id)", label: label, selected: false))
             }
         }
         for genre in try await catalogue.genres() {
-            sources.append(.init(value: "genre:\(genre.id)", label: "\(t("Genre")): \(genre.name)", selected: false))
+            sources.append(
+                .init(value: "genre:\(genre.id)", label: t("Genre: {name}", ["name": genre.name]), selected: false))
         }
         return StationAutoDJPanel(
             rows: rows, empty: rows.isEmpty, addURL: SiteRoutes.stationPlaylists.path(station.mount),
