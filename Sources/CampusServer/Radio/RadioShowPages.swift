@@ -104,10 +104,6 @@ extension RadioPages {
 
     /// When a show is on, in words: its days and times, or its date and times.
     func whenText(_ when: RadioShow.When, _ t: Translator) -> String {
-        Self.whenText(when, t, timeZone: timeZone)
-    }
-
-    static func whenText(_ when: RadioShow.When, _ t: Translator, timeZone: TimeZone = .gmt) -> String {
         switch when {
         case .weekly(let block):
             return block.weekdays.sorted().map { t.weekday($0, short: true) }.joined(separator: " ") + ", "

@@ -1,6 +1,7 @@
 import Foundation
 import Listen
 import Logging
+import NIOConcurrencyHelpers
 import Storage
 
 /// A station's AutoDJ (issue 42): what it plays by itself whenever no source is on the air, as a
@@ -17,11 +18,21 @@ struct StationAutoDJ: Sendable {
     /// Plays a pick reads (the repeat window and "one every N" look no further back).
     static let recentPlays = 200
 
-    /// The station's AutoDJ, or nil when no enabled playlist of it holds a track with a file.
+    /// The station's AutoDJ, or nil when no enabled playlist of it holds a track with a file. The
+    /// pick that tells is the programme's first track (not chosen again).
     func programme(for station: Station) async -> RadioFallback.Programme? {
-        guard await next(for: station) != nil else { return nil }
+        guard let first = await next(for: station) else { return nil }
+        let waiting = NIOLockedValueBox<RadioFallback.Episode?>(first)
         return RadioFallback.Programme(
-            next: { await next(for: station) },
+            next: {
+                if let first = waiting.withLockedValue({ value in
+                    defer { value = nil }
+                    return value
+                }) {
+                    return first
+                }
+                return await next(for: station)
+            },
             started: { episode in await started(episode, on: station) },
             attempts: 5, isAutoDJ: true)
     }
