@@ -4,8 +4,11 @@ import HTTPTypes
 import Hummingbird
 import Logging
 import NIOConcurrencyHelpers
+import Metrics
 import NIOCore
+import NIOHTTP1
 import NIOHTTPTypes
+import NIOHTTPTypesHTTP1
 
 /// An early answer that can also be made at once, on the connection's event loop, when all it
 /// needs is in memory: no database, no disk, no waiting. ``ImmediateAnswerHandler`` asks it
@@ -22,20 +25,50 @@ public protocol ImmediateAnswer: EarlyAnswer {
     func immediateAnswer(_ claim: Claim, request: Request, context: CampusRequestContext) -> ImmediateResponse?
 }
 
-/// An answer made at once: its head and its whole body.
+/// An answer made at once: its head and its whole body, as bytes or as a part of an open file.
 public struct ImmediateResponse {
     public var head: HTTPResponse
-    public var body: ByteBuffer
+    public var body: Body
+
+    public enum Body {
+        case bytes(ByteBuffer)
+        case file(FilePart)
+    }
 
     public init(head: HTTPResponse, body: ByteBuffer) {
         self.head = head
-        self.body = body
+        self.body = .bytes(body)
+    }
+
+    public init(head: HTTPResponse, file: FilePart) {
+        self.head = head
+        self.body = .file(file)
+    }
+}
+
+/// Bytes of an open file, sent by the kernel from the page cache to the socket (`sendfile`, as
+/// nginx sends files) without a copy through the server's memory.
+public struct FilePart: Sendable {
+    /// The open file's descriptor; it stays open while `owner` lives, which the write keeps until
+    /// the bytes are sent.
+    public let descriptor: CInt
+    public let offset: Int64
+    public let count: Int64
+    public let owner: any AnyObject & Sendable
+
+    public init(descriptor: CInt, offset: Int64, count: Int64, owner: any AnyObject & Sendable) {
+        self.descriptor = descriptor
+        self.offset = offset
+        self.count = count
+        self.owner = owner
     }
 }
 
 /// Answers a GET on the connection's event loop when an ``ImmediateAnswer`` can, before
-/// Hummingbird's request stream, task and response writer: for a small range of a media file
-/// those cost more than the range itself (docs/BENCHMARKS.md). It sits after
+/// Hummingbird's request stream, task and response writer: for a small range of a media file or a
+/// kept answer those cost more than the answer itself (docs/BENCHMARKS.md). The head and the body
+/// are flushed together, so they leave in one gathered write (`writev`), where Hummingbird's
+/// writer flushes the head and the body apart. It sits after
 /// ``IdleTimeoutHandler``, which sees its requests and answers like any other.
 ///
 /// Answers leave in the order their requests came: a request is answered here only while no
@@ -53,6 +86,10 @@ final class ImmediateAnswerHandler: ChannelDuplexHandler, RemovableChannelHandle
     let answers: [any ImmediateAnswer]
     let logger: Logger
     let serverName: String?
+    /// The context of the codec from HTTP types to NIO's HTTP/1 parts: a write made through it
+    /// reaches the HTTP/1 encoder, which takes a body that is a file region (the connection is
+    /// plain TCP: Campus speaks no TLS itself).
+    private var fileWriter: ChannelHandlerContext?
     /// Requests passed on whose answer has not ended yet.
     private var passedOn = 0
     /// Whether the rest of a request answered here is being read (and dropped).
@@ -63,6 +100,12 @@ final class ImmediateAnswerHandler: ChannelDuplexHandler, RemovableChannelHandle
         self.logger = logger
         self.serverName = serverName
     }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        fileWriter = try? context.pipeline.syncOperations.context(handlerType: HTTP1ToHTTPServerCodec.self)
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) { fileWriter = nil }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch unwrapInboundIn(data) {
@@ -99,16 +142,40 @@ final class ImmediateAnswerHandler: ChannelDuplexHandler, RemovableChannelHandle
             guard let made = made(immediate, head, channel: context.channel) else { continue }
             var response = made.response
             let (request, requestContext) = (made.request, made.context)
+            if case .file = response.body, fileWriter == nil { return false }
             response.head.headerFields[.date] = CurrentHTTPDate.shared.text
             if let serverName { response.head.headerFields[.server] = serverName }
             context.write(wrapOutboundOut(.head(response.head)), promise: nil)
-            if response.body.readableBytes > 0 { context.write(wrapOutboundOut(.body(response.body)), promise: nil) }
+            switch response.body {
+            case .bytes(let bytes):
+                if bytes.readableBytes > 0 { context.write(wrapOutboundOut(.body(bytes)), promise: nil) }
+            case .file(let part):
+                send(part, context: context)
+            }
             context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
             EarlyAnswerCounters.shared.count(route: immediate.route, status: response.head.status.code, immediate: true)
             RequestLogMiddleware.log(request, requestContext, status: response.head.status.code, start: start)
             return true
         }
         return false
+    }
+
+    /// Writes a part of a file as a file region, below the codec (whose parts carry bytes only),
+    /// between the head and the end written above it: all three are written in order, on this
+    /// event loop. The region's handle borrows the file's descriptor, given back (not closed)
+    /// when the write is done or has failed; the file's owner lives until then.
+    private func send(_ part: FilePart, context: ChannelHandlerContext) {
+        guard let fileWriter else { return }
+        let handle = NIOFileHandle(_deprecatedTakingOwnershipOfDescriptor: part.descriptor)
+        let region = FileRegion(
+            fileHandle: handle, readerIndex: Int(part.offset), endIndex: Int(part.offset + part.count))
+        let written = context.eventLoop.makePromise(of: Void.self)
+        written.futureResult.whenComplete { [owner = part.owner] _ in
+            _ = try? handle.takeDescriptorOwnership()
+            withExtendedLifetime(owner) {}
+        }
+        fileWriter.write(NIOAny(HTTPServerResponsePart.body(.fileRegion(region))), promise: written)
+        SentFiles.counter.increment()
     }
 
     /// An answer made at once, with the request it answers.
@@ -147,4 +214,9 @@ final class CurrentHTTPDate: Sendable {
             return current.text
         }
     }
+}
+
+/// How many answers were sent as file regions (`campus_sent_files`).
+enum SentFiles {
+    static let counter = Counter(label: "campus.sent.files")
 }

@@ -1,5 +1,7 @@
+import CompressNIO
 import Crypto
 import Foundation
+import HTTPInput
 import HTTPTypes
 import Hummingbird
 import Logging
@@ -21,6 +23,25 @@ public final class ResponseCache: Sendable {
         /// When the answer was made, to the second (`Last-Modified`: it stays until the data's
         /// version or the day changes).
         var modified = Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))
+        /// `modified` as `Last-Modified` says it, written once.
+        var lastModified: String
+        /// The body compressed with gzip, once a client that accepts it has asked for it at
+        /// once (``CachedAnswer``).
+        var gzipped: ByteBuffer?
+
+        /// Whether the answer's type is one sent compressed (``ResponseCompression``): then its
+        /// headers say `Vary: Accept-Encoding`, as every answer of that type does.
+        var compressible: Bool
+
+        init(version: String, headers: HTTPFields, body: ByteBuffer, etag: String) {
+            self.version = version
+            var headers = headers
+            compressible = ResponseCompression.vary(status: .ok, headers: &headers)
+            self.headers = headers
+            self.body = body
+            self.etag = etag
+            self.lastModified = HTTPDate.text(modified)
+        }
     }
 
     private struct State {
@@ -76,6 +97,16 @@ public final class ResponseCache: Sendable {
         return version
     }
 
+    /// The version when it was read within the last second, without reading it; nil when it
+    /// is due to be read again (an answer made at once cannot wait for the database).
+    func checkedVersion(now: ContinuousClock.Instant = .now) -> String? {
+        state.withLockedValue { state in
+            guard let version = state.version, let checked = state.checked, now - checked < Self.recheckInterval
+            else { return nil }
+            return version
+        }
+    }
+
     /// Makes the next lookup read the version again (after an import by this server).
     public func invalidate() {
         state.withLockedValue { $0.checked = nil }
@@ -92,21 +123,32 @@ public final class ResponseCache: Sendable {
     /// One pass over the query; a handful of parameters are put in order by insertion.
     static func knownQuery(_ query: String, keeping known: Set<Substring>) -> Substring {
         guard !query.isEmpty else { return "" }
+        if isKnownAndInOrder(query, known) { return Substring(query) }
         var kept: [(name: Substring, part: Substring)] = []
-        var asSent = true
         for part in query.split(separator: "&", omittingEmptySubsequences: false) {
             let name = part.prefix { $0 != "=" }
-            guard !part.isEmpty, known.contains(name) else {
-                asSent = false
-                continue
-            }
+            guard !part.isEmpty, known.contains(name) else { continue }
             var at = kept.count
             while at > 0, kept[at - 1].name > name { at -= 1 }
-            if at != kept.count { asSent = false }
             kept.insert((name, part), at: at)
         }
-        if asSent { return Substring(query) }
         return Substring(kept.map(\.part).joined(separator: "&"))
+    }
+
+    /// Whether every parameter of `query` is a known one and they come sorted by name, as
+    /// clients send them: then the query is its own key, found without making any array.
+    private static func isKnownAndInOrder(_ query: String, _ known: Set<Substring>) -> Bool {
+        var previous: Substring?
+        var start = query.startIndex
+        while true {
+            let end = query[start...].firstIndex(of: "&") ?? query.endIndex
+            let part = query[start..<end]
+            let name = part.prefix { $0 != "=" }
+            guard !part.isEmpty, known.contains(name), previous.map({ $0 <= name }) ?? true else { return false }
+            previous = name
+            guard end < query.endIndex else { return true }
+            start = query.index(after: end)
+        }
     }
 
     /// How many answers are kept.
@@ -131,7 +173,32 @@ public final class ResponseCache: Sendable {
     /// What `entry` under `key` takes of the memory, as the allocator sees it: the body's storage
     /// (not just its bytes), the key, the tag and the rest of the entry.
     static func cost(of entry: Entry, key: String) -> Int {
-        entry.body.capacity + key.utf8.count + entry.etag.utf8.count + entryOverhead
+        entry.body.capacity + (entry.gzipped?.capacity ?? 0) + key.utf8.count + entry.etag.utf8.count + entryOverhead
+    }
+
+    /// The largest body compressed on the connection's event loop (about a millisecond of
+    /// gzip); a larger one is compressed by the routed answer, off the event loop.
+    static let largestCompressedAtOnce = 256 << 10
+
+    /// The gzip form of the answer kept under `key`: kept with it since it was first asked for,
+    /// else made now and kept (nil for a body over ``largestCompressedAtOnce``).
+    func gzipped(_ entry: Entry, key: String) -> ByteBuffer? {
+        if let gzipped = entry.gzipped { return gzipped }
+        guard entry.body.readableBytes <= Self.largestCompressedAtOnce else { return nil }
+        var body = entry.body
+        guard let gzipped = try? body.compress(with: .gzip()) else { return nil }
+        state.withLockedValue { state in
+            guard var kept = state.entries[key], kept.version == entry.version, kept.etag == entry.etag,
+                kept.gzipped == nil
+            else { return }
+            let before = Self.cost(of: kept, key: key)
+            kept.gzipped = gzipped
+            let after = Self.cost(of: kept, key: key)
+            guard state.bytes + after - before <= maximumBytes else { return }
+            state.bytes += after - before
+            state.entries[key] = kept
+        }
+        return gzipped
     }
 
     func store(_ entry: Entry, for key: String) {

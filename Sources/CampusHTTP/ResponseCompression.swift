@@ -85,17 +85,11 @@ public enum ResponseCompression {
     /// The answer compressed when it should be and `gzip` is accepted; `Vary` added to every
     /// answer of a compressible type.
     static func compress(_ response: Response, gzip: Bool, memo: CompressedBodies) async throws -> Response {
-        guard isCompressible(contentType: response.headers[.contentType]), response.headers[.contentEncoding] == nil,
-            response.status != .partialContent, response.status != .notModified, response.status != .noContent
-        else { return response }
         var response = response
-        if !(response.headers[values: .vary].contains { $0.lowercased().contains("accept-encoding") }) {
-            response.headers.append(HTTPField(name: .vary, value: "Accept-Encoding"))
-        }
-        guard gzip, let length = response.body.contentLength, length >= minimumBytes, length <= maximumBytes,
-            response.headers[.contentRange] == nil
+        guard vary(status: response.status, headers: &response.headers), gzip,
+            let length = response.body.contentLength, compresses(length: length, headers: response.headers)
         else { return response }
-        let tag = response.headers[.eTag].flatMap { $0.hasPrefix("\"") && $0.hasSuffix("\"") ? $0 : nil }
+        let tag = strongTag(response.headers)
         var body = try await BodyCollector.collect(response.body, limit: length)
         let compressed: ByteBuffer
         if let tag, let kept = memo.compressed(body, tagged: tag) {
@@ -105,11 +99,38 @@ public enum ResponseCompression {
             compressed = try body.compress(with: .gzip())
             if let tag { memo.keep(compressed, of: original, tagged: tag) }
         }
-        if let tag { response.headers[.eTag] = String(tag.dropLast()) + tagSuffix + "\"" }
-        response.headers[.contentEncoding] = "gzip"
-        response.headers[.contentLength] = String(compressed.readableBytes)
+        markCompressed(&response.headers, length: compressed.readableBytes)
         response.body = ResponseBody(byteBuffer: compressed)
         return response
+    }
+
+    /// Adds `Vary: Accept-Encoding` to an answer of a compressible type and says whether its body
+    /// may be compressed (not a range, a 304, an empty answer or one encoded already).
+    static func vary(status: HTTPResponse.Status, headers: inout HTTPFields) -> Bool {
+        guard isCompressible(contentType: headers[.contentType]), headers[.contentEncoding] == nil,
+            status != .partialContent, status != .notModified, status != .noContent
+        else { return false }
+        if !(headers[values: .vary].contains { $0.lowercased().contains("accept-encoding") }) {
+            headers.append(HTTPField(name: .vary, value: "Accept-Encoding"))
+        }
+        return true
+    }
+
+    /// Whether a body of `length` bytes is compressed (1 KiB to 8 MiB, not a part of a whole).
+    static func compresses(length: Int, headers: HTTPFields) -> Bool {
+        length >= minimumBytes && length <= maximumBytes && headers[.contentRange] == nil
+    }
+
+    /// The answer's ETag when it is a strong one (quoted).
+    static func strongTag(_ headers: HTTPFields) -> String? {
+        headers[.eTag].flatMap { $0.hasPrefix("\"") && $0.hasSuffix("\"") ? $0 : nil }
+    }
+
+    /// The headers of the compressed form of an answer: its own tag marked, the encoding, the length.
+    static func markCompressed(_ headers: inout HTTPFields, length: Int) {
+        if let tag = strongTag(headers) { headers[.eTag] = String(tag.dropLast()) + tagSuffix + "\"" }
+        headers[.contentEncoding] = "gzip"
+        headers[.contentLength] = String(length)
     }
 }
 
@@ -162,8 +183,9 @@ public final class CompressedBodies: Sendable {
 }
 
 /// Compresses every answer Hummingbird writes (``ResponseCompression``): those of the router and
-/// of the early answers alike. The answers made at once (``ImmediateAnswerHandler``) are ranges
-/// of media, which are never compressed.
+/// of the early answers alike. Of the answers made at once (``ImmediateAnswerHandler``), ranges
+/// of media are never compressed and a kept answer (``CachedAnswer``) does the same with the gzip
+/// form it keeps.
 public struct CompressingResponder<Inner: HTTPResponder>: HTTPResponder where Inner.Context == CampusRequestContext {
     public typealias Context = CampusRequestContext
     let inner: Inner

@@ -60,6 +60,8 @@ public enum CampusApp {
                 mailSender: mailSender, languages: languages,
                 cacheKeyParameters: documentation.cachedQueryParameters, logger: logger, now: now)
             let (router, early) = try await makeRouter(services: services, documentation: documentation)
+            let cached = CachedAnswer(
+                cache: services.responseCache, today: { [timetable = services.timetable] in timetable.todayKey() })
             let demoStation = try await demoMedia ? DemoMedia.station(services: services, logger: logger) : nil
             let baseURL = configuration.resolvedBaseURL
             var jobs: [SharedJob] = [
@@ -104,15 +106,14 @@ public enum CampusApp {
                     EarlyAnswerResponder(
                         router.buildResponder(),
                         answers: [
-                            CachedAnswer(
-                                cache: services.responseCache,
-                                today: { [timetable = services.timetable] in timetable.todayKey() })
+                            cached
                         ] + early,
                         logText: { ErrorLog.text($0) })),
                 server: CampusHTTPServer.builder(
                     idleTimeout: configuration.limits.idleTimeout,
                     perAddress: configuration.trustForwardedFor ? nil : configuration.limits.connectionsPerAddress,
-                    liveSources: RadioRoutes.prefix, immediate: early.compactMap { $0 as? any ImmediateAnswer },
+                    liveSources: RadioRoutes.prefix,
+                    immediate: [cached] + early.compactMap { $0 as? any ImmediateAnswer },
                     logger: logger, serverName: Self.serverName),
                 configuration: .init(
                     address: .hostname(configuration.host, port: configuration.port), serverName: Self.serverName),

@@ -11,8 +11,9 @@ import NIOCore
 /// A query (a feed's key, a transcode), credentials that are not a signed-in account's, an item
 /// without a local file, or any error leave the request to the router, which answers it the usual way.
 ///
-/// When the session, the item's file and the range's bytes are all in memory, the range is
-/// answered at once (``ImmediateAnswer``): the same answer, made on the connection's event loop.
+/// When the session and the item's file are in memory and the page cache holds the range's bytes,
+/// the range is answered at once (``ImmediateAnswer``): the same answer, made on the connection's
+/// event loop, its bytes sent from the page cache to the socket by the kernel (`sendfile`).
 struct EarlyStreamAnswer: ImmediateAnswer {
     let media: MediaStreamFastPath
     let scopes: RequestScopeMiddleware
@@ -46,16 +47,21 @@ struct EarlyStreamAnswer: ImmediateAnswer {
             let source = media.sources.kept(id), let item = source.0,
             let answer = try? media.originalAnswer(item, id: id, request: request.head)
         else { return nil }
-        var body = ByteBuffer()
-        if let part = answer.part {
-            guard part.count <= MediaStreamFastPath.chunkLength,
-                let bytes = media.files.cachedBytes(answer.file, offset: part.lowerBound, count: part.count)
-            else { return nil }
-            body = bytes
-        }
         var head = HTTPResponse(status: answer.status, headerFields: answer.headers)
         SecurityHeadersMiddleware.addBaseHeaders(to: &head.headerFields)
-        return ImmediateResponse(head: head, body: body)
+        guard let part = answer.part else { return ImmediateResponse(head: head, body: ByteBuffer()) }
+        // Bytes the page cache holds go from it to the socket (`sendfile`), a range or the whole
+        // file; where the kernel cannot say, a range up to a chunk is read into memory at once.
+        let (offset, count) = (part.lowerBound, Int64(part.count))
+        if media.files.isCached(answer.file, offset: offset, count: count) == true {
+            return ImmediateResponse(
+                head: head,
+                file: FilePart(descriptor: answer.file.descriptor, offset: offset, count: count, owner: answer.file))
+        }
+        guard part.count <= MediaStreamFastPath.chunkLength,
+            let bytes = media.files.cachedBytes(answer.file, offset: offset, count: part.count)
+        else { return nil }
+        return ImmediateResponse(head: head, body: bytes)
     }
 
     /// The item of a path the router matched to the stream, for a request without a query and

@@ -139,6 +139,45 @@ final class OpenMediaFiles: Sendable {
         return buffer.readableBytes == count ? buffer : nil
     }
 
+    /// Whether the page cache holds every byte of the range, so that sending it (`sendfile`)
+    /// never waits for the disk on the event loop; nil when the kernel cannot say (Linux's
+    /// `cachestat`, from 6.5 on, answers for a range in one call).
+    func isCached(_ file: File, offset: Int64, count: Int64) -> Bool? {
+        guard count > 0 else { return true }
+        guard let syscall = Self.syscall else { return nil }
+        var range = CachestatRange(offset: UInt64(offset), length: UInt64(count))
+        var counts = Cachestat()
+        let result = syscall(Self.cachestatNumber, CLong(file.descriptor), &range, &counts, 0)
+        guard result == 0 else { return nil }
+        let page = Int64(Self.pageSize)
+        let pages = (offset + count + page - 1) / page - offset / page
+        return Int64(counts.cached) >= pages
+    }
+
+    /// `struct cachestat_range` and `struct cachestat` (linux/mman.h).
+    private struct CachestatRange {
+        var offset: UInt64
+        var length: UInt64
+    }
+    private struct Cachestat {
+        var cached: UInt64 = 0
+        var dirty: UInt64 = 0
+        var writeback: UInt64 = 0
+        var evicted: UInt64 = 0
+        var recentlyEvicted: UInt64 = 0
+    }
+    /// `cachestat`'s number, the same on every architecture (it came after the tables were unified).
+    private static let cachestatNumber: CLong = 451
+    private static let pageSize = Int(sysconf(CInt(_SC_PAGESIZE)))
+    /// glibc's `syscall`, which Swift does not import (it is variadic). It passes its arguments
+    /// on in registers, so a call through a fixed signature of integer and pointer arguments is
+    /// the same call on x86-64 and arm64.
+    private typealias Syscall =
+        @convention(c) (CLong, CLong, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, CUnsignedInt) -> CLong
+    private static let syscall: Syscall? = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "syscall").map {
+        unsafeBitCast($0, to: Syscall.self)
+    }
+
     /// glibc's `preadv2`, found at run time: Swift's Glibc module leaves it out (it is declared
     /// only with `_GNU_SOURCE`), and a C target for one declaration is more than this needs.
     private typealias PreadV2 = @convention(c) (CInt, UnsafePointer<iovec>?, CInt, off_t, CInt) -> Int

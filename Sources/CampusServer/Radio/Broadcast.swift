@@ -31,14 +31,29 @@ final class Broadcast: Sendable {
     }
 
     private struct Listener {
-        var continuation: AsyncStream<ByteBuffer>.Continuation
+        var sink: Sink
         var client: Client
-        /// Bytes handed to it and not yet written out.
+        /// Bytes handed to its stream and not yet written out.
         var pending = 0
+    }
+
+    /// Where a listener's audio goes.
+    private enum Sink {
+        /// A stream its task reads (a player that asked for titles in the audio, the HLS segmenter).
+        case stream(AsyncStream<ByteBuffer>.Continuation)
+        /// Kept until its connection is ready for audio (its response's head is out).
+        case waiting([ByteBuffer])
+        /// Its connection, written on its event loop (``ConnectionListener``).
+        case connection(ConnectionListener)
     }
 
     private struct State {
         var listeners: [Int: Listener] = [:]
+        /// The listeners written to on their connections, by event loop: what a chunk is handed
+        /// to, one task per loop.
+        var connections: [ObjectIdentifier: (loop: any EventLoop, listeners: [Int: ConnectionListener])] = [:]
+        /// The other listeners (streams, and those waiting for their connection).
+        var others: Set<Int> = []
         var nextListener = 0
         /// The last audio, for new listeners' first burst.
         var recent: [ByteBuffer] = []
@@ -59,6 +74,25 @@ final class Broadcast: Sendable {
         var peak = 0
         /// Audio bytes its feeds sent.
         var bytesRead = 0
+
+        mutating func add(_ listener: Listener) -> Int {
+            let id = nextListener
+            nextListener += 1
+            listeners[id] = listener
+            others.insert(id)
+            peak = max(peak, listeners.count)
+            return id
+        }
+
+        mutating func remove(_ id: Int) -> Listener? {
+            guard let listener = listeners.removeValue(forKey: id) else { return nil }
+            if case .connection(let connection) = listener.sink {
+                connections[ObjectIdentifier(connection.channel.eventLoop)]?.listeners[id] = nil
+            } else {
+                others.remove(id)
+            }
+            return listener
+        }
     }
 
     private let state: NIOLockedValueBox<State>
@@ -124,23 +158,60 @@ final class Broadcast: Sendable {
             bufferingPolicy: .bufferingOldest(RadioHub.listenerBuffer))
         let registered = state.withLockedValue { state -> (Int, [ByteBuffer])? in
             guard !state.ended, state.listeners.count < limit else { return nil }
-            let id = state.nextListener
-            state.nextListener += 1
-            state.listeners[id] = Listener(continuation: continuation, client: client)
-            state.peak = max(state.peak, state.listeners.count)
+            let id = state.add(Listener(sink: .stream(continuation), client: client))
             return (id, state.recent)
         }
         guard let (id, burst) = registered else { return nil }
         continuation.onTermination = { [weak self] _ in
-            _ = self?.state.withLockedValue { $0.listeners.removeValue(forKey: id) }
+            _ = self?.state.withLockedValue { $0.remove(id) }
         }
         return (id, burst, stream)
     }
 
-    /// Ends a listener's stream (the server is shutting down).
+    /// A new listener whose audio will be written to its connection (``connect(_:to:)``, once its
+    /// response's head is out): its id, or nil when the station has its `limit` of listeners, or
+    /// the broadcast ended. Until then, the recent audio and what comes are kept for it.
+    func reserve(limit: Int, client: Client = Client()) -> Int? {
+        state.withLockedValue { state -> Int? in
+            guard !state.ended, state.listeners.count < limit else { return nil }
+            return state.add(Listener(sink: .waiting(state.recent), client: client))
+        }
+    }
+
+    /// Starts writing to the connection of the listener `id` (``reserve(limit:client:)``): what
+    /// was kept for it first, then every chunk as it comes. False when it is gone already.
+    func connect(_ id: Int, to connection: ConnectionListener) -> Bool {
+        state.withLockedValue { state in
+            guard case .waiting(let kept) = state.listeners[id]?.sink else { return false }
+            state.listeners[id]?.sink = .connection(connection)
+            state.others.remove(id)
+            let loop = connection.channel.eventLoop
+            state.connections[ObjectIdentifier(loop), default: (loop, [:])].listeners[id] = connection
+            // Handed to the event loop while the lock is held: the chunks delivered after this
+            // are handed to it after these, in order.
+            connection.channel.eventLoop.execute { [weak self] in
+                for chunk in kept where !connection.write(chunk) {
+                    self?.drop(id)
+                    return
+                }
+            }
+            return true
+        }
+    }
+
+    /// Ends a listener's audio (the server is shutting down, its connection closed, or it fell behind).
     func drop(_ id: Int) {
-        let listener = state.withLockedValue { $0.listeners.removeValue(forKey: id) }
-        listener?.continuation.finish()
+        let listener = state.withLockedValue { $0.remove(id) }
+        listener.map { Self.end($0.sink) }
+    }
+
+    /// Ends a listener's stream or connection.
+    private static func end(_ sink: Sink) {
+        switch sink {
+        case .stream(let continuation): continuation.finish()
+        case .connection(let connection): connection.end()
+        case .waiting: break
+        }
     }
 
     /// A listener wrote out `bytes` of what it was handed.
@@ -155,7 +226,7 @@ final class Broadcast: Sendable {
     /// ended, or another feed took over).
     @discardableResult
     func deliver(_ bytes: ByteBuffer, token: Int) -> Bool {
-        let (heard, dropped) = state.withLockedValue { state -> (Bool, [AsyncStream<ByteBuffer>.Continuation]) in
+        let (heard, dropped) = state.withLockedValue { state -> (Bool, [Sink]) in
             guard !state.ended, state.feedToken == token else { return (false, []) }
             var bytes = bytes
             state.bytesRead += bytes.readableBytes
@@ -168,23 +239,43 @@ final class Broadcast: Sendable {
             while state.recentBytes - (state.recent.first?.readableBytes ?? 0) >= RadioHub.burstBytes {
                 state.recentBytes -= state.recent.removeFirst().readableBytes
             }
-            var dropped: [AsyncStream<ByteBuffer>.Continuation] = []
-            for (id, listener) in state.listeners {
-                let behind = listener.pending + chunk.readableBytes > RadioHub.listenerBytes
-                if behind {
-                    dropped.append(listener.continuation)
-                    state.listeners[id] = nil
-                } else if case .dropped = listener.continuation.yield(chunk) {
-                    dropped.append(listener.continuation)
-                    state.listeners[id] = nil
-                } else {
-                    state.listeners[id]?.pending += chunk.readableBytes
+            var dropped: [Sink] = []
+            for id in state.others {
+                guard let listener = state.listeners[id] else { continue }
+                switch listener.sink {
+                case .connection: break
+                case .waiting(var kept):
+                    kept.append(chunk)
+                    if kept.reduce(0, { $0 + $1.readableBytes }) > RadioHub.listenerBytes {
+                        dropped.append(listener.sink)
+                        _ = state.remove(id)
+                    } else {
+                        state.listeners[id]?.sink = .waiting(kept)
+                    }
+                case .stream(let continuation):
+                    let behind = listener.pending + chunk.readableBytes > RadioHub.listenerBytes
+                    if behind {
+                        dropped.append(listener.sink)
+                        _ = state.remove(id)
+                    } else if case .dropped = continuation.yield(chunk) {
+                        dropped.append(listener.sink)
+                        _ = state.remove(id)
+                    } else {
+                        state.listeners[id]?.pending += chunk.readableBytes
+                    }
+                }
+            }
+            // One task per event loop writes the one chunk to all of its listeners, handed over
+            // while the lock is held so that chunks reach each loop in order.
+            for (loop, listeners) in state.connections.values where !listeners.isEmpty {
+                loop.execute { [weak self] in
+                    for (id, connection) in listeners where !connection.write(chunk) { self?.drop(id) }
                 }
             }
             return (true, dropped)
         }
-        // Finished outside the lock: finishing runs the listener's termination handler.
-        for listener in dropped { listener.finish() }
+        // Ended outside the lock: ending a stream runs the listener's termination handler.
+        for sink in dropped { Self.end(sink) }
         return heard
     }
 
@@ -201,18 +292,35 @@ final class Broadcast: Sendable {
 
     /// Ends the broadcast: what was gathered goes out, then every listener's stream ends.
     func finish() {
-        let listeners = state.withLockedValue { state -> [AsyncStream<ByteBuffer>.Continuation] in
+        let listeners = state.withLockedValue { state -> [Sink] in
             guard !state.ended else { return [] }
             state.ended = true
-            if state.gathering.readableBytes > 0 {
-                for listener in state.listeners.values { listener.continuation.yield(state.gathering) }
-                state.gathering = ByteBuffer()
+            let last = state.gathering
+            state.gathering = ByteBuffer()
+            defer {
+                state.listeners = [:]
+                state.connections = [:]
+                state.others = []
             }
-            defer { state.listeners = [:] }
-            return state.listeners.values.map(\.continuation)
+            return state.listeners.values.compactMap { listener -> Sink? in
+                switch listener.sink {
+                case .stream(let continuation):
+                    if last.readableBytes > 0 { continuation.yield(last) }
+                    return listener.sink
+                case .connection(let connection):
+                    // Ended after its last audio, on its event loop.
+                    connection.channel.eventLoop.execute {
+                        if last.readableBytes > 0 { _ = connection.write(last) }
+                        connection.end()
+                    }
+                    return nil
+                case .waiting:
+                    return nil
+                }
+            }
         }
         hub.ended(self)
-        for listener in listeners { listener.finish() }
+        for sink in listeners { Self.end(sink) }
     }
 }
 

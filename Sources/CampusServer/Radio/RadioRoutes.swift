@@ -196,12 +196,21 @@ struct RadioRoutes: Sendable {
         let client = Broadcast.Client(
             address: RequestScope.current?.address ?? "",
             userAgent: String((request.headers[.userAgent] ?? "").prefix(200)))
-        guard let (id, burst, stream) = broadcast.listen(limit: station.listenerLimit, client: client) else {
+        let withMetadata = request.headers[.icyMetadata] == "1"
+        // A player that asks for titles in the audio gets its own bytes (a stream its task reads);
+        // any other is written to on its connection's event loop, one shared chunk for all.
+        let listening: Listening? =
+            withMetadata
+            ? broadcast.listen(limit: station.listenerLimit, client: client).map { .stream($0.id, $0.burst, $0.stream) }
+            : broadcast.reserve(limit: station.listenerLimit, client: client).map { .connection($0) }
+        guard let listening else {
             throw Problem(
                 .serviceUnavailable, detail: "{name} has as many listeners as it takes; try again later.",
                 ["name": station.name], headers: [.retryAfter: "30"])
         }
-        let withMetadata = request.headers[.icyMetadata] == "1"
+        if case .connection(let id) = listening {
+            context.channel.closeFuture.whenComplete { _ in broadcast.drop(id) }
+        }
         var headers: HTTPFields = [
             .contentType: broadcast.contentType, .cacheControl: "no-cache, no-store", .icyName: station.name,
             .icyGenre: station.genre, .icyDescription: station.description,
@@ -213,6 +222,7 @@ struct RadioRoutes: Sendable {
         let key = LiveRadio.listenerKey(user: user, address: client.address, userAgent: client.userAgent)
         let start = liveRadio.now()
         let radio = liveRadio
+        let channel = context.channel
         return Response(
             status: .ok, headers: headers,
             body: ResponseBody { [event] writer in
@@ -226,25 +236,43 @@ struct RadioRoutes: Sendable {
                         radio.listenerLeft(station, listener: key, start: start, seconds: seconds)
                     }
                 }
-                var interleaver = IcyMetadata.Interleaver()
-                func send(_ chunk: ByteBuffer) async throws {
-                    guard withMetadata else { return try await writer.write(chunk) }
-                    let bytes = interleaver.interleave(Array(chunk.readableBytesView), title: broadcast.title)
-                    try await writer.write(ByteBuffer(bytes: bytes))
-                }
-                for chunk in burst { try await send(chunk) }
-                // One handler for the whole stream (a graceful-shutdown race per chunk costs every
-                // listener a task group each time): at shutdown the listener's stream ends.
-                try await withGracefulShutdownHandler {
-                    for await chunk in stream {
-                        try await send(chunk)
-                        broadcast.written(chunk.readableBytes, by: id)
+                switch listening {
+                case .connection(let id):
+                    // The head is out: the audio is written on the connection from here.
+                    let connection = ConnectionListener(channel: channel)
+                    if broadcast.connect(id, to: connection) {
+                        await withGracefulShutdownHandler {
+                            await connection.untilEnded()
+                        } onGracefulShutdown: {
+                            broadcast.drop(id)
+                        }
                     }
-                } onGracefulShutdown: {
-                    broadcast.drop(id)
+                case .stream(let id, let burst, let stream):
+                    var interleaver = IcyMetadata.Interleaver()
+                    func send(_ chunk: ByteBuffer) async throws {
+                        let bytes = interleaver.interleave(Array(chunk.readableBytesView), title: broadcast.title)
+                        try await writer.write(ByteBuffer(bytes: bytes))
+                    }
+                    for chunk in burst { try await send(chunk) }
+                    // One handler for the whole stream (a graceful-shutdown race per chunk costs
+                    // every listener a task group each time): at shutdown the listener's stream ends.
+                    try await withGracefulShutdownHandler {
+                        for await chunk in stream {
+                            try await send(chunk)
+                            broadcast.written(chunk.readableBytes, by: id)
+                        }
+                    } onGracefulShutdown: {
+                        broadcast.drop(id)
+                    }
                 }
                 try await writer.finish(nil)
             })
+    }
+
+    /// How a listener's audio reaches it: its own stream, or its connection.
+    enum Listening {
+        case stream(Int, [ByteBuffer], AsyncStream<ByteBuffer>)
+        case connection(Int)
     }
 
     // MARK: HLS
