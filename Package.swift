@@ -143,6 +143,7 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
             ],
             resources: [.copy("Resources")],
             plugins: [.plugin(name: "OpenAPIGenerator", package: "swift-openapi-generator")]
@@ -206,6 +207,7 @@ let package = Package(
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "SQLKit", package: "sql-kit"),
                 .product(name: "SnapshotTesting", package: "swift-snapshot-testing"),
+                .product(name: "CompressNIO", package: "compress-nio"),
             ],
             exclude: ["__Snapshots__"]
         ),

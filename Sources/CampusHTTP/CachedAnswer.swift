@@ -56,7 +56,8 @@ public struct CachedAnswer: ImmediateAnswer {
         } else {
             answer.headers[.contentLength] = String(answer.body.readableBytes)
         }
-        return ImmediateResponse(head: HTTPResponse(status: answer.status, headerFields: answer.headers), body: answer.body)
+        return ImmediateResponse(
+            head: HTTPResponse(status: answer.status, headerFields: answer.headers), body: answer.body)
     }
 }
 

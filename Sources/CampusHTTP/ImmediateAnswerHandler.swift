@@ -3,8 +3,8 @@ import HTTPInput
 import HTTPTypes
 import Hummingbird
 import Logging
-import NIOConcurrencyHelpers
 import Metrics
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
 import NIOHTTPTypes

@@ -57,7 +57,9 @@ extension ListenServerSuites {
                     ("bytes=\(size - 1)-", (size - 1)..<size, .partialContent),
                 ]
                 // The first request is the router's, which writes the path down for the early answers.
-                #expect(try await server.request(.get, stream, token: admin, headers: [.range: "bytes=0-1"]).status == .partialContent)
+                #expect(
+                    try await server.request(.get, stream, token: admin, headers: [.range: "bytes=0-1"]).status
+                        == .partialContent)
                 let before = try await Self.sentFiles(server)
                 for form in forms {
                     let headers: HTTPFields = form.range.map { [.range: $0] } ?? [:]
