@@ -42,7 +42,15 @@ public struct CachedAnswer: ImmediateAnswer {
     {
         let key = cache.key(request, today: today())
         guard let version = cache.checkedVersion(), let entry = cache.entry(key, version: version) else { return nil }
-        // What ``CompressingResponder`` does to the early answer, with the kept gzip form.
+        return cache.immediateResponse(entry, key: key, to: request)
+    }
+}
+
+extension ResponseCache {
+    /// A kept answer (`entry`, under `key`) to `request`, made at once: what
+    /// ``CompressingResponder`` does to an early answer, with the kept gzip form; nil when the
+    /// body is too large to compress on the event loop and has no gzip form yet.
+    func immediateResponse(_ entry: Entry, key: String, to request: Request) -> ImmediateResponse? {
         let gzip = ResponseCompression.acceptsGzip(request.headers)
         var conditions = request.headers
         if gzip { _ = ResponseCompression.unmarkConditions(&conditions) }
@@ -50,7 +58,7 @@ public struct CachedAnswer: ImmediateAnswer {
         if entry.compressible, answer.status == .ok, gzip,
             ResponseCompression.compresses(length: answer.body.readableBytes, headers: answer.headers)
         {
-            guard let gzipped = cache.gzipped(entry, key: key) else { return nil }
+            guard let gzipped = gzipped(entry, key: key) else { return nil }
             ResponseCompression.markCompressed(&answer.headers, length: gzipped.readableBytes)
             answer.body = gzipped
         } else {

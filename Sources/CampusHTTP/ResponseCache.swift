@@ -99,7 +99,7 @@ public final class ResponseCache: Sendable {
 
     /// The version when it was read within the last second, without reading it; nil when it
     /// is due to be read again (an answer made at once cannot wait for the database).
-    func checkedVersion(now: ContinuousClock.Instant = .now) -> String? {
+    public func checkedVersion(now: ContinuousClock.Instant = .now) -> String? {
         state.withLockedValue { state in
             guard let version = state.version, let checked = state.checked, now - checked < Self.recheckInterval
             else { return nil }
@@ -120,17 +120,18 @@ public final class ResponseCache: Sendable {
     }
 
     /// `query` with only the parameters named in `known`, sorted by name (stable for repeats).
-    /// One pass over the query; a handful of parameters are put in order by insertion.
+    /// One pass over the query's bytes (no grapheme breaking: `&` and `=` are ASCII); a handful of
+    /// parameters are put in order by insertion.
     static func knownQuery(_ query: String, keeping known: Set<Substring>) -> Substring {
         guard !query.isEmpty else { return "" }
         if isKnownAndInOrder(query, known) { return Substring(query) }
         var kept: [(name: Substring, part: Substring)] = []
-        for part in query.split(separator: "&", omittingEmptySubsequences: false) {
-            let name = part.prefix { $0 != "=" }
-            guard !part.isEmpty, known.contains(name) else { continue }
+        forEachPart(of: query) { name, part in
+            guard !part.isEmpty, known.contains(name) else { return true }
             var at = kept.count
-            while at > 0, kept[at - 1].name > name { at -= 1 }
+            while at > 0, name.utf8.lexicographicallyPrecedes(kept[at - 1].name.utf8) { at -= 1 }
             kept.insert((name, part), at: at)
+            return true
         }
         return Substring(kept.map(\.part).joined(separator: "&"))
     }
@@ -139,15 +140,27 @@ public final class ResponseCache: Sendable {
     /// clients send them: then the query is its own key, found without making any array.
     private static func isKnownAndInOrder(_ query: String, _ known: Set<Substring>) -> Bool {
         var previous: Substring?
-        var start = query.startIndex
-        while true {
-            let end = query[start...].firstIndex(of: "&") ?? query.endIndex
-            let part = query[start..<end]
-            let name = part.prefix { $0 != "=" }
-            guard !part.isEmpty, known.contains(name), previous.map({ $0 <= name }) ?? true else { return false }
+        return forEachPart(of: query) { name, part in
+            guard !part.isEmpty, known.contains(name),
+                !(previous.map { name.utf8.lexicographicallyPrecedes($0.utf8) } ?? false)
+            else { return false }
             previous = name
-            guard end < query.endIndex else { return true }
-            start = query.index(after: end)
+            return true
+        }
+    }
+
+    /// Calls `body` with each `&`-separated part of `query` and its name (up to `=`), while it
+    /// returns true; whether it always did.
+    @discardableResult
+    private static func forEachPart(of query: String, _ body: (_ name: Substring, _ part: Substring) -> Bool) -> Bool {
+        let utf8 = query.utf8
+        var start = utf8.startIndex
+        while true {
+            let end = utf8[start...].firstIndex(of: UInt8(ascii: "&")) ?? utf8.endIndex
+            let nameEnd = utf8[start..<end].firstIndex(of: UInt8(ascii: "=")) ?? end
+            guard body(query[start..<nameEnd], query[start..<end]) else { return false }
+            guard end < utf8.endIndex else { return true }
+            start = utf8.index(after: end)
         }
     }
 

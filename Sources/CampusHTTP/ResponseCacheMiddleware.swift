@@ -45,8 +45,23 @@ extension ResponseCache {
     public func keep(_ body: ByteBuffer, headers: HTTPFields, version: String, for request: Request, today: String)
         -> Response
     {
+        stored(body, headers: headers, version: version, key: key(request, today: today)).response(to: request)
+    }
+
+    /// Keeps `body` as ``keep(_:headers:version:for:today:)`` does and answers `request` with it
+    /// at once, as ``CachedAnswer`` answers a hit (nil as it would be: a large body not compressed
+    /// yet, which the router's answer then finds kept).
+    public func keepImmediately(
+        _ body: ByteBuffer, headers: HTTPFields, version: String, for request: Request, today: String
+    ) -> ImmediateResponse? {
+        let key = key(request, today: today)
+        return immediateResponse(stored(body, headers: headers, version: version, key: key), key: key, to: request)
+    }
+
+    /// The entry of `body` (tagged with its digest), stored under `key`.
+    private func stored(_ body: ByteBuffer, headers: HTTPFields, version: String, key: String) -> Entry {
         let entry = Entry(version: version, headers: headers, body: body, etag: ContentTag.of(body))
-        store(entry, for: key(request, today: today))
-        return entry.response(to: request)
+        store(entry, for: key)
+        return entry
     }
 }

@@ -34,10 +34,18 @@ public enum ResponseCompression {
     /// Whether answers of this `Content-Type` are compressed.
     public static func isCompressible(contentType: String?) -> Bool {
         guard let contentType else { return false }
-        let type = contentType.split(separator: ";", maxSplits: 1).first.map {
-            $0.trimmingCharacters(in: .whitespaces).lowercased()
-        }
-        guard let type else { return false }
+        // The media type before any parameters, without spaces around it, in lower case: read
+        // from the bytes (every answer asks, and Foundation's trimming cost a fresh schedule 4 %).
+        let spaces: (UInt8) -> Bool = { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
+        let utf8 = contentType.utf8
+        let end = utf8.firstIndex(of: UInt8(ascii: ";")) ?? utf8.endIndex
+        guard let first = utf8[..<end].firstIndex(where: { !spaces($0) }),
+            let last = utf8[..<end].lastIndex(where: { !spaces($0) })
+        else { return false }
+        let bare = contentType[first...last]
+        let type =
+            bare.utf8.contains { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) }
+            ? bare.lowercased() : String(bare)
         if type.hasPrefix("text/") { return type != "text/event-stream" }
         return compressibleTypes.contains(type)
     }

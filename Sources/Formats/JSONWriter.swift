@@ -43,6 +43,24 @@ public struct JSONWriter: Sendable {
     public mutating func string(_ text: String) {
         separate()
         bytes.append(UInt8(ascii: "\""))
+        // Most strings (names, dates, ids) need no escape: then their bytes are copied at once.
+        let copied =
+            text.utf8.withContiguousStorageIfAvailable { utf8 in
+                guard !utf8.contains(where: Self.needsEscape) else { return false }
+                bytes.append(contentsOf: utf8)
+                return true
+            } ?? false
+        if !copied { escape(text) }
+        bytes.append(UInt8(ascii: "\""))
+        needsComma = true
+    }
+
+    /// A byte written escaped: a control character, a quote, a backslash or a slash.
+    private static func needsEscape(_ byte: UInt8) -> Bool {
+        byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte == UInt8(ascii: "/")
+    }
+
+    private mutating func escape(_ text: String) {
         for byte in text.utf8 {
             switch byte {
             case UInt8(ascii: "\""): bytes.append(contentsOf: [0x5C, 0x22])
@@ -59,8 +77,6 @@ public struct JSONWriter: Sendable {
             default: bytes.append(byte)
             }
         }
-        bytes.append(UInt8(ascii: "\""))
-        needsComma = true
     }
 
     public mutating func integer(_ value: some BinaryInteger) {

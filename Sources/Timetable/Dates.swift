@@ -4,8 +4,14 @@ import InputRules
 /// A calendar day without a time or a time zone, such as a lesson's date.
 ///
 /// The day is kept as its number of days since 1970-01-01, so that stepping by days and
-/// counting days between two dates is exact integer arithmetic; year, month and day come from
-/// Foundation's Gregorian calendar when the value is made.
+/// counting days between two dates is exact integer arithmetic.
+///
+/// Year, month and day and the day number are worked out from each other by the proleptic
+/// Gregorian calendar's integer formulas (H. Hinnant, "chrono-Compatible Low-Level Date
+/// Algorithms", `days_from_civil` and `civil_from_days`) from 1600 on, where Foundation's
+/// Gregorian calendar (Julian before October 1582) agrees with them, as a test checks day by
+/// day; earlier days ask Foundation. The formulas because a fresh schedule steps through days:
+/// Foundation's `dateComponents` for each was a tenth of its time (docs/BENCHMARKS.md).
 public struct LocalDate: Hashable, Comparable, Sendable, CustomStringConvertible {
     /// Days since 1970-01-01.
     public let dayNumber: Int
@@ -19,20 +25,23 @@ public struct LocalDate: Hashable, Comparable, Sendable, CustomStringConvertible
         return calendar
     }()
 
+    /// The first day the formulas are used for: 1600-01-01.
+    static let firstFormulaDay = -135_140
+
     /// The date with these parts; nil when there is no such day (31 February) or the year is
     /// outside 1…9999, where the Gregorian calendar works.
     public init?(year: Int, month: Int, day: Int) {
         guard (1...9999).contains(year), (1...12).contains(month), (1...31).contains(day) else { return nil }
-        let key = (year * 100 + month) * 100 + day
         let dayNumber: Int
-        if let known = Self.known.number(for: key) {
-            dayNumber = known
+        if year >= 1600 {
+            dayNumber = Self.dayNumber(year: year, month: month, day: day)
+            // 31 April runs on to 1 May.
+            guard Self.civil(dayNumber).day == day else { return nil }
         } else {
             guard let date = Self.calendar.date(from: DateComponents(year: year, month: month, day: day)),
                 Self.calendar.component(.day, from: date) == day
             else { return nil }
             dayNumber = Int((date.timeIntervalSince1970 / 86400).rounded(.down))
-            Self.known.remember(dayNumber, for: key)
         }
         self.year = year
         self.month = month
@@ -40,17 +49,40 @@ public struct LocalDate: Hashable, Comparable, Sendable, CustomStringConvertible
         self.dayNumber = dayNumber
     }
 
-    /// Day numbers of dates already worked out: imports read the same few dates thousands of
-    /// times, and the calendar is the slow part.
-    private static let known = KnownDays()
-
     public init(dayNumber: Int) {
-        let parts = Self.calendar.dateComponents(
-            [.year, .month, .day], from: Date(timeIntervalSince1970: TimeInterval(dayNumber) * 86400))
         self.dayNumber = dayNumber
-        self.year = parts.year ?? 1970
-        self.month = parts.month ?? 1
-        self.day = parts.day ?? 1
+        if dayNumber >= Self.firstFormulaDay {
+            (year, month, day) = Self.civil(dayNumber)
+        } else {
+            let parts = Self.calendar.dateComponents(
+                [.year, .month, .day], from: Date(timeIntervalSince1970: TimeInterval(dayNumber) * 86400))
+            self.year = parts.year ?? 1970
+            self.month = parts.month ?? 1
+            self.day = parts.day ?? 1
+        }
+    }
+
+    /// `days_from_civil`: the day number of a proleptic Gregorian date (month and day may run over).
+    static func dayNumber(year: Int, month: Int, day: Int) -> Int {
+        let year = month <= 2 ? year - 1 : year
+        let era = (year >= 0 ? year : year - 399) / 400
+        let yearOfEra = year - era * 400
+        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
+    }
+
+    /// `civil_from_days`: the proleptic Gregorian date of a day number.
+    static func civil(_ dayNumber: Int) -> (year: Int, month: Int, day: Int) {
+        let shifted = dayNumber + 719_468
+        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
+        let dayOfEra = shifted - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let shiftedMonth = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * shiftedMonth + 2) / 5 + 1
+        let month = shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9
+        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 
     /// The day a moment falls on in a time zone.
@@ -89,9 +121,16 @@ public struct LocalDate: Hashable, Comparable, Sendable, CustomStringConvertible
 
     /// Reads `YYYY-MM-DD`, telling a malformed text from a date outside ``DateRules/years``.
     public static func read(iso text: some StringProtocol) -> Result<LocalDate, ReadProblem> {
-        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
-        guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
-            let year = digits(parts[0]), let month = digits(parts[1]), let day = digits(parts[2])
+        if let read = text.utf8.withContiguousStorageIfAvailable(readISO) { return read }
+        var text = String(text)
+        return text.withUTF8(readISO)
+    }
+
+    /// `YYYY-MM-DD` from its bytes (every schedule request reads two).
+    private static func readISO(_ bytes: UnsafeBufferPointer<UInt8>) -> Result<LocalDate, ReadProblem> {
+        guard bytes.count == 10, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"),
+            let year = asciiNumber(bytes, 0..<4), let month = asciiNumber(bytes, 5..<7),
+            let day = asciiNumber(bytes, 8..<10)
         else { return .failure(.malformed) }
         return checked(year: year, month: month, day: day)
     }
@@ -140,8 +179,6 @@ public struct LocalDate: Hashable, Comparable, Sendable, CustomStringConvertible
         guard let date = LocalDate(year: year, month: month, day: day) else { return .failure(.malformed) }
         return DateRules.years.contains(year) ? .success(date) : .failure(.outOfRange)
     }
-
-    private static func digits(_ text: some StringProtocol) -> Int? { asciiNumber(text) }
 
     /// `YYYY-MM-DD`.
     public var iso: String { "\(padded(year, 4))-\(padded(month, 2))-\(padded(day, 2))" }
@@ -315,23 +352,4 @@ func asciiNumber(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> In
 func padded(_ value: Int, _ width: Int) -> String {
     let digits = String(value)
     return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
-}
-
-/// A lock-protected memo of valid dates (yyyymmdd → day number).
-final class KnownDays: @unchecked Sendable {
-    private let lock = NSLock()
-    private var numbers: [Int: Int] = [:]
-
-    func number(for key: Int) -> Int? {
-        lock.lock()
-        defer { lock.unlock() }
-        return numbers[key]
-    }
-
-    func remember(_ number: Int, for key: Int) {
-        lock.lock()
-        defer { lock.unlock() }
-        if numbers.count > 100_000 { numbers.removeAll() }
-        numbers[key] = number
-    }
 }

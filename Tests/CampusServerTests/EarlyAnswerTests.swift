@@ -136,5 +136,53 @@ extension TimetableServerSuites {
                 #expect(backwards.status == .unprocessableContent)
             }
         }
+
+        /// A week not asked for before, of a group whose lessons are in memory, is made at once on
+        /// the event loop (``EarlyScheduleAnswer`` as an ``ImmediateAnswer``): the bytes and headers
+        /// the router sends, plain or gzip, kept in the answer cache; never another version's.
+        @Test func aFreshWeekIsMadeAtOnceAlike() async throws {
+            try await TestServer.run { server in
+                try await server.importFixtures(["151004.json"])
+                let path = "/api/v1/groups/151004/schedule"
+                let other = "/api/v1/groups/%31%35%31%30%30%34/schedule"
+                let immediate = "campus_immediate_answers"
+                let before = try await EarlyAnswerChecks.counted("schedule", on: server, metric: immediate)
+                #expect(try await server.request(.get, "\(path)?from=2023-09-04&to=2023-09-10").status == .ok)
+                // Each week is asked for the first time, so no kept answer can be what is sent.
+                let weeks = ["2023-09-11", "2023-09-18", "2023-09-25", "2023-10-02", "2023-10-09", "2023-10-16"]
+                for (index, monday) in weeks.enumerated() {
+                    let query = "from=\(monday)&subgroup=\(index % 3)"
+                    let headers: HTTPFields = index.isMultiple(of: 2) ? [:] : [.acceptEncoding: "gzip"]
+                    let made = try await server.request(.get, "\(path)?\(query)", headers: headers)
+                    let routed = try await server.request(.get, "\(other)?\(query)", headers: headers)
+                    #expect(made.status == .ok && routed.status == .ok)
+                    #expect(Data(buffer: made.body) == Data(buffer: routed.body), "\(query)")
+                    #expect(EarlyAnswerChecks.fields(made) == EarlyAnswerChecks.fields(routed), "\(query)")
+                    #expect((made.headers[.contentEncoding] == "gzip") == !index.isMultiple(of: 2))
+                    let tag = try #require(made.headers[.eTag])
+                    let kept = try await server.request(.get, "\(path)?\(query)", headers: [.ifNoneMatch: tag])
+                    #expect(kept.status == .notModified || !index.isMultiple(of: 2))
+                }
+                // The version is read at most a second before, so on a busy machine some go early instead.
+                let made = try await EarlyAnswerChecks.counted("schedule", on: server, metric: immediate)
+                #expect(made > before, "\(made - before)")
+                // A recoloured lesson type moves the version on: what is made at once is the new timetable's.
+                let week = "\(path)?from=2023-10-23&to=2023-10-29"
+                let old = try await server.request(.get, week)
+                try await server.register("admin@example.org")
+                try await server.makeAdmin("admin@example.org")
+                let admin = try await server.login("admin@example.org")
+                let colour = ##"{"name":"Лекция","abbreviation":"Лек","colour":"#123456"}"##
+                #expect(
+                    try await server.request(.put, "/api/v1/lesson-types/%D0%9B%D0%9A", json: colour, token: admin)
+                        .status == .ok)
+                #expect(try await server.request(.get, "\(path)?from=2023-09-04").status == .ok)
+                let new = try await server.request(.get, week)
+                let routed = try await server.request(.get, week.replacing(path, with: other))
+                #expect(new.text == routed.text)
+                #expect(new.text != old.text)
+                #expect(new.text.contains("#123456"))
+            }
+        }
     }
 }

@@ -36,12 +36,14 @@ import Testing
             "text/html; charset=utf-8", "text/css", "text/javascript; charset=utf-8", "application/json",
             "application/problem+json", "text/calendar; charset=utf-8", "application/rss+xml", "image/svg+xml",
             "application/xml", "application/gpx+xml", "application/manifest+json", "TEXT/PLAIN",
+            " application/json ;charset=utf-8", "\tText/Calendar", "application/json;",
         ] {
             #expect(ResponseCompression.isCompressible(contentType: type), "\(type)")
         }
         for type in [
             "audio/mpeg", "audio/mp4", "audio/ogg", "video/mp4", "image/png", "image/jpeg", "image/webp",
-            "application/octet-stream", "text/event-stream", "application/zip", "",
+            "application/octet-stream", "text/event-stream", "application/zip", "", " ; charset=utf-8",
+            "Text/Event-Stream", "application/jsonx", "текст/html",
         ] {
             #expect(!ResponseCompression.isCompressible(contentType: type), "\(type)")
         }

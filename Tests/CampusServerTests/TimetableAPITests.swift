@@ -337,6 +337,12 @@ extension TestServer {
         #expect(ResponseCache.knownQuery("x=1", keeping: known) == "")
         #expect(ResponseCache.knownQuery("from=a&&to=b", keeping: known) == "from=a&to=b")
         #expect(ResponseCache.knownQuery("", keeping: known) == "")
+        // Sorted by name, repeats in the order they came; a value may hold any character.
+        #expect(
+            ResponseCache.knownQuery("to=1&from=2&subgroup=0&from=1", keeping: known) == "from=2&from=1&subgroup=0&to=1"
+        )
+        #expect(ResponseCache.knownQuery("from=%D0%98=%26&to", keeping: known) == "from=%D0%98=%26&to")
+        #expect(ResponseCache.knownQuery("to=é&from=ё", keeping: known) == "from=ё&to=é")
     }
 
     @Test func aMadeUpParameterNeitherMakesANewEntryNorFlushesTheCache() async throws {

@@ -23,6 +23,33 @@ import Testing
                 == "from is outside the dates Campus works with, 1900-01-01 to 2200-12-31.")
     }
 
+    /// The integer formulas give what Foundation's Gregorian calendar gives, for every day from
+    /// 1600 to 2600 both ways, and across the switch to asking Foundation before 1600.
+    @Test func dayNumbersAreFoundationsDays() {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = .gmt
+        let first = LocalDate.firstFormulaDay
+        for dayNumber in (first - 400)...(first + 365_250) {
+            let parts = calendar.dateComponents(
+                [.year, .month, .day], from: Date(timeIntervalSince1970: TimeInterval(dayNumber) * 86400))
+            let date = LocalDate(dayNumber: dayNumber)
+            guard date.year == parts.year, date.month == parts.month, date.day == parts.day,
+                LocalDate(year: date.year, month: date.month, day: date.day)?.dayNumber == dayNumber
+            else {
+                Issue.record("day \(dayNumber): \(date.iso), Foundation \(parts)")
+                return
+            }
+        }
+        #expect(LocalDate(year: 2024, month: 2, day: 29) != nil)
+        #expect(LocalDate(year: 2023, month: 2, day: 29) == nil)
+        #expect(LocalDate(year: 2100, month: 2, day: 29) == nil)
+        #expect(LocalDate(year: 2000, month: 2, day: 29)?.iso == "2000-02-29")
+        #expect(LocalDate(year: 2023, month: 4, day: 31) == nil)
+        #expect(LocalDate.read(iso: "2023-09-25"[...]) == .success(LocalDate(year: 2023, month: 9, day: 25)!))
+        #expect(LocalDate.read(iso: "２０２３-09-25") == .failure(.malformed))
+        #expect(LocalDate.read(iso: "2023-09-2\u{301}") == .failure(.malformed))
+    }
+
     @Test func theEdgesCompute() {
         let first = LocalDate(iso: "1900-01-01")!
         let last = LocalDate(iso: "2200-12-31")!

@@ -12,7 +12,12 @@ import NIOCore
 /// ``RequestValidationMiddleware`` checks it, the answer is ``ScheduleFastPath``'s and is kept in
 /// the answer cache as ``ResponseCacheMiddleware`` keeps it. A query that is not valid, or any
 /// error (an owner that has gone), leaves the request to the router, which answers it the usual way.
-struct EarlyScheduleAnswer: EarlyAnswer {
+///
+/// A schedule whose answers are kept is made at once, on the connection's event loop
+/// (``ImmediateAnswer``), when the timetable's version was read within the last second and the
+/// owner's lessons and the calendar are in memory for it (``TimetableService/keptSchedule(of:in:filter:version:)``);
+/// it is kept and sent as a hit of the cache is (``CachedAnswer``). Otherwise it is made early, as above.
+struct EarlyScheduleAnswer: ImmediateAnswer {
     let schedules: ScheduleFastPath
     let route = "schedule"
 
@@ -25,9 +30,37 @@ struct EarlyScheduleAnswer: EarlyAnswer {
         guard let body = try? await schedules.answer(known.target, to: request) else {
             return nil
         }
+        guard let version else {
+            return Response(status: .ok, headers: Self.headers, body: ResponseBody(byteBuffer: body))
+        }
+        return schedules.cache.keep(
+            body, headers: Self.headers, version: version, for: request, today: schedules.today())
+    }
+
+    /// A path a schedule operation whose answers are kept answered before.
+    func claim(_ head: HTTPRequest) -> ScheduleFastPath.Known? {
+        guard let target = head.path, let known = schedules.paths.value(of: String(target.prefix { $0 != "?" })),
+            known.cached
+        else { return nil }
+        return known
+    }
+
+    func immediateAnswer(_ known: ScheduleFastPath.Known, request: Request, context: CampusRequestContext)
+        -> ImmediateResponse?
+    {
+        guard let version = schedules.cache.checkedVersion(),
+            (try? schedules.validator.checkParameters(
+                of: known.operation, path: [:], query: RequestValidationMiddleware.query(of: request))) != nil,
+            let body = try? schedules.keptAnswer(known.target, to: request, version: version)
+        else { return nil }
+        return schedules.cache.keepImmediately(
+            body, headers: Self.headers, version: version, for: request, today: schedules.today())
+    }
+
+    /// A schedule's headers, the security headers among them.
+    private static let headers: HTTPFields = {
         var headers: HTTPFields = [.contentType: ScheduleFastPath.contentType]
         SecurityHeadersMiddleware.addBaseHeaders(to: &headers)
-        guard let version else { return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: body)) }
-        return schedules.cache.keep(body, headers: headers, version: version, for: request, today: schedules.today())
-    }
+        return headers
+    }()
 }

@@ -41,16 +41,21 @@ final class LessonMemory: Sendable {
 
     private let kept = NIOLockedValueBox<(version: String, owners: [TimetableService.Target: [Kept]])>(("", [:]))
 
-    /// The owner's lessons at `version`, read by `read` the first time.
+    /// The owner's lessons at `version`, if they are kept.
+    func kept(of target: TimetableService.Target, version: String) -> [Kept]? {
+        kept.withLockedValue { kept in kept.version == version ? kept.owners[target] : nil }
+    }
+
+    /// The owner's lessons at `version` (by id, each once), read by `read` the first time.
     func lessons(
         of target: TimetableService.Target, version: String, read: () async throws -> [Kept]
     ) async throws -> [Kept] {
-        let found = kept.withLockedValue { kept -> [Kept]? in
-            guard kept.version == version else { return nil }
-            return kept.owners[target]
+        if let found = kept(of: target, version: version) { return found }
+        // Kept by id, each once, as a schedule lists them (then one owner's need no sorting).
+        var seen: Set<Int64> = []
+        let lessons = try await read().filter { seen.insert($0.lesson.id).inserted }.sorted {
+            $0.lesson.id < $1.lesson.id
         }
-        if let found { return found }
-        let lessons = try await read()
         kept.withLockedValue { kept in
             if kept.version != version || kept.owners.count >= Self.capacity { kept = (version, [:]) }
             kept.owners[target] = lessons

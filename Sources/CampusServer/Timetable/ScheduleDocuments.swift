@@ -11,17 +11,37 @@ struct ScheduleDocuments: Sendable {
     func document(
         _ targets: [TimetableService.Target], from: String?, to: String?, subgroup: Int?, subjects: [String]?
     ) async throws -> Components.Schemas.Schedule {
-        try await document(
-            targets, from: from, to: to,
-            filter: ScheduleFilter(
-                subgroup: subgroup == 0 ? nil : subgroup, subjects: subjects.flatMap { $0.isEmpty ? nil : Set($0) }))
+        try await document(targets, from: from, to: to, filter: Self.filter(subgroup: subgroup, subjects: subjects))
+    }
+
+    /// The filter of a request's `subgroup` (0 for the whole group) and `subject`s.
+    static func filter(subgroup: Int?, subjects: [String]?) -> ScheduleFilter {
+        ScheduleFilter(
+            subgroup: subgroup == 0 ? nil : subgroup, subjects: subjects.flatMap { $0.isEmpty ? nil : Set($0) })
     }
 
     func document(_ targets: [TimetableService.Target], from: String?, to: String?, filter: ScheduleFilter)
         async throws -> Components.Schemas.Schedule
     {
         let range = try timetable.range(from: from, to: to)
-        let result = try await timetable.schedule(of: targets, in: range, filter: filter)
+        return document(try await timetable.schedule(of: targets, in: range, filter: filter), filter: filter)
+    }
+
+    /// The document from what the timetable keeps in memory for `version` alone, or nil when
+    /// any of it is not kept (``TimetableService/keptSchedule(of:in:filter:version:)``).
+    func keptDocument(
+        _ targets: [TimetableService.Target], from: String?, to: String?, filter: ScheduleFilter, version: String
+    ) throws -> Components.Schemas.Schedule? {
+        let range = try timetable.range(from: from, to: to)
+        return timetable.keptSchedule(of: targets, in: range, filter: filter, version: version).map {
+            document($0, filter: filter)
+        }
+    }
+
+    private func document(_ result: TimetableService.Result, filter: ScheduleFilter)
+        -> Components.Schemas.Schedule
+    {
+        let range = result.range
         return .init(
             from: range.lowerBound.iso, to: range.upperBound.iso, timeZone: timetable.timeZone.identifier,
             subgroup: filter.subgroup,

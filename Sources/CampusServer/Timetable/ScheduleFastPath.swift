@@ -4,6 +4,7 @@ import HTTPInput
 import HTTPTypes
 import Hummingbird
 import NIOCore
+import Timetable
 
 /// Answers a group's, teacher's or room's schedule (`x-campus-fast-path: schedule`) before the
 /// generated handler: the same document from the same code (``APIHandler/schedule(_:from:to:subgroup:subjects:)``),
@@ -60,13 +61,35 @@ struct ScheduleFastPath: FastOperation {
 
     /// The schedule document of `target` for the request's dates, subgroup and subjects.
     func answer(_ target: TimetableService.Target, to request: Request) async throws -> ByteBuffer {
-        let query = request.uri.queryParameters
-        let subgroup = query["subgroup"].flatMap { Int($0) }
-        let subjects = query.getAll("subject").map { String($0) }
+        let query = Query(request, target: target)
         let schedule = try await ScheduleDocuments(timetable: timetable).document(
-            [target], from: query["from"].map(String.init), to: query["to"].map(String.init),
-            subgroup: target.isGroup ? subgroup : nil, subjects: subjects.isEmpty ? nil : subjects)
+            [target], from: query.from, to: query.to, filter: query.filter)
         return ByteBuffer(bytes: ScheduleJSON.encode(schedule))
+    }
+
+    /// The same document from what the timetable keeps in memory for `version` alone, or nil
+    /// when any of it is not kept; made without waiting (``EarlyScheduleAnswer``).
+    func keptAnswer(_ target: TimetableService.Target, to request: Request, version: String) throws -> ByteBuffer? {
+        let query = Query(request, target: target)
+        return try ScheduleDocuments(timetable: timetable).keptDocument(
+            [target], from: query.from, to: query.to, filter: query.filter, version: version
+        ).map { ByteBuffer(bytes: ScheduleJSON.encode($0)) }
+    }
+
+    /// What a schedule request's query asks for (checked against openapi.yaml before).
+    private struct Query {
+        var from: String?
+        var to: String?
+        var filter: ScheduleFilter
+
+        init(_ request: Request, target: TimetableService.Target) {
+            let query = request.uri.queryParameters
+            let subgroup = query["subgroup"].flatMap { Int($0) }
+            let subjects = query.getAll("subject").map { String($0) }
+            from = query["from"].map(String.init)
+            to = query["to"].map(String.init)
+            filter = ScheduleDocuments.filter(subgroup: target.isGroup ? subgroup : nil, subjects: subjects)
+        }
     }
 }
 

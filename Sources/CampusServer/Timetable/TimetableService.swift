@@ -136,12 +136,22 @@ struct TimetableService: Sendable {
         guard let version = try await constants.version?() else {
             return try await Self.read(targets, in: range, database: database).map(\.lesson)
         }
+        var owners: [[LessonMemory.Kept]] = []
+        for target in targets {
+            owners.append(
+                try await memory.lessons(of: target, version: version) {
+                    try await Self.read([target], in: nil, database: database)
+                })
+        }
+        return Self.lessons(in: range, of: owners)
+    }
+
+    /// The lessons of the owners' kept lessons in `range`, each once, by id.
+    private static func lessons(in range: ClosedRange<LocalDate>?, of owners: [[LessonMemory.Kept]]) -> [Lesson] {
+        if owners.count == 1 { return owners[0].compactMap { $0.isIn(range) ? $0.lesson : nil } }
         var lessons: [Lesson] = []
         var seen: Set<Int64> = []
-        for target in targets {
-            let kept = try await memory.lessons(of: target, version: version) {
-                try await Self.read([target], in: nil, database: database)
-            }
+        for kept in owners {
             for entry in kept where entry.isIn(range) && seen.insert(entry.lesson.id).inserted {
                 lessons.append(entry.lesson)
             }
@@ -202,6 +212,29 @@ struct TimetableService: Sendable {
     {
         let lessons = try await lessons(of: targets, in: range)
         let constants = try await constants.get(read: readConstants)
+        return Self.schedule(of: targets, lessons: lessons, constants: constants, in: range, filter: filter)
+    }
+
+    /// The schedule ``schedule(of:in:filter:)`` makes, from what is kept in memory for `version`
+    /// of the timetable alone, or nil when any of it is not (then that reads it): made without
+    /// waiting, on the connection's event loop (``EarlyScheduleAnswer``).
+    func keptSchedule(of targets: [Target], in range: ClosedRange<LocalDate>, filter: ScheduleFilter, version: String)
+        -> Result?
+    {
+        guard let constants = constants.kept(version: version) else { return nil }
+        var owners: [[LessonMemory.Kept]] = []
+        for target in targets {
+            guard let kept = memory.kept(of: target, version: version) else { return nil }
+            owners.append(kept)
+        }
+        return Self.schedule(
+            of: targets, lessons: Self.lessons(in: range, of: owners), constants: constants, in: range, filter: filter)
+    }
+
+    private static func schedule(
+        of targets: [Target], lessons: [Lesson], constants: TimetableConstants.Values, in range: ClosedRange<LocalDate>,
+        filter: ScheduleFilter
+    ) -> Result {
         let calendar = constants.calendar
         let groups = targets.compactMap { target -> String? in
             if case .group(let name) = target { return name }
@@ -293,6 +326,11 @@ final class TimetableConstants: Sendable {
     private let kept = NIOLockedValueBox<(version: String, values: Values)?>(nil)
 
     init(version: (@Sendable () async throws -> String)?) { self.version = version }
+
+    /// The values kept for `version`, if they are.
+    func kept(version: String) -> Values? {
+        kept.withLockedValue { kept in kept?.version == version ? kept?.values : nil }
+    }
 
     func get(read: () async throws -> Values) async throws -> Values {
         guard let version else { return try await read() }
