@@ -334,3 +334,102 @@ def test_35_6_7_titles_are_one_line_and_cannot_inject_icy_fields(data_dir):
         broadcast.kill()
         broadcast.wait()
         campus.stop()
+
+
+def read_body(connection, until, idle=5):
+    """What a listener hears until the answer ends, nothing comes for `idle` seconds or `until`
+    passes, the HTTP/1.1 chunk framing taken off."""
+    received = b""
+    deadline = time.monotonic() + until
+    last = time.monotonic()
+    connection.settimeout(0.5)
+    while time.monotonic() < deadline and time.monotonic() - last < idle:
+        try:
+            chunk = connection.recv(65536)
+        except socket.timeout:
+            continue
+        if not chunk:
+            break
+        received += chunk
+        last = time.monotonic()
+    head, _, body = received.partition(b"\r\n\r\n")
+    if b"transfer-encoding: chunked" not in head.lower():
+        return head, body
+    plain, at = b"", 0
+    while True:
+        line_end = body.find(b"\r\n", at)
+        if line_end < 0:
+            break
+        size = int(body[at:line_end].split(b";")[0], 16)
+        if size == 0 or line_end + 2 + size > len(body):
+            plain += body[line_end + 2:line_end + 2 + size]
+            break
+        plain += body[line_end + 2:line_end + 2 + size]
+        at = line_end + 2 + size + 2
+    return head, plain
+
+
+def test_listeners_without_metadata_hear_every_byte_and_one_that_stops_reading_is_let_go(data_dir, tmp_path):
+    """Listeners that do not ask for ICY metadata are written to on their connections' event loops
+    (ConnectionListener): each hears the source's bytes as they came, in order; one whose socket
+    backs up (it reads nothing) is let go once 512 KiB wait for it, and the others hear on."""
+    run_cli("station", "add", "Fast", "--mount", "fast", "--source-password", PASSWORD, data_dir=data_dir)
+    audio = tmp_path / "tone.mp3"
+    subprocess.run(["ffmpeg", "-hide_banner", "-loglevel", "error", "-f", "lavfi", "-i",
+                    "sine=frequency=440:duration=240", "-c:a", "libmp3lame", "-b:a", "320k", str(audio)], check=True)
+    data = audio.read_bytes()
+    assert len(data) > 9_000_000
+    campus = Campus(data_dir).start()
+    try:
+        feed = socket.create_connection(("127.0.0.1", campus.port), timeout=10)
+        feed.sendall((f"SOURCE /radio/fast HTTP/1.0\r\nAuthorization: {basic(PASSWORD)}\r\n"
+                      "Content-Type: audio/mpeg\r\nice-name: Fast\r\n\r\n").encode())
+        answer = feed.recv(4096)
+        assert answer.startswith(b"HTTP/1.0 200") or answer.startswith(b"HTTP/1.1 200"), answer
+        step = 64 << 10
+        feed.sendall(data[:step])
+        wait_on_air(campus, "fast")
+        # One listener that never reads, with a small receive buffer so that its socket backs up soon.
+        slow = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        slow.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        slow.connect(("127.0.0.1", campus.port))
+        slow.sendall(b"GET /radio/fast HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        results = [None] * 4
+
+        def hear(index):
+            with socket.create_connection(("127.0.0.1", campus.port), timeout=10) as connection:
+                connection.sendall(b"GET /radio/fast HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+                results[index] = read_body(connection, until=60)
+
+        threads = [threading.Thread(target=hear, args=(index,)) for index in range(4)]
+        for thread in threads:
+            thread.start()
+        deadline = time.monotonic() + 10
+        while campus.call("GET", "/api/v1/stations/fast").json()["listeners"] < 5 and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert campus.call("GET", "/api/v1/stations/fast").json()["listeners"] == 5
+        # The rest of the audio, at about 5 MB/s (sixteen times its own rate).
+        for start in range(step, len(data), step):
+            feed.sendall(data[start:start + step])
+            time.sleep(0.012)
+        deadline = time.monotonic() + 10
+        while campus.call("GET", "/api/v1/stations/fast").json()["listeners"] > 4 and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert campus.call("GET", "/api/v1/stations/fast").json()["listeners"] == 4
+        feed.close()
+        for thread in threads:
+            thread.join(timeout=90)
+        for head, body in results:
+            assert head.startswith(b"HTTP/1.1 200") and b"icy-metaint" not in head.lower(), head
+            assert b"audio/mpeg" in head.lower(), head
+            # From where it joined (a burst of what came before, or the next chunk) to the very end.
+            offset = data.find(body[:4096])
+            assert offset >= 0 and len(body) > len(data) - 2 * step, (offset, len(body))
+            assert body == data[offset:], (offset, len(body), len(data))
+        # The slow one was let go: its connection ends with far less than the whole.
+        slow.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 1 << 20)
+        _, heard = read_body(slow, until=15)
+        slow.close()
+        assert len(heard) < len(data) - 1_000_000, len(heard)
+    finally:
+        campus.stop()

@@ -30,6 +30,9 @@ public enum CampusApp {
         // The catalogues first: a broken one or an unknown --language stops the start, with why.
         let languages = try LocalizedTemplates.languages(
             directory: Resources.locate().translations, institutionDefault: configuration.institutionLanguage)
+        // The API document (a third of the start's CPU, most of it reading YAML) is read on another
+        // core while the database opens, migrates and loads the demo.
+        let reading = Task { try APIDocumentation.bundled(timeZone: configuration.timeZone) }
         let database = try await Database.open(configuration.database, logger: logger)
         do {
             try await database.migrate(logger: logger)
@@ -53,7 +56,7 @@ public enum CampusApp {
                 for failure in summary.failed.prefix(20) { logger.warning("Not readable: \(failure)") }
             }
             let secret = try await database.serverSecret()
-            let documentation = try APIDocumentation.bundled(timeZone: configuration.timeZone)
+            let documentation = try await reading.value
             let services = Services(
                 configuration: configuration, database: database, secret: secret,
                 pushKey: try await database.pushKey(), metrics: MetricsRegistry.registry,

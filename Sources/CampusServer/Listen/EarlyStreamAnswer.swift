@@ -50,16 +50,18 @@ struct EarlyStreamAnswer: ImmediateAnswer {
         var head = HTTPResponse(status: answer.status, headerFields: answer.headers)
         SecurityHeadersMiddleware.addBaseHeaders(to: &head.headerFields)
         guard let part = answer.part else { return ImmediateResponse(head: head, body: ByteBuffer()) }
-        // Bytes the page cache holds go from it to the socket (`sendfile`), a range or the whole
-        // file; where the kernel cannot say, a range up to a chunk is read into memory at once.
+        // A part up to a chunk: bytes the page cache holds go from it to the socket (`sendfile`);
+        // where the kernel cannot say, they are read into memory at once. A larger part (a whole
+        // file) is the router's, written a chunk at a time: one `sendfile` of 10 MB kept the event
+        // loop from its other connections (a p99 of half a second beside nginx's 80 ms).
+        guard part.count <= MediaStreamFastPath.chunkLength else { return nil }
         let (offset, count) = (part.lowerBound, Int64(part.count))
         if media.files.isCached(answer.file, offset: offset, count: count) == true {
             return ImmediateResponse(
                 head: head,
                 file: FilePart(descriptor: answer.file.descriptor, offset: offset, count: count, owner: answer.file))
         }
-        guard part.count <= MediaStreamFastPath.chunkLength,
-            let bytes = media.files.cachedBytes(answer.file, offset: offset, count: part.count)
+        guard let bytes = media.files.cachedBytes(answer.file, offset: offset, count: part.count)
         else { return nil }
         return ImmediateResponse(head: head, body: bytes)
     }
