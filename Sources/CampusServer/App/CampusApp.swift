@@ -28,11 +28,19 @@ public enum CampusApp {
         onRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) async throws -> some ApplicationProtocol {
         // The catalogues first: a broken one or an unknown --language stops the start, with why.
+        let resources = try Resources.locate()
         let languages = try LocalizedTemplates.languages(
-            directory: Resources.locate().translations, institutionDefault: configuration.institutionLanguage)
-        // The API document (a third of the start's CPU, most of it reading YAML) is read on another
-        // core while the database opens, migrates and loads the demo.
-        let reading = Task { try APIDocumentation.bundled(timeZone: configuration.timeZone) }
+            directory: resources.translations, institutionDefault: configuration.institutionLanguage)
+        // The API document (a third of the start's CPU, most of it reading YAML) and the
+        // templates (a quarter) are made on threads of the pool while the database opens,
+        // migrates and loads the demo (a `Task` ran the document on the thread that then went on
+        // with the start, one after the other).
+        async let reading = NIOThreadPool.singleton.runIfActive {
+            try APIDocumentation.bundled(timeZone: configuration.timeZone)
+        }
+        async let templating = NIOThreadPool.singleton.runIfActive {
+            try LocalizedTemplates(directory: resources.templates, scripts: resources.staticFiles, languages: languages)
+        }
         let database = try await Database.open(configuration.database, logger: logger)
         do {
             try await database.migrate(logger: logger)
@@ -56,13 +64,14 @@ public enum CampusApp {
                 for failure in summary.failed.prefix(20) { logger.warning("Not readable: \(failure)") }
             }
             let secret = try await database.serverSecret()
-            let documentation = try await reading.value
+            let documentation = try await reading
             let services = Services(
                 configuration: configuration, database: database, secret: secret,
                 pushKey: try await database.pushKey(), metrics: MetricsRegistry.registry,
                 mailSender: mailSender, languages: languages,
                 cacheKeyParameters: documentation.cachedQueryParameters, logger: logger, now: now)
-            let (router, early) = try await makeRouter(services: services, documentation: documentation)
+            let (router, early) = try await makeRouter(
+                services: services, documentation: documentation, templates: try await templating)
             let cached = CachedAnswer(
                 cache: services.responseCache, today: { [timetable = services.timetable] in timetable.todayKey() })
             let demoStation = try await demoMedia ? DemoMedia.station(services: services, logger: logger) : nil
@@ -145,12 +154,10 @@ public enum CampusApp {
     static let serverName = "Campus"
 
     /// The router, and the answers made before it for paths it matched (``EarlyAnswerResponder``).
-    static func makeRouter(services: Services, documentation: APIDocumentation)
+    static func makeRouter(services: Services, documentation: APIDocumentation, templates: LocalizedTemplates)
         async throws -> (Router<CampusRequestContext>, [any EarlyAnswer])
     {
         let resources = try Resources.locate()
-        let templates = try LocalizedTemplates(
-            directory: resources.templates, scripts: resources.staticFiles, languages: services.languages)
         let renderer = PageRenderer(
             configuration: services.configuration, authenticator: Authenticator(services), accounts: services.accounts,
             institution: { try await services.institution() },
