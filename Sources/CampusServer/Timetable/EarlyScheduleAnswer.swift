@@ -22,10 +22,7 @@ struct EarlyScheduleAnswer: ImmediateAnswer {
     let route = "schedule"
 
     func answer(_ request: Request, context: CampusRequestContext) async -> Response? {
-        guard let known = schedules.paths.value(of: request.uri.path),
-            (try? schedules.validator.checkParameters(
-                of: known.operation, path: [:], query: RequestValidationMiddleware.query(of: request))) != nil
-        else { return nil }
+        guard let known = schedules.paths.value(of: request.uri.path), takes(request, known) else { return nil }
         let version = known.cached ? try? await schedules.cache.currentVersion() : nil
         guard let body = try? await schedules.answer(known.target, to: request) else {
             return nil
@@ -39,18 +36,22 @@ struct EarlyScheduleAnswer: ImmediateAnswer {
 
     /// A path a schedule operation whose answers are kept answered before.
     func claim(_ head: HTTPRequest) -> ScheduleFastPath.Known? {
-        guard let target = head.path, let known = schedules.paths.value(of: String(target.prefix { $0 != "?" })),
-            known.cached
-        else { return nil }
+        guard let target = head.path else { return nil }
+        let path = target.utf8.firstIndex(of: UInt8(ascii: "?")).map { String(target[..<$0]) } ?? target
+        guard let known = schedules.paths.value(of: path), known.cached else { return nil }
         return known
+    }
+
+    /// Whether the request's query is one openapi.yaml accepts for the operation.
+    private func takes(_ request: Request, _ known: ScheduleFastPath.Known) -> Bool {
+        (try? schedules.validator.checkParameters(
+            of: known.operation, path: [:], query: RequestValidationMiddleware.query(of: request))) != nil
     }
 
     func immediateAnswer(_ known: ScheduleFastPath.Known, request: Request, context: CampusRequestContext)
         -> ImmediateResponse?
     {
-        guard let version = schedules.cache.checkedVersion(),
-            (try? schedules.validator.checkParameters(
-                of: known.operation, path: [:], query: RequestValidationMiddleware.query(of: request))) != nil,
+        guard let version = schedules.cache.checkedVersion(), takes(request, known),
             let body = try? schedules.keptAnswer(known.target, to: request, version: version)
         else { return nil }
         return schedules.cache.keepImmediately(
