@@ -18,7 +18,7 @@ extension CampusApp {
         PlayerAccessPages(appCredentials: s.appCredentials, configuration: s.configuration).register(on: pages)
         AdminPages(accounts: s.accounts).register(on: pages)
         AuditPages(audit: s.audit, timeZone: s.configuration.timeZone).register(on: pages)
-        OverviewPages(overview: s.overview, timeZone: s.configuration.timeZone, version: documentation.page.version)
+        OverviewPages(overview: s.overview, timeZone: s.configuration.timeZone, version: documentation.version)
             .register(on: pages)
         TwoFactorPages(accounts: s.accounts).register(on: pages)
         TimetablePages(

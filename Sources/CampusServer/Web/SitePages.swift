@@ -30,7 +30,7 @@ struct SitePages: Sendable {
             return .redirect(SignInPages.safeNext(form.back), session: .language(chosen.code))
         }
         pages.page(SiteRoutes.apiDocumentation) { _ in .page(APIPage(documentation.page)) }
-        pages.page(SiteRoutes.about) { _ in .page(AboutPage(version: documentation.page.version)) }
+        pages.page(SiteRoutes.about) { _ in .page(AboutPage(version: documentation.version)) }
         pages.resource(SiteRoutes.openAPIYAML, kind: .api) { _, _ in
             Self.document(documentation.yaml, type: "application/yaml; charset=utf-8")
         }
