@@ -34,13 +34,13 @@ public enum TemplateText {
     public static func unclosed(in template: String) -> [String] {
         var found: [String] = []
         var rest = template[...]
-        while let open = rest.range(of: "{{#t") {
+        while let open = find("{{#t", in: rest) {
             let after = rest[open.upperBound...]
             guard after.first == "}" || after.first == " " else {
                 rest = after
                 continue
             }
-            guard let end = after.range(of: "{{/t}}") else {
+            guard let end = find("{{/t}}", in: after) else {
                 found.append(String(rest[open.lowerBound...].prefix(60)))
                 break
             }
@@ -57,22 +57,28 @@ public enum TemplateText {
 
     static func next(in text: Substring) -> Mark? {
         var search = text
-        while let open = search.range(of: "{{#t") {
+        while let open = find("{{#t", in: search) {
             let after = search[open.upperBound...]
-            guard let tagEnd = after.range(of: "}}") else { return nil }
+            guard let tagEnd = find("}}", in: after) else { return nil }
             let tag = after[..<tagEnd.lowerBound]
             guard tag.isEmpty || tag.first == " " else {
                 search = after
                 continue
             }
             let body = after[tagEnd.upperBound...]
-            guard let close = body.range(of: "{{/t}}") else { return nil }
+            guard let close = find("{{/t}}", in: body) else { return nil }
             let context = tag.split(separator: " ").joined(separator: " ")
             return Mark(
                 range: open.lowerBound..<close.upperBound, message: normalized(body[..<close.lowerBound]),
                 context: context.isEmpty ? nil : context)
         }
         return nil
+    }
+
+    /// Where `pattern` (ASCII) first is in `text`, found by bytes: Foundation's `range(of:)`
+    /// counts in UTF-16, which took most of the time of translating a template.
+    static func find(_ pattern: StaticString, in text: Substring) -> Range<Substring.Index>? {
+        pattern.withUTF8Buffer { text.utf8.firstRange(of: $0) }
     }
 
     /// Runs of white space as one space, none at either end.

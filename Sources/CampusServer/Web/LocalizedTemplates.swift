@@ -4,28 +4,31 @@ import Mustache
 import NIOConcurrencyHelpers
 
 /// The web app's templates once per language Campus speaks: each template's marked messages
-/// (`{{#t}}…{{/t}}`) are replaced by their translations when the server starts, so a page costs
-/// the same to render in every language.
+/// (`{{#t}}…{{/t}}`) are replaced by their translations before it is parsed, the first time it is
+/// used in that language, so a page costs the same to render in every language.
 struct LocalizedTemplates: Sendable {
     let languages: Languages
     /// The templates' text, by name.
-    private let sources: [(name: String, text: String)]
-    /// Each language's templates, made the first time a page is wanted in it (the institution's
-    /// at start-up): making all five at start-up doubled the time to the first answer.
-    private let libraries = NIOLockedValueBox<[String: MustacheLibrary]>([:])
+    private let sources: [String: String]
+    /// Each language's templates, each parsed the first time a page that uses it is wanted in
+    /// that language (with the partials and the layout it names): parsing all of them in the
+    /// institution's language and English was half the start's CPU, and a server parses only the
+    /// pages it serves.
+    private let libraries = NIOLockedValueBox<[String: Library]>([:])
     /// The messages the scripts show (`t("…")` in `static/*.js`), translated, by language: the
     /// layout carries them for `window.campus.t`.
     private let scriptMessages: [String: [ScriptMessage]]
 
     init(directory: String, scripts: String, languages: Languages) throws {
         let names = try FileManager.default.contentsOfDirectory(atPath: directory)
-            .filter { $0.hasSuffix(".mustache") }.sorted()
-        sources = try names.map { name in
-            (
-                String(name.dropLast(".mustache".count)),
-                try String(contentsOfFile: directory + "/" + name, encoding: .utf8)
-            )
-        }
+            .filter { $0.hasSuffix(".mustache") }
+        sources = Dictionary(
+            uniqueKeysWithValues: try names.map { name in
+                (
+                    String(name.dropLast(".mustache".count)),
+                    try String(contentsOfFile: directory + "/" + name, encoding: .utf8)
+                )
+            })
         let scriptFiles = try FileManager.default.contentsOfDirectory(atPath: scripts).filter { $0.hasSuffix(".js") }
         let keys = try scriptFiles.sorted().flatMap { file in
             Self.scriptMessageKeys(in: try String(contentsOfFile: scripts + "/" + file, encoding: .utf8))
@@ -39,23 +42,61 @@ struct LocalizedTemplates: Sendable {
         }
         self.languages = languages
         self.scriptMessages = scriptMessages
-        // The institution's language and English now, so that a broken template stops the start.
-        _ = try library(languages.institutionDefault)
-        _ = try library("en")
     }
 
-    /// The templates in a language, made now if they were not yet.
-    private func library(_ code: String) throws -> MustacheLibrary {
+    /// A language's templates as far as they are parsed.
+    private struct Library {
+        var templates = MustacheLibrary()
+        var parsed: Set<String> = []
+    }
+
+    /// The templates in a language with `name` and every template it names parsed, now if they
+    /// were not yet.
+    private func library(_ code: String, for name: String) throws -> MustacheLibrary {
         try libraries.withLockedValue { libraries in
-            if let library = libraries[code] { return library }
-            let translator = languages.translator(code) ?? .source
-            var library = MustacheLibrary()
-            for (name, text) in sources {
-                try library.register(TemplateText.translated(text, by: translator), named: name)
+            var library = libraries[code] ?? Library()
+            var wanted = [name]
+            var translator: Translator?
+            while let next = wanted.popLast() {
+                guard !library.parsed.contains(next), let text = sources[next] else { continue }
+                let language = translator ?? languages.translator(code) ?? .source
+                translator = language
+                try library.templates.register(TemplateText.translated(text, by: language), named: next)
+                library.parsed.insert(next)
+                wanted += Self.namedTemplates(in: text)
             }
             libraries[code] = library
-            return library
+            return library.templates
         }
+    }
+
+    /// Parses every template in a language: a template that does not parse fails here (the
+    /// tests ask this of every language), not on the page that first uses it.
+    func parseAll(_ language: String) throws {
+        for name in sources.keys.sorted() { _ = try library(language, for: name) }
+    }
+
+    /// The templates a template names: its partials (`{{> name}}`) and its parent (`{{< layout}}`).
+    static func namedTemplates(in text: String) -> [String] {
+        var names: [String] = []
+        let bytes = Array(text.utf8)
+        var at = 0
+        while at + 3 < bytes.count {
+            guard bytes[at] == UInt8(ascii: "{"), bytes[at + 1] == UInt8(ascii: "{"),
+                bytes[at + 2] == UInt8(ascii: ">") || bytes[at + 2] == UInt8(ascii: "<")
+            else {
+                at += 1
+                continue
+            }
+            var end = at + 3
+            while end + 1 < bytes.count, !(bytes[end] == UInt8(ascii: "}") && bytes[end + 1] == UInt8(ascii: "}")) {
+                end += 1
+            }
+            let name = String(decoding: bytes[(at + 3)..<end], as: UTF8.self).trimmingCharacters(in: .whitespaces)
+            if !name.isEmpty { names.append(name) }
+            at = end
+        }
+        return names
     }
 
     /// The translated messages of the scripts in a language (none for English).
@@ -95,7 +136,7 @@ struct LocalizedTemplates: Sendable {
 
     /// Renders a template in a language (English if Campus does not speak it).
     func render(_ object: Any, withTemplate name: String, language: String) -> String? {
-        (try? library(language))?.render(object, withTemplate: name)
+        (try? library(language, for: name))?.render(object, withTemplate: name)
     }
 }
 
