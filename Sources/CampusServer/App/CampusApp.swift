@@ -27,20 +27,19 @@ public enum CampusApp {
         now: @escaping @Sendable () -> Date = { Date() },
         onRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) async throws -> some ApplicationProtocol {
-        // The catalogues first: a broken one or an unknown --language stops the start, with why.
         let resources = try Resources.locate()
-        let languages = try LocalizedTemplates.languages(
-            directory: resources.translations, institutionDefault: configuration.institutionLanguage)
-        // The API document (a third of the start's CPU, most of it reading YAML) and the
-        // templates (a quarter) are made on threads of the pool while the database opens,
-        // migrates and loads the demo (a `Task` ran the document on the thread that then went on
-        // with the start, one after the other).
-        async let reading = NIOThreadPool.singleton.runIfActive {
+        // The API document (most of it reading YAML) is made on a thread of the pool while the
+        // catalogues are read and the database opens, migrates and loads the demo. It is handed to
+        // the pool here, by this thread: an `async let` waited for a thread of Swift's own pool,
+        // which the catalogues' `concurrentPerform` held (both use Dispatch's threads).
+        let reading = NIOThreadPool.singleton.runIfActive(eventLoop: MultiThreadedEventLoopGroup.singleton.any()) {
             try APIDocumentation.bundled(timeZone: configuration.timeZone)
         }
-        async let templating = NIOThreadPool.singleton.runIfActive {
-            try LocalizedTemplates(directory: resources.templates, scripts: resources.staticFiles, languages: languages)
-        }
+        // A broken catalogue or an unknown --language stops the start, with why.
+        let languages = try LocalizedTemplates.languages(
+            directory: resources.translations, institutionDefault: configuration.institutionLanguage)
+        let templates = try LocalizedTemplates(
+            directory: resources.templates, scripts: resources.staticFiles, languages: languages)
         let database = try await Database.open(configuration.database, logger: logger)
         do {
             try await database.migrate(logger: logger)
@@ -64,14 +63,14 @@ public enum CampusApp {
                 for failure in summary.failed.prefix(20) { logger.warning("Not readable: \(failure)") }
             }
             let secret = try await database.serverSecret()
-            let documentation = try await reading
+            let documentation = try await reading.get()
             let services = Services(
                 configuration: configuration, database: database, secret: secret,
                 pushKey: try await database.pushKey(), metrics: MetricsRegistry.registry,
                 mailSender: mailSender, languages: languages,
                 cacheKeyParameters: documentation.cachedQueryParameters, logger: logger, now: now)
             let (router, early) = try await makeRouter(
-                services: services, documentation: documentation, templates: try await templating)
+                services: services, documentation: documentation, templates: templates, resources: resources)
             let cached = CachedAnswer(
                 cache: services.responseCache, today: { [timetable = services.timetable] in timetable.todayKey() })
             let demoStation = try await demoMedia ? DemoMedia.station(services: services, logger: logger) : nil
@@ -154,10 +153,9 @@ public enum CampusApp {
     static let serverName = "Campus"
 
     /// The router, and the answers made before it for paths it matched (``EarlyAnswerResponder``).
-    static func makeRouter(services: Services, documentation: APIDocumentation, templates: LocalizedTemplates)
-        async throws -> (Router<CampusRequestContext>, [any EarlyAnswer])
-    {
-        let resources = try Resources.locate()
+    static func makeRouter(
+        services: Services, documentation: APIDocumentation, templates: LocalizedTemplates, resources: Resources
+    ) async throws -> (Router<CampusRequestContext>, [any EarlyAnswer]) {
         let renderer = PageRenderer(
             configuration: services.configuration, authenticator: Authenticator(services), accounts: services.accounts,
             institution: { try await services.institution() },
