@@ -59,24 +59,18 @@ extension ResponseCache {
             ResponseCompression.compresses(length: answer.body.readableBytes, headers: answer.headers)
         {
             guard let gzipped = gzipped(entry, key: key) else { return nil }
-            ResponseCompression.markCompressed(&answer.headers, length: gzipped.readableBytes)
-            answer.body = gzipped
-        } else {
-            answer.headers[.contentLength] = String(answer.body.readableBytes)
+            return ImmediateResponse(head: HTTPResponse(status: .ok, headerFields: gzipped.headers), body: gzipped.body)
         }
+        if answer.status != .ok { answer.headers[.contentLength] = "0" }
         return ImmediateResponse(
             head: HTTPResponse(status: answer.status, headerFields: answer.headers), body: answer.body)
     }
 }
 
 extension ResponseCache.Entry {
-    /// The kept answer's status, headers (without its length) and body, or 304 when the client
-    /// has it (`If-None-Match`, or without it `If-Modified-Since`, as calendar apps ask).
+    /// The kept answer's status, headers and body, or 304 when the client has it
+    /// (`If-None-Match`, or without it `If-Modified-Since`, as calendar apps ask).
     func answer(to request: HTTPFields) -> (status: HTTPResponse.Status, headers: HTTPFields, body: ByteBuffer) {
-        var headers = self.headers
-        headers[.eTag] = etag
-        headers[.lastModified] = lastModified
-        headers[.cacheControl] = "no-cache"
         let unchanged: Bool =
             if let match = request[.ifNoneMatch] {
                 EntityTag.matches(match, etag)
@@ -86,10 +80,12 @@ extension ResponseCache.Entry {
                 false
             }
         if unchanged {
+            var headers = okHeaders
             headers[.contentType] = nil
+            headers[.contentLength] = nil
             return (.notModified, headers, ByteBuffer())
         }
-        return (.ok, headers, body)
+        return (.ok, okHeaders, body)
     }
 
     /// The kept answer as a response (``answer(to:)``).

@@ -26,8 +26,12 @@ public final class ResponseCache: Sendable {
         /// `modified` as `Last-Modified` says it, written once.
         var lastModified: String
         /// The body compressed with gzip, once a client that accepts it has asked for it at
-        /// once (``CachedAnswer``).
+        /// once (``CachedAnswer``), with the headers of a 200 that carries it.
         var gzipped: ByteBuffer?
+        var gzippedHeaders: HTTPFields?
+        /// The headers of a 200 that carries `body`: made once, so that an answer adds only the
+        /// `Date` and `Server` of every answer.
+        var okHeaders: HTTPFields
 
         /// Whether the answer's type is one sent compressed (``ResponseCompression``): then its
         /// headers say `Vary: Accept-Encoding`, as every answer of that type does.
@@ -41,6 +45,11 @@ public final class ResponseCache: Sendable {
             self.body = body
             self.etag = etag
             self.lastModified = HTTPDate.text(modified)
+            headers[.eTag] = etag
+            headers[.lastModified] = lastModified
+            headers[.cacheControl] = "no-cache"
+            headers[.contentLength] = String(body.readableBytes)
+            self.okHeaders = headers
         }
     }
 
@@ -195,23 +204,26 @@ public final class ResponseCache: Sendable {
 
     /// The gzip form of the answer kept under `key`: kept with it since it was first asked for,
     /// else made now and kept (nil for a body over ``largestCompressedAtOnce``).
-    func gzipped(_ entry: Entry, key: String) -> ByteBuffer? {
-        if let gzipped = entry.gzipped { return gzipped }
+    func gzipped(_ entry: Entry, key: String) -> (body: ByteBuffer, headers: HTTPFields)? {
+        if let gzipped = entry.gzipped, let headers = entry.gzippedHeaders { return (gzipped, headers) }
         guard entry.body.readableBytes <= Self.largestCompressedAtOnce else { return nil }
         var body = entry.body
         guard let gzipped = try? body.compress(with: .gzip()) else { return nil }
+        var headers = entry.okHeaders
+        ResponseCompression.markCompressed(&headers, length: gzipped.readableBytes)
         state.withLockedValue { state in
             guard var kept = state.entries[key], kept.version == entry.version, kept.etag == entry.etag,
                 kept.gzipped == nil
             else { return }
             let before = Self.cost(of: kept, key: key)
             kept.gzipped = gzipped
+            kept.gzippedHeaders = headers
             let after = Self.cost(of: kept, key: key)
             guard state.bytes + after - before <= maximumBytes else { return }
             state.bytes += after - before
             state.entries[key] = kept
         }
-        return gzipped
+        return (gzipped, headers)
     }
 
     func store(_ entry: Entry, for key: String) {
