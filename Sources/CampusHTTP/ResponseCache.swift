@@ -17,21 +17,17 @@ import NIOCore
 public final class ResponseCache: Sendable {
     struct Entry: Sendable {
         var version: String
-        var headers: HTTPFields
         var body: ByteBuffer
         var etag: String
         /// When the answer was made, to the second (`Last-Modified`: it stays until the data's
         /// version or the day changes).
         var modified = Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))
-        /// `modified` as `Last-Modified` says it, written once.
-        var lastModified: String
-        /// The body compressed with gzip, once a client that accepts it has asked for it at
-        /// once (``CachedAnswer``), with the headers of a 200 that carries it.
-        var gzipped: ByteBuffer?
-        var gzippedHeaders: HTTPFields?
-        /// The headers of a 200 that carries `body`: made once, so that an answer adds only the
-        /// `Date` and `Server` of every answer.
+        /// The headers of a 200 that carries `body` (with its tag, `Last-Modified` and length):
+        /// made once, so that an answer adds only the `Date` and `Server` of every answer.
         var okHeaders: HTTPFields
+        /// The body compressed with gzip and the headers of a 200 that carries it, once a client
+        /// that accepts it has asked for it at once (``CachedAnswer``).
+        var gzipped: (body: ByteBuffer, headers: HTTPFields)?
 
         /// Whether the answer's type is one sent compressed (``ResponseCompression``): then its
         /// headers say `Vary: Accept-Encoding`, as every answer of that type does.
@@ -41,12 +37,10 @@ public final class ResponseCache: Sendable {
             self.version = version
             var headers = headers
             compressible = ResponseCompression.vary(status: .ok, headers: &headers)
-            self.headers = headers
             self.body = body
             self.etag = etag
-            self.lastModified = HTTPDate.text(modified)
             headers[.eTag] = etag
-            headers[.lastModified] = lastModified
+            headers[.lastModified] = HTTPDate.text(modified)
             headers[.cacheControl] = "no-cache"
             headers[.contentLength] = String(body.readableBytes)
             self.okHeaders = headers
@@ -195,7 +189,8 @@ public final class ResponseCache: Sendable {
     /// What `entry` under `key` takes of the memory, as the allocator sees it: the body's storage
     /// (not just its bytes), the key, the tag and the rest of the entry.
     static func cost(of entry: Entry, key: String) -> Int {
-        entry.body.capacity + (entry.gzipped?.capacity ?? 0) + key.utf8.count + entry.etag.utf8.count + entryOverhead
+        entry.body.capacity + (entry.gzipped?.body.capacity ?? 0) + key.utf8.count + entry.etag.utf8.count
+            + entryOverhead
     }
 
     /// The largest body compressed on the connection's event loop (about a millisecond of
@@ -205,7 +200,7 @@ public final class ResponseCache: Sendable {
     /// The gzip form of the answer kept under `key`: kept with it since it was first asked for,
     /// else made now and kept (nil for a body over ``largestCompressedAtOnce``).
     func gzipped(_ entry: Entry, key: String) -> (body: ByteBuffer, headers: HTTPFields)? {
-        if let gzipped = entry.gzipped, let headers = entry.gzippedHeaders { return (gzipped, headers) }
+        if let gzipped = entry.gzipped { return gzipped }
         guard entry.body.readableBytes <= Self.largestCompressedAtOnce else { return nil }
         var body = entry.body
         guard let gzipped = try? body.compress(with: .gzip()) else { return nil }
@@ -216,8 +211,7 @@ public final class ResponseCache: Sendable {
                 kept.gzipped == nil
             else { return }
             let before = Self.cost(of: kept, key: key)
-            kept.gzipped = gzipped
-            kept.gzippedHeaders = headers
+            kept.gzipped = (gzipped, headers)
             let after = Self.cost(of: kept, key: key)
             guard state.bytes + after - before <= maximumBytes else { return }
             state.bytes += after - before

@@ -17,7 +17,9 @@ struct APIDocumentation: Sendable {
         get throws {
             try jsonBox.withLockedValue { json in
                 if let json { return json }
-                guard let document = try Yams.load(yaml: yaml) else { throw DocumentationError.empty }
+                guard let document = try YAMLValues.compose(yaml).map(YAMLValues.value) else {
+                    throw DocumentationError.empty
+                }
                 let made = try JSONSerialization.data(
                     withJSONObject: document, options: [.sortedKeys, .withoutEscapingSlashes])
                 json = made

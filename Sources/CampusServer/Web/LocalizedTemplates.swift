@@ -56,12 +56,10 @@ struct LocalizedTemplates: Sendable {
         try libraries.withLockedValue { libraries in
             var library = libraries[code] ?? Library()
             var wanted = [name]
-            var translator: Translator?
+            let translator = languages.translator(code) ?? .source
             while let next = wanted.popLast() {
                 guard !library.parsed.contains(next), let text = sources[next] else { continue }
-                let language = translator ?? languages.translator(code) ?? .source
-                translator = language
-                try library.templates.register(TemplateText.translated(text, by: language), named: next)
+                try library.templates.register(TemplateText.translated(text, by: translator), named: next)
                 library.parsed.insert(next)
                 wanted += Self.namedTemplates(in: text)
             }
