@@ -53,8 +53,9 @@ public struct PortableObject: Sendable, Equatable {
         self.entries = entries
     }
 
-    /// Reads a PO file's text.
-    public init(_ text: String) throws(Unreadable) {
+    /// Reads a PO file's text; without `keepingComments`, entries have no comments and
+    /// references (a server has no use for them, and they are half of a catalogue's bytes).
+    public init(_ text: String, keepingComments: Bool = true) throws(Unreadable) {
         var entries: [Entry] = []
         var entry = Draft()
         var field: Draft.Field?
@@ -76,6 +77,7 @@ public struct PortableObject: Sendable, Equatable {
                 }
                 let kind = trimmed.dropFirst().first
                 if kind == UInt8(ascii: "~") { continue }
+                if !keepingComments, kind == UInt8(ascii: ".") || kind == UInt8(ascii: ":") { continue }
                 let body = String(Substring(trimmed.dropFirst(2).drop(while: { $0 == 32 })))
                 switch kind {
                 case UInt8(ascii: "."): entry.comments.append(body)

@@ -71,6 +71,21 @@ import Testing
         }
     }
 
+    /// The server reads a catalogue's header at start and its messages when first used, without
+    /// comments: what it reads is what the whole file says.
+    @Test(arguments: languageFiles)
+    func aCatalogueReadWhenFirstUsedIsTheWholeOne(file: String) throws {
+        let whole = try Catalogue(file: file, text: Self.text(file))
+        let lazy = try Catalogue.reading(path: Self.translations.appendingPathComponent(file).path)
+        #expect(lazy.code == whole.code && lazy.name == whole.name && lazy.rule.count == whole.rule.count)
+        #expect(lazy.count == whole.count && lazy.count > 2000)
+        for entry in try PortableObject(Self.text(file)).entries {
+            let key = Self.key(entry)
+            #expect(lazy.translation(key) == whole.translation(key))
+            #expect(lazy.translation(key, count: 3) == whole.translation(key, count: 3))
+        }
+    }
+
     @Test func everyTemplatesMessageIsInTheSourceCatalogue() throws {
         let source = Set(try PortableObject(Self.text("campus.pot")).entries.map(Self.key))
         let folder = Self.resources.appendingPathComponent("templates")

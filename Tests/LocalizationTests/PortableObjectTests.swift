@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import Localization
@@ -87,6 +88,38 @@ import Testing
         #expect(catalogue.translation(.init("Save {name}")) == nil)
         #expect(catalogue.translation(.init("Save {name}", context: "button")) == "Сохранить {name}")
         #expect(catalogue.translation(.init("{count} participant"), count: 22) == "{count} участника")
+    }
+
+    @Test func aCatalogueReadWhenFirstUsedSaysWhatTheWholeOneSays() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("po-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        func write(_ name: String, _ text: String) throws -> String {
+            let path = directory.appendingPathComponent(name).path
+            try text.write(toFile: path, atomically: true, encoding: .utf8)
+            return path
+        }
+        // Its header now, its messages when first looked up: the same as read at once.
+        let lazy = try Catalogue.reading(path: write("ru.po", Self.sample))
+        #expect(lazy.code == "ru" && lazy.name == "Русский" && lazy.rule.count == 3)
+        #expect(lazy.translation(.init("Sign in")) == "Войти")
+        #expect(lazy.translation(.init("Old")) == nil)
+        #expect(lazy.translation(.init("{count} participant"), count: 22) == "{count} участника")
+        #expect(lazy.count == (try Catalogue(file: "ru.po", text: Self.sample)).count)
+        // A file that is only its header, with no blank line after it (read whole).
+        let header = String(Self.sample[..<(Self.sample.range(of: "\n\n")?.lowerBound ?? Self.sample.endIndex)])
+        let bare = try Catalogue.reading(path: write("bare.po", header))
+        #expect(bare.code == "ru" && bare.count == 0)
+        // A broken header is refused at once; broken messages leave the English text.
+        #expect(throws: Catalogue.Unusable.self) {
+            try Catalogue.reading(path: write("x.po", "msgid \"a\"\nmsgstr \"b\""))
+        }
+        #expect(throws: Catalogue.Unusable.self) {
+            try Catalogue.reading(path: directory.appendingPathComponent("none.po").path)
+        }
+        let wrongForms = Self.sample.replacingOccurrences(of: "nplurals=3", with: "nplurals=2")
+        let broken = try Catalogue.reading(path: write("broken.po", wrongForms))
+        #expect(broken.code == "ru" && broken.translation(.init("Sign in")) == nil)
     }
 
     @Test func aCatalogueNeedsItsHeaders() {

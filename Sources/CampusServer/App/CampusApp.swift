@@ -29,13 +29,11 @@ public enum CampusApp {
     ) async throws -> some ApplicationProtocol {
         let resources = try Resources.locate()
         // The API document (most of it reading YAML) is made on a thread of the pool while the
-        // catalogues are read and the database opens, migrates and loads the demo. It is handed to
-        // the pool here, by this thread: an `async let` waited for a thread of Swift's own pool,
-        // which the catalogues' `concurrentPerform` held (both use Dispatch's threads).
+        // catalogues' headers are read and the database opens, migrates and loads the demo.
         let reading = NIOThreadPool.singleton.runIfActive(eventLoop: MultiThreadedEventLoopGroup.singleton.any()) {
             try APIDocumentation.bundled(timeZone: configuration.timeZone)
         }
-        // A broken catalogue or an unknown --language stops the start, with why.
+        // A catalogue with a broken header or an unknown --language stops the start, with why.
         let languages = try LocalizedTemplates.languages(
             directory: resources.translations, institutionDefault: configuration.institutionLanguage)
         let templates = try LocalizedTemplates(

@@ -15,9 +15,12 @@ struct LocalizedTemplates: Sendable {
     /// institution's language and English was half the start's CPU, and a server parses only the
     /// pages it serves.
     private let libraries = NIOLockedValueBox<[String: Library]>([:])
-    /// The messages the scripts show (`t("…")` in `static/*.js`), translated, by language: the
-    /// layout carries them for `window.campus.t`.
-    private let scriptMessages: [String: [ScriptMessage]]
+    /// The messages the scripts show (`t("…")` in `static/*.js`), sorted: the layout carries
+    /// their translations for `window.campus.t`.
+    private let scriptKeys: [String]
+    /// The scripts' messages translated, by language, each made when a page in that language
+    /// first wants them (a catalogue is read when first used).
+    private let scriptMessages = NIOLockedValueBox<[String: [ScriptMessage]]>([:])
 
     init(directory: String, scripts: String, languages: Languages) throws {
         let names = try FileManager.default.contentsOfDirectory(atPath: directory)
@@ -33,15 +36,8 @@ struct LocalizedTemplates: Sendable {
         let keys = try scriptFiles.sorted().flatMap { file in
             Self.scriptMessageKeys(in: try String(contentsOfFile: scripts + "/" + file, encoding: .utf8))
         }
-        var scriptMessages: [String: [ScriptMessage]] = [:]
-        for code in languages.codes where code != "en" {
-            guard let translator = languages.translator(code) else { continue }
-            scriptMessages[code] = Array(Set(keys)).sorted().compactMap { key in
-                translator.translation(of: key).map { ScriptMessage(key: key, text: $0) }
-            }
-        }
         self.languages = languages
-        self.scriptMessages = scriptMessages
+        self.scriptKeys = Array(Set(keys)).sorted()
     }
 
     /// A language's templates as far as they are parsed.
@@ -98,7 +94,17 @@ struct LocalizedTemplates: Sendable {
     }
 
     /// The translated messages of the scripts in a language (none for English).
-    func scriptMessages(_ language: String) -> [ScriptMessage] { scriptMessages[language] ?? [] }
+    func scriptMessages(_ language: String) -> [ScriptMessage] {
+        guard language != "en", let translator = languages.translator(language) else { return [] }
+        return scriptMessages.withLockedValue { made in
+            if let messages = made[language] { return messages }
+            let messages = scriptKeys.compactMap { key in
+                translator.translation(of: key).map { ScriptMessage(key: key, text: $0) }
+            }
+            made[language] = messages
+            return messages
+        }
+    }
 
     /// The text of every `t("…")` in a script (double quotes, no escapes but `\"`).
     static func scriptMessageKeys(in script: String) -> [String] {
@@ -145,20 +151,12 @@ struct ScriptMessage: Sendable {
 }
 
 extension LocalizedTemplates {
-    /// The catalogues in `directory` (every `*.po` file) with the institution's language.
+    /// The catalogues in `directory` (every `*.po` file) with the institution's language. Only
+    /// their headers are read now; each one's messages when first looked up.
     static func languages(directory: String, institutionDefault: String) throws -> Languages {
         let files = ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [])
             .filter { $0.hasSuffix(".po") }.sorted()
-        // Read side by side: the catalogues are most of the start-up's work.
-        let results = NIOLockedValueBox([Result<Catalogue, any Error>?](repeating: nil, count: files.count))
-        DispatchQueue.concurrentPerform(iterations: files.count) { index in
-            let result = Result<Catalogue, any Error> {
-                try Catalogue(
-                    file: files[index], text: String(contentsOfFile: directory + "/" + files[index], encoding: .utf8))
-            }
-            results.withLockedValue { $0[index] = result }
-        }
-        let catalogues = try results.withLockedValue { $0 }.compactMap { try $0?.get() }
+        let catalogues = try files.map { file in try Catalogue.reading(path: directory + "/" + file) }
         return try Languages(catalogues, institutionDefault: institutionDefault)
     }
 }
