@@ -87,8 +87,14 @@ let package = Package(
             name: "CampusAPI",
             dependencies: [.product(name: "OpenAPIRuntime", package: "swift-openapi-runtime")],
             resources: [.copy("openapi.yaml")],
-            plugins: [.plugin(name: "OpenAPIGenerator", package: "swift-openapi-generator")]
+            plugins: [
+                .plugin(name: "OpenAPIGenerator", package: "swift-openapi-generator"),
+                .plugin(name: "APIDocumentJSONPlugin"),
+            ]
         ),
+        // openapi.yaml as JSON, made at build time for the server's start (Sources/APIDocumentJSON).
+        .executableTarget(name: "APIDocumentJSON", dependencies: [.product(name: "Yams", package: "Yams")]),
+        .plugin(name: "APIDocumentJSONPlugin", capability: .buildTool(), dependencies: ["APIDocumentJSON"]),
         .target(
             name: "CampusClient",
             dependencies: ["CampusAPI", .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime")],

@@ -27,6 +27,47 @@ import Yams
         #expect(paths.count > 50)
     }
 
+    /// The first place where two documents' values differ, by kind or value: a boolean is not the
+    /// number 1, and a whole number is the same as that number written with a point (`2.0`, which
+    /// JSON writes `2`).
+    private func difference(_ a: Any, _ b: Any, at path: String = "") -> String? {
+        switch (a, b) {
+        case (let a as [String: Any], let b as [String: Any]):
+            guard Set(a.keys) == Set(b.keys) else { return "\(path): keys \(Set(a.keys).symmetricDifference(b.keys))" }
+            for (key, value) in a {
+                if let found = b[key].flatMap({ difference(value, $0, at: "\(path)/\(key)") }) { return found }
+            }
+            return nil
+        case (let a as [Any], let b as [Any]):
+            guard a.count == b.count else { return "\(path): \(a.count) items, not \(b.count)" }
+            return zip(a, b).enumerated().lazy.compactMap { self.difference($1.0, $1.1, at: "\(path)/\($0)") }.first
+        case (let a as Bool, let b as Bool): return a == b ? nil : "\(path): \(a), not \(b)"
+        case (is Bool, _), (_, is Bool): return "\(path): \(a) and \(b) are not both booleans"
+        case (let a as Int, let b as Int): return a == b ? nil : "\(path): \(a), not \(b)"
+        case (let a as Int, let b as Double), (let b as Double, let a as Int):
+            return Double(a) == b ? nil : "\(path): \(a), not \(b)"
+        case (let a as Double, let b as Double): return a == b ? nil : "\(path): \(a), not \(b)"
+        case (let a as String, let b as String): return a == b ? nil : "\(path): \(a), not \(b)"
+        case (is NSNull, is NSNull): return nil
+        default: return "\(path): \(type(of: a)) \(a) and \(type(of: b)) \(b)"
+        }
+    }
+
+    /// The server reads the document from the JSON form made at build time
+    /// (Plugins/APIDocumentJSONPlugin): it says what the YAML says, kind by kind, and it is what
+    /// `/openapi.json` serves.
+    @Test func theJSONMadeAtBuildTimeSaysWhatTheYAMLSays() throws {
+        let fromYAML = try #require(try ours(try CampusAPIDocument.yaml()))
+        let fromJSON = try APIDocumentation.values(json: try CampusAPIDocument.json())
+        #expect(difference(fromJSON, fromYAML) == nil, "\(difference(fromJSON, fromYAML) ?? "")")
+        #expect(difference(try APIDocumentation.values(json: try APIDocumentation.bundled().json), fromYAML) == nil)
+        // The comparison tells kinds apart: the document has booleans and numbers.
+        let flags = try APIDocumentation.values(json: Data(#"{"a": true, "b": 1, "c": 2.5, "d": null}"#.utf8))
+        let typed = try #require(flags as? [String: Any])
+        #expect(typed["a"] is Bool && typed["b"] is Int && typed["c"] is Double && typed["d"] is NSNull)
+        #expect(difference(typed["a"] as Any, 1) != nil && difference(typed["b"] as Any, 1.0) == nil)
+    }
+
     @Test func everyKindOfScalarIsTypedAsYamsTypesIt() throws {
         let yaml = """
             integers: [0, 12, -3, +4, 0x1F, 0o17, 017, 1_000, 190:20:30]

@@ -10,9 +10,9 @@ import Yams
 /// The OpenAPI document, as served (`/openapi.yaml`, `/openapi.json`) and as a readable page (`/api`).
 struct APIDocumentation: Sendable {
     let yaml: String
-    /// The document as JSON with sorted keys, made when first asked for: Foundation's
-    /// JSONSerialization sorts keys with ICU's collation, which would otherwise load megabytes of
-    /// ICU into every server at start.
+    /// The document as JSON with sorted keys: the bundled one's made at build time, another's when
+    /// first asked for (Foundation's JSONSerialization sorts keys with ICU's collation, which would
+    /// otherwise load megabytes of ICU into every server at start).
     var json: Data {
         get throws {
             try jsonBox.withLockedValue { json in
@@ -27,7 +27,7 @@ struct APIDocumentation: Sendable {
             }
         }
     }
-    private let jsonBox = NIOLockedValueBox<Data?>(nil)
+    private let jsonBox: NIOLockedValueBox<Data?>
     /// Values for the `api` template: operations grouped by tag, and schemas; made when the page
     /// is first asked for (its descriptions are Markdown made HTML: a sixth of the start's CPU).
     var page: PageValues {
@@ -100,23 +100,48 @@ struct APIDocumentation: Sendable {
         var properties: [Field]
     }
 
-    /// The document shipped with the CampusAPI module; date-times are checked as days of the
-    /// institution's time zone.
+    /// The document shipped with the CampusAPI module, read from its JSON form (made from the YAML
+    /// at build time: reading the YAML was the longest step of the start); date-times are checked
+    /// as days of the institution's time zone.
     static func bundled(timeZone: TimeZone = .gmt) throws -> APIDocumentation {
-        try APIDocumentation(yaml: CampusAPIDocument.yaml(), timeZone: timeZone)
+        let json = try CampusAPIDocument.json()
+        guard let document = try Self.values(json: json) as? [String: Any] else { throw DocumentationError.empty }
+        return try APIDocumentation(yaml: CampusAPIDocument.yaml(), document: document, json: json, timeZone: timeZone)
     }
 
-    /// Reads the document once (YAML parsing is most of the server's start-up time) for the
-    /// request validator and the routes' properties; the page and the JSON form are made when
-    /// first asked for.
+    /// Reads the document once for the request validator and the routes' properties; the page and
+    /// the JSON form are made when first asked for.
     init(yaml: String, timeZone: TimeZone = .gmt) throws {
+        guard let document = try YAMLValues.compose(yaml).map(YAMLValues.value) as? [String: Any] else {
+            throw DocumentationError.empty
+        }
+        try self.init(yaml: yaml, document: document, json: nil, timeZone: timeZone)
+    }
+
+    private init(yaml: String, document: [String: Any], json: Data?, timeZone: TimeZone) throws {
         self.yaml = yaml
-        guard let root = try YAMLValues.compose(yaml), let document = YAMLValues.value(root) as? [String: Any]
-        else { throw DocumentationError.empty }
-        self.version = root["info"]?["version"]?.string ?? ""
+        self.jsonBox = NIOLockedValueBox(json)
+        self.version = (document["info"] as? [String: Any])?["version"] as? String ?? ""
         self.validator = try RequestValidator(document: document, formats: APIFormats.checks(timeZone: timeZone))
         self.routeProperties = Self.routeProperties(document)
         self.cachedQueryParameters = Self.cachedQueryParameters(document)
+    }
+
+    /// A JSON document's values as YAML's reading gives them: Foundation reads every number and
+    /// boolean as an `NSNumber` (which casts to `Int` and `Bool` alike), so each becomes a `Bool`,
+    /// an `Int` or a `Double` by what it was written as.
+    static func values(json: Data) throws -> Any {
+        func typed(_ value: Any) -> Any {
+            if let object = value as? [String: Any] { return object.mapValues(typed) }
+            if let array = value as? [Any] { return array.map(typed) }
+            guard !(value is String), let number = value as? NSNumber else { return value }
+            switch number.objCType.pointee {
+            case CChar(UInt8(ascii: "c")), CChar(UInt8(ascii: "B")): return number.boolValue
+            case CChar(UInt8(ascii: "d")), CChar(UInt8(ascii: "f")): return number.doubleValue
+            default: return number.intValue
+            }
+        }
+        return typed(try JSONSerialization.jsonObject(with: json))
     }
 
     enum DocumentationError: Error { case empty }
