@@ -21,6 +21,18 @@ import Testing
         try templates.parseAll(language)
     }
 
+    @Test func theScriptsMessagesAreTheirCallsOfT() {
+        let script = #"""
+            t("Saved."); alert("Not this"); $t("Nor this"); x.t("Nor."); const at = t("Kept {n} of {m}", {n, m});
+            t("A \"quoted\" word") + t("") + t("Не ASCII") + щt("Not after a letter");
+            t("Not closed
+            """#
+        #expect(
+            LocalizedTemplates.scriptMessageKeys(in: script) == [
+                "Saved.", "Nor.", "Kept {n} of {m}", "A \"quoted\" word", "Не ASCII",
+            ])
+    }
+
     @Test func aTemplateNamesItsPartialsAndItsLayout() {
         let text = "{{<layout}}{{$main}}{{> listen-nav}}{{>task-row}}{{#t}}Hi{{/t}}{{/main}}{{/layout}} {{ name }}"
         #expect(LocalizedTemplates.namedTemplates(in: text) == ["layout", "listen-nav", "task-row"])

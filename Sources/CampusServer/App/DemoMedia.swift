@@ -50,16 +50,23 @@ public enum DemoMedia {
         }
         let folder = Self.folder(mediaDirectory: mediaDirectory)
         let script = Bundle.module.bundleURL.appendingPathComponent("Resources/demo/make-demo-media.sh").path
-        do {
-            if !FileManager.default.fileExists(atPath: folder + "/.complete") {
-                logger.notice("making the demo's media library", metadata: ["folder": "\(folder)"])
+        let speaks = ExternalTool(name: "espeak-ng").path != nil
+        // The script's own first check, made here so that a start with a finished library
+        // starts no process: it is left as it is unless it was made without speech and
+        // espeak-ng is there now.
+        let complete = FileManager.default.fileExists(atPath: folder + "/.complete")
+        if !complete || (speaks && FileManager.default.fileExists(atPath: folder + "/.without-speech")) {
+            do {
+                if !complete {
+                    logger.notice("making the demo's media library", metadata: ["folder": "\(folder)"])
+                }
+                _ = try await ExternalTool(name: "bash").run([script, folder])
+            } catch {
+                logger.error("the demo's media library could not be made", metadata: ["error": "\(error)"])
+                return nil
             }
-            _ = try await ExternalTool(name: "bash").run([script, folder])
-        } catch {
-            logger.error("the demo's media library could not be made", metadata: ["error": "\(error)"])
-            return nil
         }
-        if ExternalTool(name: "espeak-ng").path == nil {
+        if !speaks {
             logger.notice("espeak-ng is not installed: the demo's spoken items are tones (install Debian's espeak-ng)")
         }
         return folder
