@@ -37,3 +37,28 @@ extension TimetableImport {
         return first.days(until: last) / 7
     }
 }
+
+extension TimetableImport {
+    /// The days of lessons of every schedule that names them in its term: from the first start to
+    /// the last end.
+    public var lessonDays: ClosedRange<LocalDate>? {
+        let terms = schedules.compactMap(\.term)
+        guard let first = terms.compactMap(\.lessonsStart).min(), let last = terms.compactMap(\.lessonsEnd).max(),
+            first <= last
+        else { return nil }
+        return first...last
+    }
+
+    /// How many weeks to move a term of `lessons` so that `today` has a week of lessons ahead:
+    /// none when it has, otherwise whole four-week study cycles (so every date keeps its study
+    /// week) that put today in the term's fifth to eighth week. The demo's IIS terms are autumn
+    /// terms; from late December to August they are moved so that the demo's week is not empty.
+    public static func weeksBringingLessons(to today: LocalDate, lessons: ClosedRange<LocalDate>) -> Int {
+        if lessons.lowerBound <= today && today.adding(days: 7) <= lessons.upperBound { return 0 }
+        func floorDivided(_ value: Int, by divisor: Int) -> Int {
+            value >= 0 ? value / divisor : -((-value + divisor - 1) / divisor)
+        }
+        let weeksIn = floorDivided(lessons.lowerBound.days(until: today), by: 7)
+        return 4 * floorDivided(weeksIn - 4, by: 4)
+    }
+}

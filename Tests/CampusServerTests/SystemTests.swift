@@ -67,6 +67,19 @@ import Yams
         }
     }
 
+    /// The demo's autumn terms move on by whole study cycles once they are over: on the test
+    /// clock's Friday in January the demo student's week has lessons, each in its study week.
+    @Test func theDemoWeekHasLessonsAfterTheAutumnTerm() async throws {
+        try await TestServer.run(configure: { $0.demo = true }) { server in
+            let week = try await server.request(.get, "/api/v1/groups/151004/schedule")
+            #expect(week.status == .ok)
+            let days = week.json["days"] as? [[String: Any]] ?? []
+            #expect(days.first?["date"] as? String == "2027-01-11")
+            #expect(days.contains { !($0["lessons"] as? [Any] ?? []).isEmpty })
+            #expect(days.allSatisfy { ($0["week"] as? Int) == 4 })
+        }
+    }
+
     @Test func dataSurvivesARestart() async throws {
         let (location, cleanup) = try await TestDatabases.location(.sqlite)
         defer { Task { await cleanup() } }

@@ -23,7 +23,7 @@ def test_the_served_document_is_valid_openapi(campus):
 
 def schemathesis(campus, token, *options):
     command = [SCHEMATHESIS, "--config-file", str(ROOT / "Tests/e2e/schemathesis.toml"), "run", str(ROOT / "openapi.yaml"), "--url", campus.url, "--checks", "all",
-               "--header", f"Authorization: Bearer {token}", "--max-examples", "60", "--seed", "1",
+               "--header", f"Authorization: Bearer {token}", "--max-examples", "60", "--seed", "1", "--workers", "2",
                "--suppress-health-check", "all", *options]
     result = subprocess.run(command, capture_output=True, text=True, timeout=1200, cwd=campus.data_dir.parent)
     assert result.returncode == 0, result.stdout[-20000:] + result.stderr[-5000:]

@@ -33,7 +33,8 @@ public enum Demo {
     ]
 
     /// Loads the demo into `database`: the accounts, and the real IIS timetable of a few groups
-    /// moved into the current academic year, so that this week has lessons.
+    /// moved into the current academic year (and on by whole study cycles once its term is over), so
+    /// that this week has lessons.
     public static func load(
         into database: Database, bcryptCost: UInt8, logger: Logger, now: Date = Date(), timeZone: TimeZone = .current
     ) async throws {
@@ -217,6 +218,12 @@ public enum Demo {
                 part = part.shifted(byWeeks: TimetableImport.weeksBetweenAcademicYears(sourceYear, currentYear))
             }
             data.merge(part)
+        }
+        // The demo's terms are autumn terms: after their last weeks they move on by whole study
+        // cycles, so that the demo's week has lessons in any month.
+        if let lessons = data.lessonDays {
+            let weeks = TimetableImport.weeksBringingLessons(to: today, lessons: lessons)
+            if weeks != 0 { data = data.shifted(byWeeks: weeks) }
         }
         let summary = try await TimetableImporter(database: database, logger: logger, timeZone: timeZone).store(data)
         logger.info("demo timetable loaded", metadata: ["lessons": "\(summary.lessons)"])
