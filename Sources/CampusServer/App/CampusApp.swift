@@ -54,12 +54,11 @@ public enum CampusApp {
                 libraryFolder = await DemoMedia.make(
                     mediaDirectory: configuration.resolvedMediaDirectory, logger: logger)
             }
-            if let folder = libraryFolder {
-                let summary = try await LibraryScanner(
-                    database: database, mediaDirectory: configuration.resolvedMediaDirectory, logger: logger, now: now
-                ).scan(folder)
-                for failure in summary.failed.prefix(20) { logger.warning("Not readable: \(failure)") }
-            }
+            // The library is caught up with its folder (mostly the database and ffprobe) while this
+            // thread makes the services and the router; both are done before the first request.
+            let scannedFolder = libraryFolder
+            async let scanned: Void = scanLibrary(
+                scannedFolder, database: database, configuration: configuration, logger: logger, now: now)
             let secret = try await database.serverSecret()
             let documentation = try await reading.get()
             let services = Services(
@@ -71,6 +70,7 @@ public enum CampusApp {
                 services: services, documentation: documentation, templates: templates, resources: resources)
             let cached = CachedAnswer(
                 cache: services.responseCache, today: { [timetable = services.timetable] in timetable.todayKey() })
+            try await scanned
             let demoStation = try await demoMedia ? DemoMedia.station(services: services, logger: logger) : nil
             let baseURL = configuration.resolvedBaseURL
             var jobs: [SharedJob] = [
@@ -151,6 +151,18 @@ public enum CampusApp {
     static let serverName = "Campus"
 
     /// The router, and the answers made before it for paths it matched (``EarlyAnswerResponder``).
+    /// Brings the catalogue up to date with the library folder given at start, if any.
+    static func scanLibrary(
+        _ folder: String?, database: Database, configuration: ServerConfiguration, logger: Logger,
+        now: @escaping @Sendable () -> Date
+    ) async throws {
+        guard let folder else { return }
+        let summary = try await LibraryScanner(
+            database: database, mediaDirectory: configuration.resolvedMediaDirectory, logger: logger, now: now
+        ).scan(folder)
+        for failure in summary.failed.prefix(20) { logger.warning("Not readable: \(failure)") }
+    }
+
     static func makeRouter(
         services: Services, documentation: APIDocumentation, templates: LocalizedTemplates, resources: Resources
     ) async throws -> (Router<CampusRequestContext>, [any EarlyAnswer]) {
