@@ -150,7 +150,6 @@ public enum CampusApp {
     /// The `Server` header of every answer.
     static let serverName = "Campus"
 
-    /// The router, and the answers made before it for paths it matched (``EarlyAnswerResponder``).
     /// Brings the catalogue up to date with the library folder given at start, if any.
     static func scanLibrary(
         _ folder: String?, database: Database, configuration: ServerConfiguration, logger: Logger,
@@ -163,6 +162,7 @@ public enum CampusApp {
         for failure in summary.failed.prefix(20) { logger.warning("Not readable: \(failure)") }
     }
 
+    /// The router, and the answers made before it for paths it matched (``EarlyAnswerResponder``).
     static func makeRouter(
         services: Services, documentation: APIDocumentation, templates: LocalizedTemplates, resources: Resources
     ) async throws -> (Router<CampusRequestContext>, [any EarlyAnswer]) {
